@@ -1,0 +1,129 @@
+//! The doctor report: can this machine run Switchyard, and what can it reach?
+//!
+//! The report is data only. Gathering it (touching the disk, the keychain, `git`, the network)
+//! is the engine's job; this module defines the shape and the summary rules.
+
+use serde::{Deserialize, Serialize};
+use specta::Type;
+
+/// Outcome of one check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub enum CheckStatus {
+    /// Works.
+    Ok,
+    /// Not required, but something the user may want to fix (e.g. no worker CLI installed).
+    Warn,
+    /// Broken: the feature that depends on it will not work.
+    Fail,
+}
+
+/// One line of the doctor report.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct Check {
+    /// Stable machine-readable id, e.g. `dataDir`, `database`, `keychain`, `git`.
+    pub id: String,
+    /// Human title.
+    pub title: String,
+    pub status: CheckStatus,
+    /// What was found, or the exact reason it failed and how to fix it.
+    pub detail: String,
+}
+
+impl Check {
+    pub fn new(id: &str, title: &str, status: CheckStatus, detail: impl Into<String>) -> Self {
+        Self { id: id.to_owned(), title: title.to_owned(), status, detail: detail.into() }
+    }
+}
+
+/// A coding-agent CLI Switchyard can drive as a worker.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct WorkerCli {
+    /// Executable name looked up on `PATH`.
+    pub name: String,
+    /// Absolute path when found.
+    pub path: Option<String>,
+}
+
+/// A local model server (Ollama, LM Studio) and whether it answered.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct LocalEndpoint {
+    /// Provider id, e.g. `ollama`.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Base URL probed.
+    pub url: String,
+    /// Whether it answered with a model list.
+    pub reachable: bool,
+    /// Number of models it lists when reachable.
+    pub model_count: Option<u32>,
+    /// Why it is not reachable (connection refused, timeout, unexpected body).
+    pub error: Option<String>,
+}
+
+/// Everything `switchyard doctor` reports.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct DoctorReport {
+    /// RFC 3339 time the report was gathered.
+    pub generated_at: String,
+    pub checks: Vec<Check>,
+    /// `git --version` output, when git runs.
+    pub git_version: Option<String>,
+    pub worker_clis: Vec<WorkerCli>,
+    pub local_endpoints: Vec<LocalEndpoint>,
+}
+
+impl DoctorReport {
+    /// The worst status among the checks: what the summary badge shows.
+    pub fn overall(&self) -> CheckStatus {
+        let mut worst = CheckStatus::Ok;
+        for check in &self.checks {
+            match check.status {
+                CheckStatus::Fail => return CheckStatus::Fail,
+                CheckStatus::Warn => worst = CheckStatus::Warn,
+                CheckStatus::Ok => {}
+            }
+        }
+        worst
+    }
+}
+
+/// Worker CLIs looked up by the doctor, in display order.
+pub const WORKER_CLIS: [&str; 5] = ["claude", "codex", "gemini", "opencode", "aider"];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report(statuses: &[CheckStatus]) -> DoctorReport {
+        DoctorReport {
+            generated_at: "2026-11-29T00:00:00Z".into(),
+            checks: statuses.iter().map(|s| Check::new("x", "x", *s, "")).collect(),
+            git_version: None,
+            worker_clis: vec![],
+            local_endpoints: vec![],
+        }
+    }
+
+    #[test]
+    fn overall_is_the_worst_check() {
+        assert_eq!(report(&[]).overall(), CheckStatus::Ok);
+        assert_eq!(report(&[CheckStatus::Ok, CheckStatus::Warn]).overall(), CheckStatus::Warn);
+        assert_eq!(
+            report(&[CheckStatus::Warn, CheckStatus::Fail, CheckStatus::Ok]).overall(),
+            CheckStatus::Fail
+        );
+    }
+
+    #[test]
+    fn report_serializes_camel_case() {
+        let json = serde_json::to_value(report(&[CheckStatus::Ok])).expect("serializes");
+        assert!(json.get("generatedAt").is_some());
+        assert_eq!(json["checks"][0]["status"], "ok");
+    }
+}

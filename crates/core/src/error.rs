@@ -1,0 +1,29 @@
+//! The error vocabulary shared by the desktop shell and the CLI.
+
+use serde::{Deserialize, Serialize};
+use specta::Type;
+
+/// What kind of failure happened, for the UI and scripts to switch on. Messages are for
+/// people; codes are for code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub enum ErrorCode {
+    /// The engine could not start (data dir, database); the message names the path and cause.
+    Startup,
+    /// The request was malformed or violated a limit.
+    InvalidInput,
+    /// The thing asked for does not exist.
+    NotFound,
+    /// The database failed.
+    Database,
+    /// The keychain is unavailable, locked or failed.
+    Keychain,
+    /// A provider key is needed and missing.
+    MissingCredential,
+    /// A model provider or data source failed.
+    Provider,
+    /// A file or directory could not be read or written.
+    Io,
+    /// A bug: something that should not happen.
+    Internal,
+}

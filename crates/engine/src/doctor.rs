@@ -1,0 +1,118 @@
+//! `doctor`: gathers the health report from every part of the engine, concurrently.
+
+use switchyard_core::doctor::{Check, CheckStatus, DoctorReport, LocalEndpoint, WorkerCli, WORKER_CLIS};
+use switchyard_providers::local::{self, LocalServer};
+use switchyard_runner::tools;
+
+use crate::{paths, Engine};
+
+impl Engine {
+    /// Checks the data dir, the database, the keychain, git, worker CLIs and local model
+    /// servers. Never fails: every problem becomes a check with the reason.
+    pub async fn doctor(&self) -> DoctorReport {
+        let keychain = tokio::task::spawn_blocking(switchyard_keychain::probe);
+        let (database, git, endpoints) =
+            tokio::join!(self.database_check(), tools::git_version(), local_endpoints());
+
+        let mut checks = vec![data_dir_check(self), database];
+        checks.push(match keychain.await {
+            Ok(Ok(())) => Check::new("keychain", "Keychain", CheckStatus::Ok, "reachable and writable"),
+            Ok(Err(e)) => Check::new("keychain", "Keychain", CheckStatus::Fail, e.to_string()),
+            Err(e) => Check::new("keychain", "Keychain", CheckStatus::Fail, format!("probe crashed: {e}")),
+        });
+        let git_version = match git {
+            Ok(version) => {
+                checks.push(Check::new("git", "Git", CheckStatus::Ok, version.clone()));
+                Some(version)
+            }
+            Err(e) => {
+                checks.push(Check::new("git", "Git", CheckStatus::Fail, e.to_string()));
+                None
+            }
+        };
+
+        let worker_clis: Vec<WorkerCli> = WORKER_CLIS
+            .iter()
+            .map(|name| WorkerCli {
+                name: (*name).to_owned(),
+                path: tools::which(name).map(|p| p.display().to_string()),
+            })
+            .collect();
+        let found: Vec<&str> =
+            worker_clis.iter().filter(|w| w.path.is_some()).map(|w| w.name.as_str()).collect();
+        checks.push(if found.is_empty() {
+            Check::new(
+                "workers",
+                "Worker CLIs",
+                CheckStatus::Warn,
+                format!("none of {} on PATH; direct model calls still work", WORKER_CLIS.join(", ")),
+            )
+        } else {
+            Check::new("workers", "Worker CLIs", CheckStatus::Ok, found.join(", "))
+        });
+
+        let reachable: Vec<&str> =
+            endpoints.iter().filter(|e| e.reachable).map(|e| e.name.as_str()).collect();
+        checks.push(if reachable.is_empty() {
+            Check::new("localModels", "Local models", CheckStatus::Warn, "no local model server answered")
+        } else {
+            Check::new("localModels", "Local models", CheckStatus::Ok, reachable.join(", "))
+        });
+
+        DoctorReport {
+            generated_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+            checks,
+            git_version,
+            worker_clis,
+            local_endpoints: endpoints,
+        }
+    }
+
+    async fn database_check(&self) -> Check {
+        let title = "Database";
+        match self.store().schema_version().await {
+            Ok(v) => Check::new(
+                "database",
+                title,
+                CheckStatus::Ok,
+                format!(
+                    "{} opens; {} migrations applied, schema {}",
+                    self.store().path().display(),
+                    v.applied,
+                    v.version
+                ),
+            ),
+            Err(e) => Check::new("database", title, CheckStatus::Fail, e.to_string()),
+        }
+    }
+}
+
+fn data_dir_check(engine: &Engine) -> Check {
+    match paths::ensure_writable_dir(engine.home()) {
+        Ok(()) => Check::new(
+            "dataDir",
+            "Data directory",
+            CheckStatus::Ok,
+            format!("{} is writable", engine.home().display()),
+        ),
+        Err(e) => Check::new("dataDir", "Data directory", CheckStatus::Fail, e.to_string()),
+    }
+}
+
+async fn local_endpoints() -> Vec<LocalEndpoint> {
+    let probes = LocalServer::ALL.map(|server| async move {
+        let url = server.default_base_url();
+        let result = local::list_models(server, url).await;
+        LocalEndpoint {
+            id: server.id().to_owned(),
+            name: server.name().to_owned(),
+            url: url.to_owned(),
+            reachable: result.is_ok(),
+            model_count: result.as_ref().ok().map(|m| u32::try_from(m.len()).unwrap_or(u32::MAX)),
+            error: result.err().map(|e| e.to_string()),
+        }
+    });
+    let [a, b] = probes;
+    let (a, b) = tokio::join!(a, b);
+    vec![a, b]
+}

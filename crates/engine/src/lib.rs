@@ -1,0 +1,76 @@
+//! The engine: one async method per user action, composing `core` (pure logic), `store`
+//! (SQLite), `keychain` (secrets), `providers` (HTTP) and `runner` (processes).
+//!
+//! The desktop shell (`src-tauri`) and the CLI are both thin over [`Engine`]; neither holds
+//! logic of its own. No dependency on `tauri`.
+
+mod doctor;
+mod error;
+pub mod paths;
+
+use std::path::{Path, PathBuf};
+
+use switchyard_core::info::AppInfo;
+use switchyard_store::{Store, DATABASE_FILE};
+
+pub use error::EngineError;
+
+/// The version of this build, shared by the app and the CLI.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// How to start the engine.
+#[derive(Debug, Clone, Default)]
+pub struct EngineConfig {
+    /// Data directory; `None` means `SWITCHYARD_HOME` or the platform app data dir.
+    pub home: Option<PathBuf>,
+}
+
+/// The running engine. Cheap to share behind an `Arc`; every method takes `&self`.
+#[derive(Debug)]
+pub struct Engine {
+    home: PathBuf,
+    store: Store,
+}
+
+impl Engine {
+    /// Creates the data directory if needed, checks it is writable, opens the database and
+    /// applies migrations. Errors name the path and the cause.
+    pub async fn open(config: EngineConfig) -> Result<Self, EngineError> {
+        let home = match config.home {
+            Some(home) => home,
+            None => paths::resolve_home()?,
+        };
+        paths::ensure_writable_dir(&home)?;
+        let store = Store::open(&home.join(DATABASE_FILE)).await.map_err(EngineError::Startup)?;
+        tracing::info!(home = %home.display(), "engine started");
+        Ok(Self { home, store })
+    }
+
+    /// The data directory.
+    pub fn home(&self) -> &Path {
+        &self.home
+    }
+
+    /// The store, for engine modules.
+    pub(crate) fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// Version, paths and schema.
+    pub async fn app_info(&self) -> Result<AppInfo, EngineError> {
+        let schema = self.store.schema_version().await?;
+        Ok(AppInfo {
+            version: VERSION.to_owned(),
+            data_dir: self.home.display().to_string(),
+            database_path: self.store.path().display().to_string(),
+            schema_version: schema.version.to_string(),
+            migrations_applied: schema.applied,
+            catalog_snapshot_date: None,
+        })
+    }
+
+    /// Closes the database cleanly.
+    pub async fn close(&self) {
+        self.store.close().await;
+    }
+}

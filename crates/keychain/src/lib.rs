@@ -1,0 +1,120 @@
+//! Provider keys live here and nowhere else: the OS keychain through `keyring`
+//! (Secret Service on Linux, Keychain on macOS, Credential Manager on Windows).
+//!
+//! This is the only crate that reads secrets. It has no dependency on storage, HTTP or the UI.
+//! Every keychain call runs on a helper thread under a timeout, because a Secret Service
+//! lookup without a session bus can block forever (libdbus tries to autolaunch a daemon).
+
+mod secret;
+
+use std::sync::mpsc;
+use std::time::Duration;
+
+pub use secret::Secret;
+
+/// Service name under which Switchyard's entries are stored.
+pub const SERVICE: &str = "dev.switchyard.desktop";
+
+/// How long one keychain call may take before it is reported as hung.
+pub const CALL_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Why the keychain cannot be used, phrased for the user with the fix.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum KeychainError {
+    /// No keychain service is reachable (no Secret Service on D-Bus, no session bus).
+    #[error("no keychain available: {0}")]
+    Unavailable(String),
+    /// The keychain is there but locked or refused access.
+    #[error("keychain locked or access denied: {0}")]
+    Locked(String),
+    /// The call did not return within [`CALL_TIMEOUT`].
+    #[error("keychain did not answer within {0:?}; is a Secret Service (e.g. gnome-keyring) running and unlocked?")]
+    Timeout(Duration),
+    /// Anything else the platform store reported.
+    #[error("keychain error: {0}")]
+    Platform(String),
+}
+
+impl From<keyring::Error> for KeychainError {
+    fn from(error: keyring::Error) -> Self {
+        match error {
+            keyring::Error::NoStorageAccess(e) => Self::Locked(e.to_string()),
+            keyring::Error::PlatformFailure(e) => {
+                let text = e.to_string();
+                if text.contains("locked") || text.contains("IsLocked") {
+                    Self::Locked(text)
+                } else {
+                    Self::Unavailable(text)
+                }
+            }
+            other => Self::Platform(other.to_string()),
+        }
+    }
+}
+
+/// Runs a blocking keychain call on its own thread and gives up after `timeout`.
+///
+/// A hung call leaves its thread behind (it cannot be cancelled); the caller gets a clear error.
+pub(crate) fn with_timeout<T: Send + 'static>(
+    timeout: Duration,
+    call: impl FnOnce() -> Result<T, KeychainError> + Send + 'static,
+) -> Result<T, KeychainError> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::Builder::new()
+        .name("keychain-call".into())
+        .spawn(move || {
+            let _ = tx.send(call());
+        })
+        .map_err(|e| KeychainError::Platform(format!("cannot start keychain thread: {e}")))?;
+    rx.recv_timeout(timeout).map_err(|_| KeychainError::Timeout(timeout))?
+}
+
+/// Checks, before touching the platform store, that a store can exist at all.
+fn precondition() -> Result<(), KeychainError> {
+    if cfg!(target_os = "linux") && std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_none() {
+        return Err(KeychainError::Unavailable(
+            "no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is unset), so no Secret Service can be \
+             reached; log in to a desktop session, or run under `dbus-run-session` with \
+             `gnome-keyring-daemon --unlock --components=secrets`"
+                .into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Proves the keychain works: writes, reads back and deletes a probe entry.
+pub fn probe() -> Result<(), KeychainError> {
+    precondition()?;
+    with_timeout(CALL_TIMEOUT, || {
+        let entry = keyring::Entry::new(SERVICE, "__switchyard_probe__")?;
+        entry.set_password("probe")?;
+        let read = entry.get_password()?;
+        entry.delete_credential()?;
+        if read == "probe" {
+            Ok(())
+        } else {
+            Err(KeychainError::Platform("probe entry read back differently".into()))
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timeout_is_reported_not_waited_forever() {
+        let err = with_timeout(Duration::from_millis(50), || {
+            std::thread::sleep(Duration::from_secs(2));
+            Ok(())
+        })
+        .expect_err("must time out");
+        assert_eq!(err, KeychainError::Timeout(Duration::from_millis(50)));
+    }
+
+    #[test]
+    fn locked_collection_maps_to_locked() {
+        let err: KeychainError = keyring::Error::NoStorageAccess("nope".into()).into();
+        assert!(matches!(err, KeychainError::Locked(_)));
+    }
+}

@@ -1,0 +1,4 @@
+fn main() {
+    println!("cargo:rerun-if-changed=capabilities");
+    tauri_build::build();
+}

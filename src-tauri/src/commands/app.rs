@@ -1,0 +1,46 @@
+//! App-level commands: info, doctor, links.
+
+use switchyard_core::doctor::DoctorReport;
+use switchyard_core::error::ErrorCode;
+use switchyard_core::info::AppInfo;
+use tauri::{AppHandle, Runtime, State};
+use tauri_plugin_shell::ShellExt;
+use tauri_specta::Event;
+
+use crate::events::DoctorUpdated;
+use crate::{AppState, IpcError};
+
+/// Version, data directory, database file and schema version. Fails with code `startup`
+/// when the engine could not start, which the UI shows as its error screen.
+#[tauri::command]
+#[specta::specta]
+pub async fn get_app_info(state: State<'_, AppState>) -> Result<AppInfo, IpcError> {
+    Ok(state.require()?.app_info().await?)
+}
+
+/// Runs every doctor check now, returns the report and broadcasts it as `DoctorUpdated`.
+#[tauri::command]
+#[specta::specta]
+pub async fn run_doctor<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+) -> Result<DoctorReport, IpcError> {
+    let report = state.require()?.doctor().await;
+    if let Err(error) = (DoctorUpdated { report: report.clone() }).emit(&app) {
+        tracing::warn!(%error, "cannot emit DoctorUpdated");
+    }
+    Ok(report)
+}
+
+/// Opens an http(s) link in the system browser. Anything else is refused.
+#[tauri::command]
+#[specta::specta]
+pub async fn open_link<R: Runtime>(app: AppHandle<R>, url: String) -> Result<(), IpcError> {
+    if !(url.starts_with("https://") || url.starts_with("http://")) {
+        return Err(IpcError::new(ErrorCode::InvalidInput, format!("not an http(s) link: {url}")));
+    }
+    #[allow(deprecated)] // the opener plugin replaces this; the brief asks for the shell plugin
+    app.shell()
+        .open(url, None)
+        .map_err(|e| IpcError::new(ErrorCode::Io, format!("cannot open the browser: {e}")))
+}

@@ -1,0 +1,3 @@
+//! Typed commands, one module per domain.
+
+pub mod app;

@@ -1,0 +1,88 @@
+//! The desktop shell: builds the engine once in `setup()`, exposes it through typed commands
+//! and events (tauri-specta), and nothing else. Commands are thin: convert, delegate to the
+//! engine, convert back. No SQL, no processes, no prompt assembly here.
+
+pub mod commands;
+pub mod error;
+pub mod events;
+mod state;
+
+use std::sync::Arc;
+
+use specta_typescript::Typescript;
+use tauri::{Manager, Runtime};
+use tauri_specta::{collect_commands, collect_events, Builder, Event};
+
+pub use error::IpcError;
+pub use state::AppState;
+
+use switchyard_engine::{Engine, EngineConfig};
+
+/// Where the generated TypeScript bindings live (relative to the repository root).
+pub const BINDINGS_PATH: &str = "ui/src/ipc/bindings.ts";
+
+/// The one list of typed commands and events. Generic over the runtime so that the real app
+/// (Wry) and the mock-runtime tests use the same builder.
+pub fn specta_builder<R: Runtime>() -> Builder<R> {
+    Builder::<R>::new()
+        .commands(collect_commands![
+            commands::app::get_app_info,
+            commands::app::run_doctor,
+            commands::app::open_link,
+        ])
+        .events(collect_events![events::DoctorUpdated])
+}
+
+/// Renders the bindings file's content (used by the freshness test and by debug builds).
+pub fn render_bindings(path: &std::path::Path) -> Result<(), String> {
+    specta_builder::<tauri::Wry>()
+        .export(Typescript::default().header("// @ts-nocheck\n"), path)
+        .map_err(|e| e.to_string())
+}
+
+/// Starts the engine for the app. A failure is kept and shown by the UI, never a panic.
+pub fn start_engine() -> AppState {
+    let opened = tauri::async_runtime::block_on(Engine::open(EngineConfig::default()));
+    match opened {
+        Ok(engine) => AppState::ready(Arc::new(engine)),
+        Err(error) => {
+            tracing::error!(%error, "engine failed to start");
+            AppState::failed(IpcError::from(error))
+        }
+    }
+}
+
+/// Runs the desktop app.
+pub fn run() {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("SWITCHYARD_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let builder = specta_builder::<tauri::Wry>();
+    let result = tauri::Builder::default()
+        .plugin(tauri_plugin_shell::init())
+        .invoke_handler(builder.invoke_handler())
+        .setup(move |app| {
+            builder.mount_events(app);
+            let state = start_engine();
+            if let Some(engine) = state.engine() {
+                let handle = app.handle().clone();
+                tauri::async_runtime::spawn(async move {
+                    let report = engine.doctor().await;
+                    if let Err(error) = (events::DoctorUpdated { report }).emit(&handle) {
+                        tracing::warn!(%error, "cannot emit DoctorUpdated");
+                    }
+                });
+            }
+            app.manage(state);
+            Ok(())
+        })
+        .run(tauri::generate_context!());
+    if let Err(error) = result {
+        tracing::error!(%error, "the app stopped with an error");
+        std::process::exit(1);
+    }
+}
