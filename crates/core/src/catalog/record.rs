@@ -144,8 +144,9 @@ impl<T> Parsed<T> {
 /// A whole-file failure: the file cannot be parsed at all (not JSON, wrong top-level shape,
 /// no header). The source keeps its last good snapshot when this happens.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{source:?}: {message}")]
+#[error("{}: {message}", .source_id.title())]
 pub struct SourceError {
-    pub source: SourceId,
+    /// The source whose file failed (named `source_id`: thiserror reserves `source`).
+    pub source_id: SourceId,
     pub message: String,
 }
