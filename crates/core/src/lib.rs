@@ -9,3 +9,4 @@ pub mod catalog;
 pub mod doctor;
 pub mod error;
 pub mod info;
+pub mod providers;
