@@ -2,15 +2,19 @@
 //! (Secret Service on Linux, Keychain on macOS, Credential Manager on Windows).
 //!
 //! This is the only crate that reads secrets. It has no dependency on storage, HTTP or the UI.
+//! Entry points: [`KeyStore`] (set, get, delete, list, resolve with the environment fallback,
+//! status for the UI), [`probe`] (doctor) and [`Secret`].
 //! Every keychain call runs on a helper thread under a timeout, because a Secret Service
 //! lookup without a session bus can block forever (libdbus tries to autolaunch a daemon).
 
 mod secret;
+mod store;
 
 use std::sync::mpsc;
 use std::time::Duration;
 
 pub use secret::Secret;
+pub use store::{KeyStore, ResolvedKey};
 
 /// Service name under which Switchyard's entries are stored.
 pub const SERVICE: &str = "dev.switchyard.desktop";
@@ -33,6 +37,9 @@ pub enum KeychainError {
     /// Anything else the platform store reported.
     #[error("keychain error: {0}")]
     Platform(String),
+    /// The request was refused before reaching the keychain (empty key, bad provider id).
+    #[error("{0}")]
+    Invalid(String),
 }
 
 impl From<keyring::Error> for KeychainError {
@@ -66,11 +73,12 @@ pub(crate) fn with_timeout<T: Send + 'static>(
             let _ = tx.send(call());
         })
         .map_err(|e| KeychainError::Platform(format!("cannot start keychain thread: {e}")))?;
-    rx.recv_timeout(timeout).map_err(|_| KeychainError::Timeout(timeout))?
+    rx.recv_timeout(timeout)
+        .map_err(|_| KeychainError::Timeout(timeout))?
 }
 
 /// Checks, before touching the platform store, that a store can exist at all.
-fn precondition() -> Result<(), KeychainError> {
+pub(crate) fn precondition() -> Result<(), KeychainError> {
     if cfg!(target_os = "linux") && std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_none() {
         return Err(KeychainError::Unavailable(
             "no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is unset), so no Secret Service can be \
@@ -93,7 +101,9 @@ pub fn probe() -> Result<(), KeychainError> {
         if read == "probe" {
             Ok(())
         } else {
-            Err(KeychainError::Platform("probe entry read back differently".into()))
+            Err(KeychainError::Platform(
+                "probe entry read back differently".into(),
+            ))
         }
     })
 }
