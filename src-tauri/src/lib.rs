@@ -5,13 +5,14 @@
 pub mod commands;
 pub mod error;
 pub mod events;
+pub mod startup;
 mod state;
 
 use std::sync::Arc;
 
 use specta_typescript::Typescript;
-use tauri::{Manager, Runtime};
-use tauri_specta::{collect_commands, collect_events, Builder, Event};
+use tauri::Manager;
+use tauri_specta::Event;
 
 pub use error::IpcError;
 pub use state::AppState;
@@ -21,22 +22,31 @@ use switchyard_engine::{Engine, EngineConfig};
 /// Where the generated TypeScript bindings live (relative to the repository root).
 pub const BINDINGS_PATH: &str = "ui/src/ipc/bindings.ts";
 
-/// The one list of typed commands and events. Generic over the runtime so that the real app
-/// (Wry) and the mock-runtime tests use the same builder.
-pub fn specta_builder<R: Runtime>() -> Builder<R> {
-    Builder::<R>::new()
-        .commands(collect_commands![
-            commands::app::get_app_info,
-            commands::app::run_doctor,
-            commands::app::open_link,
-        ])
-        .events(collect_events![events::DoctorUpdated])
+#[doc(hidden)]
+pub use tauri_specta as __tauri_specta;
+
+/// The one list of typed commands and events, for a concrete runtime: `Wry` in the app,
+/// `MockRuntime` in the IPC tests. A macro because commands that take an `AppHandle<R>` must
+/// be named with a concrete `R` (specta's inner functions cannot see an outer generic).
+#[macro_export]
+macro_rules! specta_builder {
+    ($runtime:ty) => {
+        $crate::__tauri_specta::Builder::<$runtime>::new()
+            .commands($crate::__tauri_specta::collect_commands![
+                $crate::commands::app::get_app_info,
+                $crate::commands::app::run_doctor::<$runtime>,
+                $crate::commands::app::last_doctor_report,
+                $crate::commands::app::open_link::<$runtime>,
+                $crate::commands::app::record_first_paint::<$runtime>,
+            ])
+            .events($crate::__tauri_specta::collect_events![$crate::events::DoctorUpdated])
+    };
 }
 
 /// Renders the bindings file's content (used by the freshness test and by debug builds).
 pub fn render_bindings(path: &std::path::Path) -> Result<(), String> {
-    specta_builder::<tauri::Wry>()
-        .export(Typescript::default().header("// @ts-nocheck\n"), path)
+    specta_builder!(tauri::Wry)
+        .export(Typescript::default(), path)
         .map_err(|e| e.to_string())
 }
 
@@ -54,6 +64,7 @@ pub fn start_engine() -> AppState {
 
 /// Runs the desktop app.
 pub fn run() {
+    startup::mark_process_start();
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("SWITCHYARD_LOG")
@@ -61,7 +72,7 @@ pub fn run() {
         )
         .with_writer(std::io::stderr)
         .init();
-    let builder = specta_builder::<tauri::Wry>();
+    let builder = specta_builder!(tauri::Wry);
     let result = tauri::Builder::default()
         .plugin(tauri_plugin_shell::init())
         .invoke_handler(builder.invoke_handler())

@@ -59,13 +59,22 @@ impl Engine {
             Check::new("localModels", "Local models", CheckStatus::Ok, reachable.join(", "))
         });
 
-        DoctorReport {
+        let report = DoctorReport {
             generated_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
             checks,
             git_version,
             worker_clis,
             local_endpoints: endpoints,
+        };
+        if let Ok(mut last) = self.last_doctor.lock() {
+            *last = Some(report.clone());
         }
+        report
+    }
+
+    /// The newest report gathered by [`Engine::doctor`], if any ran yet.
+    pub fn last_doctor(&self) -> Option<DoctorReport> {
+        self.last_doctor.lock().ok().and_then(|last| last.clone())
     }
 
     async fn database_check(&self) -> Check {

@@ -9,7 +9,9 @@ mod error;
 pub mod paths;
 
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
+use switchyard_core::doctor::DoctorReport;
 use switchyard_core::info::AppInfo;
 use switchyard_store::{Store, DATABASE_FILE};
 
@@ -30,6 +32,9 @@ pub struct EngineConfig {
 pub struct Engine {
     home: PathBuf,
     store: Store,
+    /// The newest doctor report, so late subscribers (a UI that loads after the start-up
+    /// check finished) can read it instead of re-running every probe.
+    last_doctor: Mutex<Option<DoctorReport>>,
 }
 
 impl Engine {
@@ -43,7 +48,7 @@ impl Engine {
         paths::ensure_writable_dir(&home)?;
         let store = Store::open(&home.join(DATABASE_FILE)).await.map_err(EngineError::Startup)?;
         tracing::info!(home = %home.display(), "engine started");
-        Ok(Self { home, store })
+        Ok(Self { home, store, last_doctor: Mutex::new(None) })
     }
 
     /// The data directory.

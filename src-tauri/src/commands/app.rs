@@ -32,6 +32,14 @@ pub async fn run_doctor<R: Runtime>(
     Ok(report)
 }
 
+/// The newest doctor report without running the checks again (`null` before the first one
+/// finished; `DoctorUpdated` follows when it does).
+#[tauri::command]
+#[specta::specta]
+pub async fn last_doctor_report(state: State<'_, AppState>) -> Result<Option<DoctorReport>, IpcError> {
+    Ok(state.require()?.last_doctor())
+}
+
 /// Opens an http(s) link in the system browser. Anything else is refused.
 #[tauri::command]
 #[specta::specta]
@@ -43,4 +51,20 @@ pub async fn open_link<R: Runtime>(app: AppHandle<R>, url: String) -> Result<(),
     app.shell()
         .open(url, None)
         .map_err(|e| IpcError::new(ErrorCode::Io, format!("cannot open the browser: {e}")))
+}
+
+/// Called by the UI once its first page has rendered. Logs the time since the process
+/// started; with `SWITCHYARD_EXIT_ON_FIRST_PAINT=1` (the start-up benchmark) prints
+/// `first_paint_ms=<n>` on stdout and exits.
+#[tauri::command]
+#[specta::specta]
+pub fn record_first_paint<R: Runtime>(app: AppHandle<R>) -> u32 {
+    let elapsed = crate::startup::since_process_start();
+    let millis = u32::try_from(elapsed.as_millis()).unwrap_or(u32::MAX);
+    tracing::info!(millis, "first paint");
+    if std::env::var("SWITCHYARD_EXIT_ON_FIRST_PAINT").as_deref() == Ok("1") {
+        println!("first_paint_ms={millis}");
+        app.exit(0);
+    }
+    millis
 }

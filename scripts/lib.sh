@@ -1,0 +1,82 @@
+# Shared by run.sh and test.sh: install what is missing, idempotently.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/switchyard/target}"
+export PATH="$HOME/.cargo/bin:$PATH"
+
+APT_PACKAGES=(
+  build-essential pkg-config libssl-dev libwebkit2gtk-4.1-dev libgtk-3-dev libsoup-3.0-dev
+  libjavascriptcoregtk-4.1-dev librsvg2-dev libayatana-appindicator3-dev xvfb xauth
+  webkit2gtk-driver dbus dbus-x11 gnome-keyring libsecret-1-dev libsecret-tools git
+  imagemagick x11-apps file
+)
+TAURI_DRIVER_VERSION=2.1.0
+
+step() { printf '\n==> %s\n' "$*"; }
+
+as_root() {
+  if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+ensure_apt() {
+  local missing=()
+  for pkg in "${APT_PACKAGES[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+      missing+=("$pkg")
+    fi
+  done
+  if [ "${#missing[@]}" -gt 0 ]; then
+    step "installing system packages: ${missing[*]}"
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+  fi
+}
+
+ensure_rust() {
+  if ! command -v cargo >/dev/null 2>&1; then
+    echo "cargo not found: install Rust with rustup (the toolchain is pinned in rust-toolchain.toml)" >&2
+    exit 1
+  fi
+}
+
+ensure_node() {
+  if ! command -v npm >/dev/null 2>&1; then
+    step "installing Node.js and npm"
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends nodejs npm
+  fi
+  local stamp="$ROOT/ui/node_modules/.switchyard-lock"
+  local want
+  want="$(sha256sum "$ROOT/ui/package-lock.json" | cut -d' ' -f1)"
+  if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+    step "installing UI dependencies (npm ci)"
+    (cd "$ROOT/ui" && npm ci --no-audit --no-fund)
+    echo "$want" >"$stamp"
+  fi
+}
+
+ensure_tauri_driver() {
+  if ! tauri-driver --help >/dev/null 2>&1; then
+    step "installing tauri-driver $TAURI_DRIVER_VERSION"
+    cargo install tauri-driver --locked --version "$TAURI_DRIVER_VERSION"
+  fi
+}
+
+build_ui() {
+  step "building the UI"
+  (cd "$ROOT/ui" && npm run --silent build)
+}
+
+# Runs "$@" inside a private D-Bus session with an unlocked gnome-keyring (a fresh keyring
+# in a temp dir, so a real login keyring is never touched) and, when asked, under Xvfb.
+with_session() {
+  local keyring_home
+  keyring_home="$(mktemp -d)"
+  local rc=0
+  dbus-run-session -- env XDG_DATA_HOME="$keyring_home" sh -c '
+    echo -n test | gnome-keyring-daemon --unlock --components=secrets >/dev/null
+    exec "$@"' sh "$@" || rc=$?
+  rm -rf "$keyring_home"
+  return $rc
+}

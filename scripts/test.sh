@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs whatever is missing and runs every check CI runs: formatting, clippy, the UI's
+# typecheck/lint/unit tests, all Rust tests (real SQLite, real keychain under D-Bus, real git),
+# the bindings freshness test and the WebDriver end-to-end suite under Xvfb.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$ROOT"
+ensure_apt
+ensure_rust
+ensure_node
+ensure_tauri_driver
+
+step "cargo fmt --check"
+cargo fmt --all -- --check
+
+build_ui
+
+step "cargo clippy"
+cargo clippy --workspace --all-targets --locked -- -D warnings
+
+step "UI: typecheck, lint, unit tests"
+(cd ui && npm run --silent typecheck && npm run --silent lint && npm run --silent test)
+
+step "Rust tests and end-to-end tests (D-Bus + keychain + Xvfb)"
+cargo test --workspace --locked --no-run
+with_session env SWITCHYARD_E2E=1 xvfb-run -a -s "-screen 0 1280x800x24" \
+  cargo test --workspace --locked -- --test-threads=2
+
+step "bindings are committed and fresh"
+git diff --exit-code -- ui/src/ipc/bindings.ts
+echo "all checks passed"

@@ -1,0 +1,230 @@
+//! The end-to-end harness: the real built app, driven through tauri-driver + WebKitWebDriver.
+//!
+//! `E2e::run("name", Launch::fresh(), |app| async move { … })` starts tauri-driver on free ports,
+//! launches the app with a fresh `SWITCHYARD_HOME` (and fresh XDG dirs, so WebKit's profile is
+//! per test), runs the body, saves a screenshot to `tests/e2e/screenshots/<name>.png` when the
+//! body fails or panics, and tears everything down.
+//!
+//! Tests only run when `SWITCHYARD_E2E=1` (the README test command sets it, under Xvfb and a
+//! D-Bus session); otherwise they print that they were skipped.
+
+use std::future::Future;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::elements::Element;
+use fantoccini::{Client, ClientBuilder, Locator};
+use futures_util::FutureExt;
+
+/// How long UI waits may take before a test fails.
+pub const WAIT: Duration = Duration::from_secs(15);
+
+pub type E2eResult<T = ()> = Result<T, String>;
+
+/// Where the app's data lives for one test.
+pub struct Launch {
+    /// `SWITCHYARD_HOME` for the app; `None` = a fresh temp dir.
+    pub home: Option<PathBuf>,
+    /// Extra environment for the app.
+    pub env: Vec<(String, String)>,
+}
+
+impl Launch {
+    pub fn fresh() -> Self {
+        Self { home: None, env: Vec::new() }
+    }
+
+    pub fn with_home(home: &Path) -> Self {
+        Self { home: Some(home.to_path_buf()), env: Vec::new() }
+    }
+}
+
+struct KillOnDrop(Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// A running app under WebDriver.
+pub struct App {
+    pub client: Client,
+    /// The data directory the app was started with.
+    pub home: PathBuf,
+}
+
+pub struct E2e;
+
+impl E2e {
+    /// Whether end-to-end tests are enabled in this environment.
+    pub fn enabled(name: &str) -> bool {
+        if std::env::var("SWITCHYARD_E2E").as_deref() != Ok("1") {
+            eprintln!("e2e {name}: skipped (set SWITCHYARD_E2E=1 under Xvfb; the README test command does)");
+            return false;
+        }
+        true
+    }
+
+    /// Launches the app, runs `body`, screenshots on failure, shuts down. Panics on failure.
+    pub async fn run<F, Fut>(name: &str, launch: Launch, body: F)
+    where
+        F: FnOnce(App) -> Fut,
+        Fut: Future<Output = (App, E2eResult)>,
+    {
+        if !Self::enabled(name) {
+            return;
+        }
+        assert!(std::env::var_os("DISPLAY").is_some(), "e2e needs DISPLAY (run under xvfb-run)");
+        let scratch = tempfile::tempdir().expect("scratch dir");
+        let home = launch.home.clone().unwrap_or_else(|| scratch.path().join("home"));
+        let (port, native_port) = (free_port(), free_port());
+        let mut driver = Command::new(tauri_driver());
+        driver
+            .args(["--port", &port.to_string(), "--native-port", &native_port.to_string()])
+            .env("SWITCHYARD_HOME", &home)
+            .env("XDG_DATA_HOME", scratch.path().join("xdg-data"))
+            .env("XDG_CACHE_HOME", scratch.path().join("xdg-cache"))
+            .env("XDG_CONFIG_HOME", scratch.path().join("xdg-config"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        for (key, value) in &launch.env {
+            driver.env(key, value);
+        }
+        let _driver = KillOnDrop(driver.spawn().unwrap_or_else(|e| {
+            panic!("cannot start tauri-driver ({e}); the README test command installs it")
+        }));
+        wait_for_port(port);
+
+        let mut caps = serde_json::Map::new();
+        caps.insert("browserName".into(), "wry".into());
+        caps.insert(
+            "tauri:options".into(),
+            serde_json::json!({ "application": app_binary() }),
+        );
+        let client = ClientBuilder::native()
+            .capabilities(caps)
+            .connect(&format!("http://127.0.0.1:{port}"))
+            .await
+            .expect("webdriver session");
+        let app = App { client: client.clone(), home };
+
+        let outcome = std::panic::AssertUnwindSafe(body(app)).catch_unwind().await;
+        let failure = match &outcome {
+            Ok((_, Ok(()))) => None,
+            Ok((_, Err(message))) => Some(message.clone()),
+            Err(panic) => Some(
+                panic
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+                    .unwrap_or_else(|| "panic".into()),
+            ),
+        };
+        if failure.is_some() {
+            save_screenshot(&client, name).await;
+        }
+        let _ = client.close().await;
+        if let Some(message) = failure {
+            panic!("e2e {name} failed: {message}");
+        }
+    }
+}
+
+impl App {
+    /// Clicks the sidebar entry of `page` (`models`, `settings`, …) and waits for it to show.
+    pub async fn goto(&self, page: &str) -> E2eResult {
+        self.click(&format!("nav a[data-page='{page}']")).await?;
+        self.wait_for(&format!("main#page[data-page='{page}']")).await?;
+        Ok(())
+    }
+
+    /// Finds one element, waiting for it to appear.
+    pub async fn wait_for(&self, css: &str) -> E2eResult<Element> {
+        let start = Instant::now();
+        loop {
+            match self.client.find(Locator::Css(css)).await {
+                Ok(element) => return Ok(element),
+                Err(_) if start.elapsed() < WAIT => tokio::time::sleep(Duration::from_millis(100)).await,
+                Err(e) => return Err(format!("{css} did not appear within {WAIT:?}: {e}")),
+            }
+        }
+    }
+
+    /// Waits until the text of `css` satisfies `accept`, returning it.
+    pub async fn wait_text(&self, css: &str, accept: impl Fn(&str) -> bool) -> E2eResult<String> {
+        let start = Instant::now();
+        let mut last = String::new();
+        while start.elapsed() < WAIT {
+            if let Ok(element) = self.client.find(Locator::Css(css)).await {
+                if let Ok(text) = element.text().await {
+                    if accept(&text) {
+                        return Ok(text);
+                    }
+                    last = text;
+                }
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        Err(format!("text of {css} never matched within {WAIT:?}; last seen {last:?}"))
+    }
+
+    /// Clicks an element once it exists.
+    pub async fn click(&self, css: &str) -> E2eResult {
+        self.wait_for(css).await?.click().await.map_err(|e| format!("click {css}: {e}"))
+    }
+
+    /// Types into an input once it exists (clearing it first).
+    pub async fn type_into(&self, css: &str, text: &str) -> E2eResult {
+        let input = self.wait_for(css).await?;
+        input.clear().await.map_err(|e| format!("clear {css}: {e}"))?;
+        input.send_keys(text).await.map_err(|e| format!("type into {css}: {e}"))
+    }
+
+    /// Attribute of an element.
+    pub async fn attr(&self, css: &str, name: &str) -> E2eResult<Option<String>> {
+        self.wait_for(css).await?.attr(name).await.map_err(|e| format!("attr {name} of {css}: {e}"))
+    }
+}
+
+async fn save_screenshot(client: &Client, name: &str) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/e2e/screenshots");
+    let _ = std::fs::create_dir_all(&dir);
+    match client.screenshot().await {
+        Ok(png) => {
+            let path = dir.join(format!("{name}.png"));
+            if std::fs::write(&path, png).is_ok() {
+                eprintln!("e2e {name}: screenshot saved to {}", path.display());
+            }
+        }
+        Err(e) => eprintln!("e2e {name}: no screenshot ({e})"),
+    }
+}
+
+fn app_binary() -> PathBuf {
+    std::env::var_os("SWITCHYARD_APP_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_switchyard-desktop")))
+}
+
+fn tauri_driver() -> PathBuf {
+    std::env::var_os("TAURI_DRIVER").map(PathBuf::from).unwrap_or_else(|| "tauri-driver".into())
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+fn wait_for_port(port: u16) {
+    let start = Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(start.elapsed() < Duration::from_secs(20), "tauri-driver did not listen on {port}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}

@@ -1,0 +1,4 @@
+//! End-to-end tests against the real app window. See `harness.rs`.
+
+mod harness;
+mod shell;

@@ -1,0 +1,94 @@
+//! Typed commands through Tauri's mock runtime (no display): the same invoke handler as the
+//! real app, a real engine on a temp SQLite file, and the one error shape on the wire.
+
+use std::sync::Arc;
+
+use serde_json::{json, Value};
+use switchyard_core::error::ErrorCode;
+use switchyard_desktop::{AppState, IpcError};
+use switchyard_engine::{Engine, EngineConfig};
+use tauri::ipc::{CallbackFn, InvokeBody};
+use tauri::test::{get_ipc_response, mock_builder, mock_context, noop_assets, MockRuntime, INVOKE_KEY};
+use tauri::webview::InvokeRequest;
+use tauri::{App, WebviewWindow, WebviewWindowBuilder};
+
+fn request(cmd: &str, body: Value) -> InvokeRequest {
+    InvokeRequest {
+        cmd: cmd.into(),
+        callback: CallbackFn(0),
+        error: CallbackFn(1),
+        url: "tauri://localhost".parse().expect("url"),
+        body: InvokeBody::Json(body),
+        headers: Default::default(),
+        invoke_key: INVOKE_KEY.to_string(),
+    }
+}
+
+fn app_with(state: AppState) -> (App<MockRuntime>, WebviewWindow<MockRuntime>) {
+    let builder = switchyard_desktop::specta_builder!(MockRuntime);
+    let app = mock_builder()
+        .invoke_handler(builder.invoke_handler())
+        .setup(move |app| {
+            builder.mount_events(app);
+            Ok(())
+        })
+        .manage(state)
+        .build(mock_context(noop_assets()))
+        .expect("mock app");
+    let window = WebviewWindowBuilder::new(&app, "main", Default::default()).build().expect("window");
+    (app, window)
+}
+
+fn engine_in(dir: &std::path::Path) -> Arc<Engine> {
+    let engine = tauri::async_runtime::block_on(Engine::open(EngineConfig {
+        home: Some(dir.to_path_buf()),
+    }))
+    .expect("engine");
+    Arc::new(engine)
+}
+
+#[test]
+fn app_info_comes_from_the_engine() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (_app, window) = app_with(AppState::ready(engine_in(dir.path())));
+    let info: Value = get_ipc_response(&window, request("get_app_info", json!({})))
+        .expect("get_app_info ok")
+        .deserialize()
+        .expect("json");
+    assert_eq!(info["dataDir"], dir.path().display().to_string());
+    assert_eq!(info["databasePath"], dir.path().join("switchyard.db").display().to_string());
+    assert!(info["migrationsApplied"].as_u64().is_some_and(|n| n >= 1));
+    assert_eq!(info["version"], env!("CARGO_PKG_VERSION"));
+}
+
+#[test]
+fn doctor_runs_through_ipc() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (_app, window) = app_with(AppState::ready(engine_in(dir.path())));
+    let report: Value = get_ipc_response(&window, request("run_doctor", json!({})))
+        .expect("run_doctor ok")
+        .deserialize()
+        .expect("json");
+    let database = report["checks"]
+        .as_array()
+        .and_then(|c| c.iter().find(|c| c["id"] == "database"))
+        .expect("database check");
+    assert_eq!(database["status"], "ok");
+}
+
+#[test]
+fn startup_failure_is_the_error_shape_with_code() {
+    let state = AppState::failed(IpcError::new(ErrorCode::Startup, "data directory /x: cannot create"));
+    let (_app, window) = app_with(state);
+    let err = get_ipc_response(&window, request("get_app_info", json!({}))).expect_err("fails");
+    assert_eq!(err, json!({ "code": "startup", "message": "data directory /x: cannot create" }));
+}
+
+#[test]
+fn open_link_refuses_non_http_urls() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (_app, window) = app_with(AppState::ready(engine_in(dir.path())));
+    let err = get_ipc_response(&window, request("open_link", json!({ "url": "file:///etc/passwd" })))
+        .expect_err("refused");
+    assert_eq!(err["code"], "invalidInput");
+}

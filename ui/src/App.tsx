@@ -1,0 +1,78 @@
+import { useCallback, useEffect, useState } from "react";
+import { Icon } from "./components/Icon";
+import { StatusBar } from "./components/StatusBar";
+import { type AppInfo, describeError, ipc } from "./ipc";
+import { hashFor, PAGES, type PageId, pageFromHash } from "./nav";
+import { Placeholder } from "./pages/Placeholder";
+import { Settings } from "./pages/Settings";
+import { StartupError } from "./pages/StartupError";
+
+type Boot =
+  | { state: "loading" }
+  | { state: "ready"; info: AppInfo }
+  | { state: "failed"; message: string; code: string };
+
+export function App() {
+  const [page, setPage] = useState<PageId>(() => pageFromHash(window.location.hash));
+  const [boot, setBoot] = useState<Boot>({ state: "loading" });
+
+  const loadInfo = useCallback(async () => {
+    try {
+      setBoot({ state: "ready", info: await ipc.appInfo() });
+    } catch (error) {
+      const { code, message } = describeError(error);
+      setBoot({ state: "failed", code, message });
+    }
+  }, []);
+
+  useEffect(() => {
+    // After the browser has painted the first frame of the shell.
+    requestAnimationFrame(() => setTimeout(() => void ipc.recordFirstPaint(), 0));
+  }, []);
+
+  useEffect(() => {
+    void loadInfo();
+    const onHash = () => setPage(pageFromHash(window.location.hash));
+    window.addEventListener("hashchange", onHash);
+    return () => window.removeEventListener("hashchange", onHash);
+  }, [loadInfo]);
+
+  if (boot.state === "failed") {
+    return <StartupError code={boot.code} message={boot.message} />;
+  }
+
+  const current = PAGES.find((p) => p.id === page) ?? PAGES[0];
+  return (
+    <div className="shell">
+      <nav className="sidebar" aria-label="Main">
+        <div className="brand">
+          <Icon name="logo" />
+          <span>Switchyard</span>
+        </div>
+        <ul>
+          {PAGES.map((entry) => (
+            <li key={entry.id}>
+              <a
+                href={hashFor(entry.id)}
+                className={entry.id === page ? "active" : undefined}
+                aria-current={entry.id === page ? "page" : undefined}
+                data-page={entry.id}
+              >
+                <Icon name={entry.id} />
+                <span>{entry.title}</span>
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main className="content" id="page" data-page={page}>
+        {page === "settings" ? (
+          <Settings info={boot.state === "ready" ? boot.info : null} />
+        ) : (
+          current && <Placeholder page={current.id} />
+        )}
+      </main>
+      <StatusBar info={boot.state === "ready" ? boot.info : null} />
+    </div>
+  );
+}

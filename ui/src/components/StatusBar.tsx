@@ -1,0 +1,39 @@
+import { useEffect, useState } from "react";
+import { type AppInfo, type CheckStatus, ipc, ipcEvents } from "../ipc";
+import { overallStatus } from "../pages/doctor";
+
+/** The bottom bar: catalog snapshot date, data directory, doctor summary. */
+export function StatusBar({ info }: { info: AppInfo | null }) {
+  const [health, setHealth] = useState<CheckStatus | null>(null);
+
+  useEffect(() => {
+    // Subscribe first, then read the report that may already exist: no update is missed.
+    const unlisten = ipcEvents.onDoctorUpdated((report) => setHealth(overallStatus(report)));
+    void unlisten.then(() =>
+      ipc
+        .lastDoctorReport()
+        .then((report) => report && setHealth((current) => current ?? overallStatus(report)))
+        .catch(() => {}),
+    );
+    return () => {
+      void unlisten.then((stop) => stop());
+    };
+  }, []);
+
+  return (
+    <footer className="statusbar" id="statusbar">
+      <span id="status-catalog">
+        Catalog: {info ? (info.catalogSnapshotDate ?? "no snapshot loaded") : "…"}
+      </span>
+      <span className="sep" />
+      <span id="status-datadir" title={info?.dataDir}>
+        Data: {info?.dataDir ?? "…"}
+      </span>
+      <span className="grow" />
+      <span id="status-health" className={`pill ${health ?? "pending"}`}>
+        {health === null ? "checking…" : health === "ok" ? "healthy" : health}
+      </span>
+      <span>v{info?.version ?? "…"}</span>
+    </footer>
+  );
+}
