@@ -10,3 +10,4 @@ pub mod doctor;
 pub mod error;
 pub mod info;
 pub mod providers;
+pub mod roles;
