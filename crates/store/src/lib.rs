@@ -5,6 +5,7 @@
 //! the UI. Entry point: [`Store::open`].
 
 mod error;
+pub mod roles;
 pub mod settings;
 
 use std::path::{Path, PathBuf};

@@ -98,6 +98,33 @@ pub enum StackGroup {
     Tool,
 }
 
+impl StackGroup {
+    /// Every group, in picker order.
+    pub const ALL: [StackGroup; 5] = [
+        StackGroup::Language,
+        StackGroup::Framework,
+        StackGroup::Database,
+        StackGroup::Cloud,
+        StackGroup::Tool,
+    ];
+
+    /// The id used in JSON and storage: `language`, `framework`, `database`, `cloud`, `tool`.
+    pub fn id(self) -> &'static str {
+        match self {
+            StackGroup::Language => "language",
+            StackGroup::Framework => "framework",
+            StackGroup::Database => "database",
+            StackGroup::Cloud => "cloud",
+            StackGroup::Tool => "tool",
+        }
+    }
+
+    /// Parses [`StackGroup::id`].
+    pub fn from_id(id: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|group| group.id() == id)
+    }
+}
+
 /// One block of the library.
 ///
 /// Invariants (checked by [`validate_block`]): `id` is a lowercase kebab-case slug, prefixed
@@ -382,6 +409,20 @@ mod tests {
             many.into_block("custom:x"),
             Err(RoleError::TooMany { .. })
         ));
+    }
+
+    #[test]
+    fn ids_match_serde_names() {
+        for kind in BlockKind::ALL {
+            let json = serde_json::to_value(kind).expect("serializes");
+            assert_eq!(json, kind.id());
+            assert_eq!(BlockKind::from_id(kind.id()), Some(kind));
+        }
+        for group in StackGroup::ALL {
+            assert_eq!(serde_json::to_value(group).expect("serializes"), group.id());
+            assert_eq!(StackGroup::from_id(group.id()), Some(group));
+        }
+        assert_eq!(BlockKind::from_id("Persona"), None);
     }
 
     #[test]
