@@ -11,3 +11,4 @@ pub mod error;
 pub mod info;
 pub mod providers;
 pub mod roles;
+pub mod routing;

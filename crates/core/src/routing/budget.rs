@@ -1,0 +1,124 @@
+//! Budgets: price bands on the input price per million tokens, plus an optional hard cap.
+
+use serde::{Deserialize, Serialize};
+use specta::Type;
+
+use crate::catalog::card::Pricing;
+
+/// A price band on USD per million input tokens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub enum BudgetTier {
+    /// $0–1/M input.
+    Low,
+    /// $0–5/M input (the default).
+    #[default]
+    Medium,
+    /// $2–20/M input.
+    High,
+    /// Any price, unknown prices included.
+    Any,
+}
+
+/// Which way a step's words push its budget.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub enum Nudge {
+    /// "simple", "boilerplate": one tier cheaper.
+    Down,
+    /// "critical", "security", "architecture": one tier up.
+    Up,
+}
+
+impl BudgetTier {
+    /// Every tier, cheapest first.
+    pub const ALL: [BudgetTier; 4] =
+        [BudgetTier::Low, BudgetTier::Medium, BudgetTier::High, BudgetTier::Any];
+
+    /// The id used in JSON and on the CLI.
+    pub fn id(self) -> &'static str {
+        match self {
+            BudgetTier::Low => "low",
+            BudgetTier::Medium => "medium",
+            BudgetTier::High => "high",
+            BudgetTier::Any => "any",
+        }
+    }
+
+    /// Parses [`BudgetTier::id`], case-insensitively.
+    pub fn parse(text: &str) -> Option<BudgetTier> {
+        BudgetTier::ALL.into_iter().find(|t| t.id().eq_ignore_ascii_case(text.trim()))
+    }
+
+    /// The band in USD per million input tokens; `None` for [`BudgetTier::Any`].
+    pub fn range(self) -> Option<(f64, f64)> {
+        match self {
+            BudgetTier::Low => Some((0.0, 1.0)),
+            BudgetTier::Medium => Some((0.0, 5.0)),
+            BudgetTier::High => Some((2.0, 20.0)),
+            BudgetTier::Any => None,
+        }
+    }
+
+    /// One tier down or up. `any` stays `any` either way: a step of a run with no price
+    /// limit never becomes `low` because it says "simple".
+    pub fn nudge(self, nudge: Nudge) -> BudgetTier {
+        match (self, nudge) {
+            (BudgetTier::Any, _) => BudgetTier::Any,
+            (BudgetTier::High, Nudge::Down) => BudgetTier::Medium,
+            (BudgetTier::Medium | BudgetTier::Low, Nudge::Down) => BudgetTier::Low,
+            (BudgetTier::Low, Nudge::Up) => BudgetTier::Medium,
+            (BudgetTier::Medium | BudgetTier::High, Nudge::Up) => BudgetTier::High,
+        }
+    }
+}
+
+/// A budget: a tier and an optional hard cap on the input price.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct Budget {
+    pub tier: BudgetTier,
+    /// Maximum USD per million input tokens, on top of the tier.
+    pub max_price_per_m: Option<f64>,
+}
+
+impl Budget {
+    /// A budget of `tier` with no cap.
+    pub fn tier(tier: BudgetTier) -> Budget {
+        Budget { tier, max_price_per_m: None }
+    }
+
+    /// Whether a model priced `pricing` fits. Unknown input prices fit only `any` without a
+    /// cap: an unknown price is never treated as free.
+    pub fn fits(&self, pricing: &Pricing) -> bool {
+        let Some(price) = pricing.prompt_per_m else {
+            return self.tier == BudgetTier::Any && self.max_price_per_m.is_none();
+        };
+        if let Some(cap) = self.max_price_per_m {
+            if price > cap {
+                return false;
+            }
+        }
+        match self.tier.range() {
+            Some((low, high)) => price >= low && price <= high,
+            None => true,
+        }
+    }
+
+    /// The band as text: `$0–5/M input`, `$2–20/M input, at most $8/M`, `any price`.
+    pub fn describe(&self) -> String {
+        let band = match self.tier.range() {
+            Some((low, high)) => format!("{} budget (${low}–{high}/M input)", self.tier.id()),
+            None => "any price".to_owned(),
+        };
+        match self.max_price_per_m {
+            Some(cap) => format!("{band}, at most ${cap}/M"),
+            None => band,
+        }
+    }
+
+    /// This budget nudged one tier (the cap is kept).
+    pub fn nudged(self, nudge: Nudge) -> Budget {
+        Budget { tier: self.tier.nudge(nudge), ..self }
+    }
+}

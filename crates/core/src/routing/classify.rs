@@ -1,0 +1,366 @@
+//! Classifying a task: its category, how sure we are, and the context signals (needs, stack,
+//! speed/cost hints) — every decision traceable to the words that made it.
+
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+use specta::Type;
+
+use crate::catalog::card::Category;
+
+use super::error::RoutingError;
+use super::lexicon::{
+    builtin_stacks, Lexicon, StackSpelling, CLASSIFY_JSON, HINT_COST, HINT_CRITICAL,
+    HINT_PRODUCTION, HINT_SPEED, NEED_STRUCTURED, NEED_TOOLS, NEED_VISION,
+};
+use super::text::{is_cjk, parse_quantity, TokenKind, Tokens};
+
+/// Confidence of a task with no signal at all (classified `general`).
+pub const NO_SIGNAL_CONFIDENCE: f64 = 0.1;
+/// A context estimate below this many tokens is not a long-context need.
+pub const LONG_CONTEXT_MIN_TOKENS: u32 = 16_000;
+/// Tokens reserved for the answer when the task text itself is long.
+pub const ANSWER_RESERVE_TOKENS: u32 = 4_000;
+
+/// What a task needs from a model, beyond its category.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct Needs {
+    /// Image input.
+    pub vision: bool,
+    /// Estimated context in tokens, when the task needs a long one.
+    pub long_context: Option<u32>,
+    /// Tool / function calling.
+    pub tools: bool,
+    /// JSON-schema structured output.
+    pub structured_output: bool,
+}
+
+impl Needs {
+    /// Parses a CLI list such as `vision,tools,structured-output,long-context=200000`.
+    /// `long-context` without a number means [`LONG_CONTEXT_MIN_TOKENS`].
+    pub fn parse_list(list: &str) -> Result<Needs, String> {
+        let mut needs = Needs::default();
+        for item in list.split(',').map(str::trim).filter(|item| !item.is_empty()) {
+            let (name, value) = item.split_once(['=', ':']).unwrap_or((item, ""));
+            let key: String =
+                name.chars().filter(char::is_ascii_alphanumeric).collect::<String>().to_ascii_lowercase();
+            match key.as_str() {
+                "vision" | "image" | "images" => needs.vision = true,
+                "tools" | "tool" | "functioncalling" => needs.tools = true,
+                "structuredoutput" | "structured" | "json" => needs.structured_output = true,
+                "longcontext" | "context" => {
+                    let tokens = if value.is_empty() {
+                        LONG_CONTEXT_MIN_TOKENS
+                    } else {
+                        parse_quantity(&value.to_ascii_lowercase())
+                            .filter(|v| *v >= 1.0 && *v <= f64::from(u32::MAX))
+                            .map(|v| v as u32)
+                            .ok_or_else(|| format!("bad context size {value:?}"))?
+                    };
+                    needs.long_context = Some(tokens);
+                }
+                _ => return Err(format!("unknown need {name:?} (vision, tools, structured-output, long-context[=tokens])")),
+            }
+        }
+        Ok(needs)
+    }
+
+    /// Both sets of needs at once (the larger context estimate).
+    pub fn union(self, other: Needs) -> Needs {
+        Needs {
+            vision: self.vision || other.vision,
+            long_context: match (self.long_context, other.long_context) {
+                (Some(a), Some(b)) => Some(a.max(b)),
+                (a, b) => a.or(b),
+            },
+            tools: self.tools || other.tools,
+            structured_output: self.structured_output || other.structured_output,
+        }
+    }
+}
+
+/// Speed, cost and stakes words in the task.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct Hints {
+    /// "quick", "asap", "尽快".
+    pub speed: bool,
+    /// "cheap", "on a budget", "便宜".
+    pub cost: bool,
+    /// "critical", "security", "关键".
+    pub critical: bool,
+    /// "production", "go live", "上线".
+    pub production: bool,
+}
+
+/// Everything a task says about what it needs, besides its category.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct Signals {
+    pub needs: Needs,
+    /// Stack ids (roles library ids: `rust`, `postgresql`), in order of first mention.
+    pub stack: Vec<String>,
+    pub hints: Hints,
+}
+
+/// One matched term and what it contributed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct MatchedTerm {
+    /// The term as listed in the data (lowercase, words joined by one space).
+    pub word: String,
+    /// The category it weighs for; `None` for pure signals.
+    pub category: Option<Category>,
+    /// Its weight in that category (0 for pure signals).
+    pub weight: f64,
+    /// Signals it set: `need:vision`, `need:longContext=200000`, `hint:cost`, `stack:rust`.
+    pub signals: Vec<String>,
+}
+
+/// A category's total weight in a task.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct CategoryWeight {
+    pub category: Category,
+    pub weight: f64,
+}
+
+/// The answer of [`classify`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct Classification {
+    pub category: Category,
+    /// 0–1: grows with the winning weight and its margin over the runner-up.
+    pub confidence: f64,
+    pub signals: Signals,
+    /// Every term that matched, in order of first appearance.
+    pub matched: Vec<MatchedTerm>,
+    /// Total weight per category with any evidence, highest first.
+    pub scores: Vec<CategoryWeight>,
+}
+
+/// A compiled classifier. [`Classifier::builtin`] is the shipped one; build another with
+/// [`Classifier::new`] to classify with other stack spellings (the roles library's blocks).
+#[derive(Debug, Clone)]
+pub struct Classifier {
+    lexicon: Lexicon,
+}
+
+static BUILTIN: OnceLock<Classifier> = OnceLock::new();
+
+/// Classifies a task with the built-in data.
+pub fn classify(task: &str) -> Classification {
+    Classifier::builtin().classify(task)
+}
+
+impl Classifier {
+    /// Compiles `classify_json` (the format of `data/routing/classify.json`) with `stacks`.
+    pub fn new(classify_json: &str, stacks: &[StackSpelling]) -> Result<Classifier, RoutingError> {
+        Ok(Classifier { lexicon: Lexicon::compile(classify_json, stacks)? })
+    }
+
+    /// The built-in classifier, compiled on first use. The embedded data is validated by
+    /// tests; should it ever fail to compile, every task classifies as `general`.
+    pub fn builtin() -> &'static Classifier {
+        BUILTIN.get_or_init(|| {
+            builtin_stacks()
+                .and_then(|stacks| Classifier::new(CLASSIFY_JSON, &stacks))
+                .unwrap_or(Classifier { lexicon: Lexicon::default() })
+        })
+    }
+
+    /// Classifies `task`. Deterministic: the same text always gives the same answer.
+    pub fn classify(&self, task: &str) -> Classification {
+        let lex = &self.lexicon;
+        let tokens = Tokens::new(task);
+        let mut hits: Vec<u32> = Vec::with_capacity(16);
+        lex.matcher.scan(&tokens, |term, _| {
+            if !hits.contains(&term) {
+                hits.push(term);
+            }
+        });
+        let info = |term: u32| lex.info.get(term as usize);
+        let coding_evidence = hits.iter().filter_map(|t| info(*t)).any(|i| {
+            !i.ambiguous && (i.stack.is_some() || i.weights.iter().any(|(c, _)| *c == Category::Coding))
+        });
+
+        let mut scores = [0.0f64; Category::ALL.len()];
+        let mut needs_bits = 0u8;
+        let mut hint_bits = 0u8;
+        let mut long_context: Option<u32> = None;
+        let mut stack: Vec<String> = Vec::new();
+        let mut matched: Vec<MatchedTerm> = Vec::with_capacity(hits.len());
+        for term in hits {
+            let Some(info) = info(term) else { continue };
+            if info.ambiguous && !coding_evidence {
+                continue;
+            }
+            let mut signals = Vec::new();
+            for (bit, name) in [(NEED_VISION, "vision"), (NEED_TOOLS, "tools"), (NEED_STRUCTURED, "structuredOutput")] {
+                if info.needs & bit != 0 {
+                    signals.push(format!("need:{name}"));
+                }
+            }
+            if let Some(tokens) = info.long_context {
+                signals.push(format!("need:longContext={tokens}"));
+                long_context = Some(long_context.unwrap_or(0).max(tokens));
+            }
+            for (bit, name) in [(HINT_SPEED, "speed"), (HINT_COST, "cost"), (HINT_CRITICAL, "critical"), (HINT_PRODUCTION, "production")] {
+                if info.hints & bit != 0 {
+                    signals.push(format!("hint:{name}"));
+                }
+            }
+            if let Some(id) = info.stack.and_then(|i| lex.stacks.get(i as usize)) {
+                signals.push(format!("stack:{id}"));
+                if !stack.contains(id) {
+                    stack.push(id.clone());
+                }
+            }
+            needs_bits |= info.needs;
+            hint_bits |= info.hints;
+            let word = lex.matcher.text(term);
+            if info.weights.is_empty() {
+                matched.push(MatchedTerm { word: word.to_owned(), category: None, weight: 0.0, signals });
+                continue;
+            }
+            for (index, (category, weight)) in info.weights.iter().enumerate() {
+                scores[category_index(*category)] += weight;
+                matched.push(MatchedTerm {
+                    word: word.to_owned(),
+                    category: Some(*category),
+                    weight: *weight,
+                    signals: if index == 0 { std::mem::take(&mut signals) } else { Vec::new() },
+                });
+            }
+        }
+
+        if let Some((label, tokens)) = quantity_estimate(lex, &tokens) {
+            matched.push(MatchedTerm {
+                word: label,
+                category: None,
+                weight: 0.0,
+                signals: vec![format!("need:longContext={tokens}")],
+            });
+            long_context = Some(long_context.unwrap_or(0).max(tokens));
+        }
+        let own = own_tokens(task).saturating_add(ANSWER_RESERVE_TOKENS);
+        if own >= LONG_CONTEXT_MIN_TOKENS {
+            long_context = Some(long_context.unwrap_or(0).max(own));
+        }
+
+        let (category, confidence) = decide(&scores);
+        let needs = Needs {
+            vision: needs_bits & NEED_VISION != 0 || category == Category::Vision,
+            long_context,
+            tools: needs_bits & NEED_TOOLS != 0,
+            structured_output: needs_bits & NEED_STRUCTURED != 0,
+        };
+        let hints = Hints {
+            speed: hint_bits & HINT_SPEED != 0,
+            cost: hint_bits & HINT_COST != 0,
+            critical: hint_bits & HINT_CRITICAL != 0,
+            production: hint_bits & HINT_PRODUCTION != 0,
+        };
+        let mut weights: Vec<CategoryWeight> = Category::ALL
+            .iter()
+            .zip(scores)
+            .filter(|(_, w)| *w > 0.0)
+            .map(|(c, w)| CategoryWeight { category: *c, weight: w })
+            .collect();
+        weights.sort_by(|a, b| b.weight.total_cmp(&a.weight));
+        Classification {
+            category,
+            confidence,
+            signals: Signals { needs, stack, hints },
+            matched,
+            scores: weights,
+        }
+    }
+}
+
+fn category_index(category: Category) -> usize {
+    Category::ALL.iter().position(|c| *c == category).unwrap_or(Category::ALL.len() - 1)
+}
+
+/// The winning category (ties go to the earlier one in [`Category::ALL`]) and a confidence
+/// that grows with its weight (saturating) and its margin over the runner-up.
+fn decide(scores: &[f64; Category::ALL.len()]) -> (Category, f64) {
+    let mut best = None::<(usize, f64)>;
+    let mut second = 0.0f64;
+    for (index, score) in scores.iter().copied().enumerate() {
+        match best {
+            Some((_, top)) if score <= top => second = second.max(score),
+            _ => {
+                if let Some((_, top)) = best {
+                    second = second.max(top);
+                }
+                best = Some((index, score));
+            }
+        }
+    }
+    match best {
+        Some((index, top)) if top > 0.0 => {
+            let strength = 1.0 - (-top / 4.0).exp();
+            let margin = (top - second) / top;
+            let confidence = 0.2 + 0.75 * strength * (0.5 + 0.5 * margin);
+            (Category::ALL[index], (confidence * 100.0).round() / 100.0)
+        }
+        _ => (Category::General, NO_SIGNAL_CONFIDENCE),
+    }
+}
+
+/// Rough token count of the text itself: ~4 characters per token, one per CJK character.
+fn own_tokens(text: &str) -> u32 {
+    let (mut cjk, mut other) = (0u32, 0u32);
+    for c in text.chars() {
+        if is_cjk(c) {
+            cjk = cjk.saturating_add(1);
+        } else {
+            other = other.saturating_add(1);
+        }
+    }
+    cjk.saturating_add(other / 4)
+}
+
+/// The largest "<number> <unit>" in the text (`200k tokens`, `300 pages`, `10万字`) at or
+/// above [`LONG_CONTEXT_MIN_TOKENS`], with the words that said it.
+fn quantity_estimate(lex: &Lexicon, tokens: &Tokens) -> Option<(String, u32)> {
+    let mut best: Option<(String, u32)> = None;
+    for (index, token) in tokens.tokens.iter().enumerate() {
+        if token.kind != TokenKind::Number {
+            continue;
+        }
+        let Some(value) = parse_quantity(tokens.text(*token)) else { continue };
+        let Some(next) = tokens.tokens.get(index + 1) else { continue };
+        let next_text = tokens.text(*next);
+        let estimate = match next.kind {
+            TokenKind::Word => lex.unit(next_text).map(|unit| value * unit),
+            TokenKind::Cjk => {
+                let (multiplier, rest) = lex
+                    .cjk_multipliers
+                    .iter()
+                    .find_map(|(m, f)| next_text.strip_prefix(m.as_str()).map(|rest| (*f, rest)))
+                    .unwrap_or((1.0, next_text));
+                let unit = lex.cjk_units.iter().find(|(u, _)| rest.starts_with(u.as_str()));
+                match unit {
+                    Some((_, unit)) => Some(value * multiplier * unit),
+                    None if rest.is_empty() && multiplier > 1.0 => tokens
+                        .tokens
+                        .get(index + 2)
+                        .filter(|t| t.kind == TokenKind::Word)
+                        .and_then(|t| lex.unit(tokens.text(*t)))
+                        .map(|unit| value * multiplier * unit),
+                    None => None,
+                }
+            }
+            TokenKind::Number => None,
+        };
+        let Some(estimate) = estimate.filter(|e| e.is_finite()) else { continue };
+        let estimate = estimate.min(f64::from(u32::MAX)) as u32;
+        if estimate >= LONG_CONTEXT_MIN_TOKENS && best.as_ref().is_none_or(|(_, b)| estimate > *b) {
+            best = Some((format!("{} {}", tokens.text(*token), next_text), estimate));
+        }
+    }
+    best
+}

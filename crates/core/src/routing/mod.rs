@@ -1,0 +1,51 @@
+//! Routing: classify a task, pick or recommend models for it, learn from ratings, and
+//! decompose larger tasks into sequential plans or swarm DAGs with a model per step.
+//!
+//! Pure and deterministic: the engine hands in the catalog, the ratings and which models are
+//! usable; nothing here reads a database, a key or the network. Data files under
+//! `crates/core/data/routing/` (classification words, stack spellings, context metrics,
+//! planning words) are embedded at build time and compiled once on first use.
+//!
+//! Entry points: [`classify`], [`pick`], [`recommend`], [`plan::plan`], [`plan::swarm`],
+//! [`plan::validate_plan`], [`plan::recompute`], [`plan::planner::resolve_plan`].
+
+mod budget;
+mod classify;
+mod context;
+mod error;
+mod feedback;
+mod hash;
+mod lexicon;
+mod matcher;
+pub mod plan;
+mod pick;
+mod rank;
+mod reason;
+mod recommend;
+mod request;
+mod text;
+
+pub use budget::{Budget, BudgetTier, Nudge};
+pub use classify::{
+    classify, CategoryWeight, Classification, Classifier, Hints,
+    MatchedTerm, Needs, Signals, ANSWER_RESERVE_TOKENS, LONG_CONTEXT_MIN_TOKENS,
+    NO_SIGNAL_CONFIDENCE,
+};
+pub use error::RoutingError;
+pub use feedback::{FeedbackIndex, FeedbackSummary, Rating, MAX_SWING, PRIOR_RATINGS};
+pub use lexicon::StackSpelling;
+pub use matcher::TermError;
+pub use pick::{pick, Pick, ALTERNATIVES};
+pub use rank::{coverage_adjustment, COVERAGE_PENALTY};
+pub use reason::{MetricValue, RankedModel, Reason};
+pub use recommend::{recommend, Recommendation, MAX_RECOMMENDATIONS};
+pub use request::{Rejections, RouteContext, RouteRequest};
+
+/// Checks that every built-in routing data file compiles (for `doctor`; tests guarantee it,
+/// and a broken file would otherwise only show as poor routing).
+pub fn check_builtin_data() -> Result<(), RoutingError> {
+    Classifier::new(lexicon::CLASSIFY_JSON, &lexicon::builtin_stacks()?)?;
+    context::check_builtin()?;
+    plan::check_builtin()?;
+    Ok(())
+}
