@@ -7,4 +7,6 @@
 //! Pipeline: `sources::*::parse` → records → `matching` → `scoring` → `card::Catalog`.
 
 pub mod card;
+pub mod metrics;
 pub mod record;
+pub mod sources;
