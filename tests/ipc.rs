@@ -28,13 +28,10 @@ fn app_with(state: AppState) -> (App<MockRuntime>, WebviewWindow<MockRuntime>) {
     let builder = switchyard_desktop::specta_builder!(MockRuntime);
     let app = mock_builder()
         .invoke_handler(builder.invoke_handler())
-        .setup(move |app| {
-            builder.mount_events(app);
-            Ok(())
-        })
         .manage(state)
         .build(mock_context(noop_assets()))
         .expect("mock app");
+    builder.mount_events(&app);
     let window = WebviewWindowBuilder::new(&app, "main", Default::default()).build().expect("window");
     (app, window)
 }

@@ -154,18 +154,31 @@ impl App {
         }
     }
 
+    /// The rendered text of the first element matching `css` (`innerText`, falling back to
+    /// `textContent` for elements WebKit reports as clipped), or `None` when absent.
+    pub async fn text(&self, css: &str) -> E2eResult<Option<String>> {
+        let value = self
+            .client
+            .execute(
+                "const el = document.querySelector(arguments[0]); \
+                 return el ? (el.innerText || el.textContent || '') : null;",
+                vec![serde_json::Value::String(css.to_owned())],
+            )
+            .await
+            .map_err(|e| format!("read text of {css}: {e}"))?;
+        Ok(value.as_str().map(|s| s.trim().to_owned()))
+    }
+
     /// Waits until the text of `css` satisfies `accept`, returning it.
     pub async fn wait_text(&self, css: &str, accept: impl Fn(&str) -> bool) -> E2eResult<String> {
         let start = Instant::now();
-        let mut last = String::new();
+        let mut last = None;
         while start.elapsed() < WAIT {
-            if let Ok(element) = self.client.find(Locator::Css(css)).await {
-                if let Ok(text) = element.text().await {
-                    if accept(&text) {
-                        return Ok(text);
-                    }
-                    last = text;
+            if let Some(text) = self.text(css).await? {
+                if accept(&text) {
+                    return Ok(text);
                 }
+                last = Some(text);
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
         }

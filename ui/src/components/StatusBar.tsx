@@ -2,6 +2,12 @@ import { useEffect, useState } from "react";
 import { type AppInfo, type CheckStatus, ipc, ipcEvents } from "../ipc";
 import { overallStatus } from "../pages/doctor";
 
+const HEALTH_LABEL: Record<CheckStatus, string> = {
+  ok: "healthy",
+  warn: "warnings",
+  fail: "problems",
+};
+
 /** The bottom bar: catalog snapshot date, data directory, doctor summary. */
 export function StatusBar({ info }: { info: AppInfo | null }) {
   const [health, setHealth] = useState<CheckStatus | null>(null);
@@ -30,9 +36,9 @@ export function StatusBar({ info }: { info: AppInfo | null }) {
         Data: {info?.dataDir ?? "…"}
       </span>
       <span className="grow" />
-      <span id="status-health" className={`pill ${health ?? "pending"}`}>
-        {health === null ? "checking…" : health === "ok" ? "healthy" : health}
-      </span>
+      <a href="#/settings" id="status-health" className={`pill ${health ?? "pending"}`}>
+        {health === null ? "checking…" : HEALTH_LABEL[health]}
+      </a>
       <span>v{info?.version ?? "…"}</span>
     </footer>
   );

@@ -12,6 +12,11 @@ export const commands = {
 	getAppInfo: () => typedError<AppInfo_Serialize, IpcError>(__TAURI_INVOKE("get_app_info")),
 	/**  Runs every doctor check now, returns the report and broadcasts it as `DoctorUpdated`. */
 	runDoctor: () => typedError<DoctorReport_Serialize, IpcError>(__TAURI_INVOKE("run_doctor")),
+	/**
+	 *  The newest doctor report without running the checks again (`null` before the first one
+	 *  finished; `DoctorUpdated` follows when it does).
+	 */
+	lastDoctorReport: () => typedError<DoctorReport_Serialize | null, IpcError>(__TAURI_INVOKE("last_doctor_report")),
 	/**  Opens an http(s) link in the system browser. Anything else is refused. */
 	openLink: (url: string) => typedError<null, IpcError>(__TAURI_INVOKE("open_link", { url })),
 	/**
