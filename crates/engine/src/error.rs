@@ -1,6 +1,7 @@
 use std::path::PathBuf;
 
 use switchyard_core::error::ErrorCode;
+use switchyard_core::roles::RoleError;
 use switchyard_store::StoreError;
 
 /// Errors of engine use cases. Each maps to one [`ErrorCode`] for the UI and the CLI.
@@ -21,6 +22,10 @@ pub enum EngineError {
     /// Unknown id.
     #[error("{0}")]
     NotFound(String),
+    /// The roles composer refused the request (empty task, limits, unknown preset, bad
+    /// roles file); the code comes from [`RoleError::code`].
+    #[error(transparent)]
+    Role(#[from] RoleError),
 }
 
 impl EngineError {
@@ -31,6 +36,7 @@ impl EngineError {
             EngineError::Store(_) => ErrorCode::Database,
             EngineError::InvalidInput(_) => ErrorCode::InvalidInput,
             EngineError::NotFound(_) => ErrorCode::NotFound,
+            EngineError::Role(e) => e.code(),
         }
     }
 }

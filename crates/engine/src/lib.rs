@@ -7,6 +7,7 @@
 mod doctor;
 mod error;
 pub mod paths;
+mod roles;
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
