@@ -6,7 +6,11 @@
 //!
 //! Pipeline: `sources::*::parse` → records → `matching` → `scoring` → `card::Catalog`.
 
+pub mod build;
 pub mod card;
+pub mod matching;
 pub mod metrics;
+pub mod query;
 pub mod record;
+pub mod scoring;
 pub mod sources;
