@@ -1,7 +1,8 @@
 //! `switchyard`: the headless face of the engine. Every verb prints JSON with `--json`
 //! (a human summary otherwise) and exits non-zero with `{"error":{"code","message"}}` on
-//! failure. Logic lives in the engine; this file only parses arguments and prints.
+//! failure. Logic lives in the engine; these modules only parse arguments and print.
 
+mod app;
 mod output;
 
 use std::process::ExitCode;
@@ -9,11 +10,14 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use switchyard_engine::{Engine, EngineConfig};
 
-use output::{fail, print_doctor, CliError};
+use output::{fail, CliError};
 
 #[derive(Parser)]
 #[command(name = "switchyard", version, about = "Local agent routing: catalog, routing, roles, runs")]
 struct Cli {
+    /// Print machine-readable JSON.
+    #[arg(long, global = true)]
+    json: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -21,16 +25,9 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Check the data dir, database, keychain, git, worker CLIs and local model servers.
-    Doctor {
-        /// Print the report as JSON.
-        #[arg(long)]
-        json: bool,
-    },
+    Doctor,
     /// Show the version, data directory, database and schema version.
-    Info {
-        #[arg(long)]
-        json: bool,
-    },
+    Info,
 }
 
 fn main() -> ExitCode {
@@ -44,33 +41,20 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(runtime) => runtime,
-        Err(e) => return fail(&CliError::internal(format!("cannot start runtime: {e}")), false),
+        Err(e) => return fail(&CliError::internal(format!("cannot start runtime: {e}")), cli.json),
     };
     runtime.block_on(run(cli))
 }
 
 async fn run(cli: Cli) -> ExitCode {
-    let json = match &cli.command {
-        Command::Doctor { json } | Command::Info { json } => *json,
-    };
+    let json = cli.json;
     let engine = match Engine::open(EngineConfig::default()).await {
         Ok(engine) => engine,
         Err(e) => return fail(&CliError::from(e), json),
     };
     let result = match cli.command {
-        Command::Doctor { json } => {
-            let report = engine.doctor().await;
-            print_doctor(&report, json)
-        }
-        Command::Info { json } => match engine.app_info().await {
-            Ok(info) => output::print(&info, json, |i| {
-                format!(
-                    "Switchyard {}\ndata dir: {}\ndatabase: {} (schema {}, {} migrations)",
-                    i.version, i.data_dir, i.database_path, i.schema_version, i.migrations_applied
-                )
-            }),
-            Err(e) => Err(CliError::from(e)),
-        },
+        Command::Doctor => app::doctor(&engine, json).await,
+        Command::Info => app::info(&engine, json).await,
     };
     engine.close().await;
     match result {

@@ -3,7 +3,6 @@
 use std::process::ExitCode;
 
 use serde::Serialize;
-use switchyard_core::doctor::{CheckStatus, DoctorReport};
 use switchyard_core::error::ErrorCode;
 use switchyard_engine::EngineError;
 
@@ -50,21 +49,4 @@ pub fn print<T: Serialize>(
         println!("{}", human(value));
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Doctor exits 0 unless a check failed, so scripts can gate on it.
-pub fn print_doctor(report: &DoctorReport, json: bool) -> Result<ExitCode, CliError> {
-    print(report, json, |r| {
-        let mut lines = Vec::new();
-        for check in &r.checks {
-            let mark = match check.status {
-                CheckStatus::Ok => "ok  ",
-                CheckStatus::Warn => "warn",
-                CheckStatus::Fail => "FAIL",
-            };
-            lines.push(format!("[{mark}] {:<16} {}", check.title, check.detail));
-        }
-        lines.join("\n")
-    })?;
-    Ok(if report.overall() == CheckStatus::Fail { ExitCode::from(2) } else { ExitCode::SUCCESS })
 }
