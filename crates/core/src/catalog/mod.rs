@@ -13,4 +13,5 @@ pub mod metrics;
 pub mod query;
 pub mod record;
 pub mod scoring;
+pub mod snapshot;
 pub mod sources;
