@@ -75,36 +75,54 @@ struct OpenAiModel {
     id: String,
 }
 
-/// Lists the model names a local server has. Short timeouts: a local server answers fast or
-/// is not there.
+/// Lists the model names a local server has; `base_url` is the server root or its `/v1` base.
+/// Short timeouts: a local server answers fast or is not there.
 pub async fn list_models(server: LocalServer, base_url: &str) -> Result<Vec<String>, LocalError> {
-    let url = format!("{}{}", base_url.trim_end_matches('/'), server.list_path());
+    // Accept the server root or the OpenAI-compatible base (`…/v1`) the registry uses.
+    let root = base_url.trim_end_matches('/');
+    let root = root.strip_suffix("/v1").unwrap_or(root);
+    let url = format!("{root}{}", server.list_path());
     let client = reqwest::Client::builder()
         .connect_timeout(Duration::from_millis(500))
         .timeout(Duration::from_secs(2))
         .no_proxy()
         .build()
-        .map_err(|e| LocalError::Unreachable { url: url.clone(), detail: e.to_string() })?;
+        .map_err(|e| LocalError::Unreachable {
+            url: url.clone(),
+            detail: e.to_string(),
+        })?;
     let response = client
         .get(&url)
         .send()
         .await
-        .map_err(|e| LocalError::Unreachable { url: url.clone(), detail: describe(&e) })?;
+        .map_err(|e| LocalError::Unreachable {
+            url: url.clone(),
+            detail: describe(&e),
+        })?;
     let status = response.status();
     if !status.is_success() {
-        return Err(LocalError::Status { url, status: status.as_u16() });
+        return Err(LocalError::Status {
+            url,
+            status: status.as_u16(),
+        });
     }
     let body = response
         .bytes()
         .await
-        .map_err(|e| LocalError::Unreachable { url: url.clone(), detail: describe(&e) })?;
+        .map_err(|e| LocalError::Unreachable {
+            url: url.clone(),
+            detail: describe(&e),
+        })?;
     let names = match server {
         LocalServer::Ollama => serde_json::from_slice::<OllamaTags>(&body)
             .map(|tags| tags.models.into_iter().map(|m| m.name).collect()),
         LocalServer::LmStudio => serde_json::from_slice::<OpenAiList>(&body)
             .map(|list| list.data.into_iter().map(|m| m.id).collect()),
     };
-    names.map_err(|e| LocalError::Body { url, detail: e.to_string() })
+    names.map_err(|e| LocalError::Body {
+        url,
+        detail: e.to_string(),
+    })
 }
 
 fn describe(error: &reqwest::Error) -> String {
@@ -143,22 +161,35 @@ mod tests {
 
     #[tokio::test]
     async fn ollama_tags_are_listed() {
-        let url = serve_once("200 OK", r#"{"models":[{"name":"llama3.2:3b","size":1},{"name":"qwen2.5-coder:7b"}]}"#).await;
+        let url = serve_once(
+            "200 OK",
+            r#"{"models":[{"name":"llama3.2:3b","size":1},{"name":"qwen2.5-coder:7b"}]}"#,
+        )
+        .await;
         let names = list_models(LocalServer::Ollama, &url).await.expect("list");
         assert_eq!(names, vec!["llama3.2:3b", "qwen2.5-coder:7b"]);
     }
 
     #[tokio::test]
     async fn lmstudio_models_are_listed() {
-        let url = serve_once("200 OK", r#"{"object":"list","data":[{"id":"qwen2.5-7b-instruct","object":"model"}]}"#).await;
-        let names = list_models(LocalServer::LmStudio, &url).await.expect("list");
+        let url = serve_once(
+            "200 OK",
+            r#"{"object":"list","data":[{"id":"qwen2.5-7b-instruct","object":"model"}]}"#,
+        )
+        .await;
+        let names = list_models(LocalServer::LmStudio, &url)
+            .await
+            .expect("list");
         assert_eq!(names, vec!["qwen2.5-7b-instruct"]);
     }
 
     #[tokio::test]
     async fn wrong_body_and_status_and_refused_are_distinct_errors() {
         let url = serve_once("200 OK", r#"{"unexpected":true}"#).await;
-        assert!(matches!(list_models(LocalServer::Ollama, &url).await, Err(LocalError::Body { .. })));
+        assert!(matches!(
+            list_models(LocalServer::Ollama, &url).await,
+            Err(LocalError::Body { .. })
+        ));
         let url = serve_once("500 Internal Server Error", "{}").await;
         assert!(matches!(
             list_models(LocalServer::Ollama, &url).await,
@@ -168,7 +199,9 @@ mod tests {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
         let addr = listener.local_addr().expect("addr");
         drop(listener);
-        let err = list_models(LocalServer::LmStudio, &format!("http://{addr}")).await.expect_err("refused");
+        let err = list_models(LocalServer::LmStudio, &format!("http://{addr}"))
+            .await
+            .expect_err("refused");
         assert!(matches!(err, LocalError::Unreachable { .. }), "{err}");
     }
 }

@@ -1,0 +1,365 @@
+//! A scripted HTTP/1.1 server on 127.0.0.1 for client tests.
+//!
+//! Each accepted connection takes the next [`Reply`] of the script and records the request
+//! (method, path, headers, body, arrival time). Every reply carries `connection: close`, so one
+//! request is one connection and the script order is the request order. Bodies are sent with
+//! `content-length` or chunked transfer encoding (SSE), can pause between chunks, end cleanly,
+//! break off (truncated stream) or hang; the server notices when the client hangs up.
+//!
+//! Shared with the engine's tests through `#[path]`, so it depends only on tokio, std and
+//! serde_json.
+
+#![allow(dead_code)]
+
+pub mod wire;
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::Notify;
+
+/// How a chunked body ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum End {
+    /// The terminating zero-length chunk.
+    Complete,
+    /// Close the connection mid-body (a truncated stream).
+    Abort,
+    /// Keep the connection open, send nothing more.
+    Hang,
+}
+
+/// One scripted answer.
+#[derive(Debug, Clone)]
+pub enum Reply {
+    /// A complete response with `content-length`.
+    Full {
+        status: u16,
+        headers: Vec<(String, String)>,
+        body: String,
+    },
+    /// A chunked response: each chunk after its delay.
+    Chunked {
+        status: u16,
+        headers: Vec<(String, String)>,
+        chunks: Vec<(Duration, String)>,
+        end: End,
+    },
+    /// Read the request, never answer.
+    Hang,
+    /// Read the request, close the connection without answering.
+    Drop,
+}
+
+impl Reply {
+    /// A JSON response.
+    pub fn json(status: u16, body: impl ToString) -> Self {
+        Reply::Full {
+            status,
+            headers: vec![("content-type".into(), "application/json".into())],
+            body: body.to_string(),
+        }
+    }
+
+    /// A plain-text response.
+    pub fn text(status: u16, body: impl ToString) -> Self {
+        Reply::Full {
+            status,
+            headers: vec![("content-type".into(), "text/plain".into())],
+            body: body.to_string(),
+        }
+    }
+
+    /// An SSE response sending `events` at once and ending cleanly.
+    pub fn sse(events: Vec<String>) -> Self {
+        Self::sse_paced(
+            events.into_iter().map(|e| (Duration::ZERO, e)).collect(),
+            End::Complete,
+        )
+    }
+
+    /// An SSE response with a delay before each event and the given ending.
+    pub fn sse_paced(chunks: Vec<(Duration, String)>, end: End) -> Self {
+        Reply::Chunked {
+            status: 200,
+            headers: vec![
+                ("content-type".into(), "text/event-stream".into()),
+                ("cache-control".into(), "no-cache".into()),
+            ],
+            chunks,
+            end,
+        }
+    }
+
+    /// Adds a response header.
+    pub fn with_header(mut self, name: &str, value: &str) -> Self {
+        match &mut self {
+            Reply::Full { headers, .. } | Reply::Chunked { headers, .. } => {
+                headers.push((name.into(), value.into()))
+            }
+            Reply::Hang | Reply::Drop => {}
+        }
+        self
+    }
+}
+
+/// One request as the server saw it.
+#[derive(Debug, Clone)]
+pub struct Recorded {
+    pub method: String,
+    pub path: String,
+    /// Names lowercased.
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+    pub at: Instant,
+}
+
+impl Recorded {
+    /// A header value by (lowercase) name.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The body as JSON.
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.body).expect("request body is JSON")
+    }
+}
+
+#[derive(Default)]
+struct State {
+    replies: VecDeque<Reply>,
+    requests: Vec<Recorded>,
+    hangups: usize,
+}
+
+/// The running server; stops when dropped.
+pub struct TestServer {
+    /// `http://127.0.0.1:<port>`.
+    pub url: String,
+    state: Arc<Mutex<State>>,
+    hangup: Arc<Notify>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl TestServer {
+    /// Starts serving `script` on a free port.
+    pub async fn start(script: Vec<Reply>) -> Self {
+        let listener = TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind 127.0.0.1");
+        let url = format!("http://{}", listener.local_addr().expect("local addr"));
+        let state = Arc::new(Mutex::new(State {
+            replies: script.into(),
+            ..State::default()
+        }));
+        let hangup = Arc::new(Notify::new());
+        let (task_state, task_hangup) = (state.clone(), hangup.clone());
+        let task = tokio::spawn(async move {
+            while let Ok((socket, _)) = listener.accept().await {
+                tokio::spawn(serve(socket, task_state.clone(), task_hangup.clone()));
+            }
+        });
+        Self {
+            url,
+            state,
+            hangup,
+            task,
+        }
+    }
+
+    /// The URL of `path` on this server.
+    pub fn at(&self, path: &str) -> String {
+        format!("{}{path}", self.url)
+    }
+
+    /// Requests received so far, in arrival order.
+    pub fn requests(&self) -> Vec<Recorded> {
+        self.state.lock().expect("state").requests.clone()
+    }
+
+    /// Scripted replies not used yet.
+    pub fn unused_replies(&self) -> usize {
+        self.state.lock().expect("state").replies.len()
+    }
+
+    /// Waits until the client has hung up on a hanging reply; `false` on timeout.
+    pub async fn wait_for_hangup(&self, timeout: Duration) -> bool {
+        let deadline = tokio::time::Instant::now() + timeout;
+        loop {
+            let notified = self.hangup.notified();
+            tokio::pin!(notified);
+            notified.as_mut().enable();
+            if self.state.lock().expect("state").hangups > 0 {
+                return true;
+            }
+            if tokio::time::timeout_at(deadline, notified).await.is_err() {
+                return self.state.lock().expect("state").hangups > 0;
+            }
+        }
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+async fn serve(mut socket: TcpStream, state: Arc<Mutex<State>>, hangup: Arc<Notify>) {
+    let Some(request) = read_request(&mut socket).await else {
+        return;
+    };
+    let reply = {
+        let mut state = state.lock().expect("state");
+        state.requests.push(request);
+        state.replies.pop_front()
+    };
+    let reply = reply.unwrap_or_else(|| {
+        Reply::json(
+            500,
+            r#"{"error":{"message":"test server script exhausted"}}"#,
+        )
+    });
+    let wait_for_close = match reply {
+        Reply::Full {
+            status,
+            headers,
+            body,
+        } => {
+            let head = head(status, &headers, Some(body.len()));
+            let _ = socket.write_all(format!("{head}{body}").as_bytes()).await;
+            false
+        }
+        Reply::Chunked {
+            status,
+            headers,
+            chunks,
+            end,
+        } => {
+            if socket
+                .write_all(head(status, &headers, None).as_bytes())
+                .await
+                .is_err()
+            {
+                return;
+            }
+            for (delay, data) in chunks {
+                tokio::time::sleep(delay).await;
+                let chunk = format!("{:x}\r\n{data}\r\n", data.len());
+                if socket.write_all(chunk.as_bytes()).await.is_err() {
+                    note_hangup(&state, &hangup);
+                    return;
+                }
+            }
+            match end {
+                End::Complete => {
+                    let _ = socket.write_all(b"0\r\n\r\n").await;
+                    false
+                }
+                End::Abort => false,
+                End::Hang => true,
+            }
+        }
+        Reply::Hang => true,
+        Reply::Drop => false,
+    };
+    if wait_for_close {
+        let mut buf = [0u8; 1024];
+        loop {
+            match socket.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+        }
+        note_hangup(&state, &hangup);
+    }
+}
+
+fn note_hangup(state: &Mutex<State>, hangup: &Notify) {
+    state.lock().expect("state").hangups += 1;
+    hangup.notify_waiters();
+}
+
+fn head(status: u16, headers: &[(String, String)], length: Option<usize>) -> String {
+    let mut head = format!(
+        "HTTP/1.1 {status} {}\r\nconnection: close\r\n",
+        reason(status)
+    );
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    match length {
+        Some(length) => head.push_str(&format!("content-length: {length}\r\n")),
+        None => head.push_str("transfer-encoding: chunked\r\n"),
+    }
+    head.push_str("\r\n");
+    head
+}
+
+fn reason(status: u16) -> &'static str {
+    match status {
+        200 => "OK",
+        400 => "Bad Request",
+        401 => "Unauthorized",
+        403 => "Forbidden",
+        404 => "Not Found",
+        429 => "Too Many Requests",
+        500 => "Internal Server Error",
+        502 => "Bad Gateway",
+        503 => "Service Unavailable",
+        529 => "Overloaded",
+        _ => "Status",
+    }
+}
+
+async fn read_request(socket: &mut TcpStream) -> Option<Recorded> {
+    let mut data = Vec::new();
+    let mut buf = [0u8; 8192];
+    let head_end = loop {
+        if let Some(end) = data.windows(4).position(|w| w == b"\r\n\r\n") {
+            break end;
+        }
+        let n = socket.read(&mut buf).await.ok()?;
+        if n == 0 {
+            return None;
+        }
+        data.extend_from_slice(&buf[..n]);
+    };
+    let at = Instant::now();
+    let head = String::from_utf8_lossy(&data[..head_end]).to_string();
+    let mut lines = head.split("\r\n");
+    let mut request_line = lines.next()?.split(' ');
+    let method = request_line.next()?.to_owned();
+    let path = request_line.next()?.to_owned();
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|line| line.split_once(':'))
+        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_owned()))
+        .collect();
+    let length: usize = headers
+        .iter()
+        .find(|(n, _)| n == "content-length")
+        .and_then(|(_, v)| v.parse().ok())
+        .unwrap_or(0);
+    let mut body = data[head_end + 4..].to_vec();
+    while body.len() < length {
+        let n = socket.read(&mut buf).await.ok()?;
+        if n == 0 {
+            break;
+        }
+        body.extend_from_slice(&buf[..n]);
+    }
+    Some(Recorded {
+        method,
+        path,
+        headers,
+        body: String::from_utf8_lossy(&body).into(),
+        at,
+    })
+}
