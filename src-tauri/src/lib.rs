@@ -38,6 +38,18 @@ macro_rules! specta_builder {
                 $crate::commands::app::last_doctor_report,
                 $crate::commands::app::open_link::<$runtime>,
                 $crate::commands::app::record_first_paint::<$runtime>,
+                $crate::commands::roles::list_role_blocks,
+                $crate::commands::roles::compose_role,
+                $crate::commands::roles::list_role_presets,
+                $crate::commands::roles::save_role_preset,
+                $crate::commands::roles::rename_role_preset,
+                $crate::commands::roles::duplicate_role_preset,
+                $crate::commands::roles::delete_role_preset,
+                $crate::commands::roles::add_custom_block,
+                $crate::commands::roles::update_custom_block,
+                $crate::commands::roles::delete_custom_block,
+                $crate::commands::roles::export_roles,
+                $crate::commands::roles::import_roles,
             ])
             .events($crate::__tauri_specta::collect_events![$crate::events::DoctorUpdated])
     };

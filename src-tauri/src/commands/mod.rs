@@ -1,3 +1,4 @@
 //! Typed commands, one module per domain.
 
 pub mod app;
+pub mod roles;

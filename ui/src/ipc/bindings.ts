@@ -25,6 +25,39 @@ export const commands = {
 	 *  `first_paint_ms=<n>` on stdout and exits.
 	 */
 	recordFirstPaint: () => __TAURI_INVOKE<number>("record_first_paint"),
+	/**  Every block the pickers offer: built-ins by kind, then the user's custom blocks. */
+	listRoleBlocks: () => typedError<RoleBlock_Serialize[], IpcError>(__TAURI_INVOKE("list_role_blocks")),
+	/**
+	 *  Composes the full prompt for a selection and a task. Unknown ids come back as warnings;
+	 *  an empty task is `invalidInput`, an unknown preset `notFound`.
+	 */
+	composeRole: (request: ComposeRequest_Deserialize) => typedError<ComposedRole_Serialize, IpcError>(__TAURI_INVOKE("compose_role", { request })),
+	/**  Every saved preset, by name. */
+	listRolePresets: () => typedError<RolePreset_Serialize[], IpcError>(__TAURI_INVOKE("list_role_presets")),
+	/**  Saves a preset under its name (replacing one with the same name); returns it as stored. */
+	saveRolePreset: (preset: RolePreset_Deserialize) => typedError<RolePreset_Serialize, IpcError>(__TAURI_INVOKE("save_role_preset", { preset })),
+	/**
+	 *  Renames preset `from` to `to`; `notFound` when `from` is missing, `invalidInput` when `to`
+	 *  is invalid or taken.
+	 */
+	renameRolePreset: (from: string, to: string) => typedError<RolePreset_Serialize, IpcError>(__TAURI_INVOKE("rename_role_preset", { from, to })),
+	/**  Copies a preset, as `new_name` or as `<name> copy` (numbered when taken); returns the copy. */
+	duplicateRolePreset: (name: string, newName: string | null) => typedError<RolePreset_Serialize, IpcError>(__TAURI_INVOKE("duplicate_role_preset", { name, newName })),
+	/**  Deletes a preset; `notFound` when it does not exist. */
+	deleteRolePreset: (name: string) => typedError<null, IpcError>(__TAURI_INVOKE("delete_role_preset", { name })),
+	/**  Adds a custom block; its id (`custom:<slug of the title>`) is assigned here and returned. */
+	addCustomBlock: (input: CustomBlockInput_Deserialize) => typedError<RoleBlock_Serialize, IpcError>(__TAURI_INVOKE("add_custom_block", { input })),
+	/**  Replaces the content of custom block `id`; built-in blocks are `notFound` (read-only). */
+	updateCustomBlock: (id: string, input: CustomBlockInput_Deserialize) => typedError<RoleBlock_Serialize, IpcError>(__TAURI_INVOKE("update_custom_block", { id, input })),
+	/**  Deletes custom block `id`; presets naming it keep the id and warn when composing. */
+	deleteCustomBlock: (id: string) => typedError<null, IpcError>(__TAURI_INVOKE("delete_custom_block", { id })),
+	/**  The roles file (every custom block and preset) as JSON text, for the UI to save. */
+	exportRoles: () => typedError<string, IpcError>(__TAURI_INVOKE("export_roles")),
+	/**
+	 *  Imports a roles file given as JSON text. All or nothing: a malformed file is
+	 *  `invalidInput` naming the first problem, and nothing is written.
+	 */
+	importRoles: (json: string, mode: ImportMode) => typedError<ImportReport, IpcError>(__TAURI_INVOKE("import_roles", { json, mode })),
 };
 
 /** Events */
@@ -68,6 +101,26 @@ export type AppInfo_Serialize = {
 	catalogSnapshotDate: string | null,
 };
 
+/**  The slot a block fills in a role. */
+export type BlockKind = 
+/**  Who the model is (one per role). */
+"persona" | 
+/**  A language, framework, database, cloud or tool (any number, in the order given). */
+"stack" | 
+/**  The business domain (one per role). */
+"domain" | 
+/**  The shape of the answer (one per role). */
+"format" | 
+/**  A rule the answer must respect (any number). */
+"guardrail";
+
+/**  Where a block comes from. */
+export type BlockSource = 
+/**  Shipped with Switchyard (`crates/core/data/roles/`); read-only. */
+"builtin" | 
+/**  Written or imported by the user; stored in SQLite; id starts with `custom:`. */
+"custom";
+
 /**  One line of the doctor report. */
 export type Check = {
 	/**  Stable machine-readable id, e.g. `dataDir`, `database`, `keychain`, `git`. */
@@ -87,6 +140,134 @@ export type CheckStatus =
 "warn" | 
 /**  Broken: the feature that depends on it will not work. */
 "fail";
+
+/**
+ *  What to compose: block ids per slot, the task, and optionally a saved preset to start from.
+ * 
+ *  Every field but `task` may be omitted in JSON. Ids are matched case-insensitively, by id
+ *  or alias (`pg` finds `postgresql`).
+ */
+export type ComposeRequest = ComposeRequest_Serialize | ComposeRequest_Deserialize;
+
+/**
+ *  What to compose: block ids per slot, the task, and optionally a saved preset to start from.
+ * 
+ *  Every field but `task` may be omitted in JSON. Ids are matched case-insensitively, by id
+ *  or alias (`pg` finds `postgresql`).
+ */
+export type ComposeRequest_Deserialize = {
+	/**  What the model should do. Required: empty is an error. */
+	task?: string,
+	persona?: string | null,
+	/**  In the order they should appear. */
+	stack?: string[],
+	domain?: string | null,
+	format?: string | null,
+	guardrails?: string[],
+	/**
+	 *  Name of a saved preset to start from. [`compose`] does not read presets: callers
+	 *  resolve it first with [`super::resolve_preset`], which explains the merge rules.
+	 */
+	preset?: string | null,
+};
+
+/**
+ *  What to compose: block ids per slot, the task, and optionally a saved preset to start from.
+ * 
+ *  Every field but `task` may be omitted in JSON. Ids are matched case-insensitively, by id
+ *  or alias (`pg` finds `postgresql`).
+ */
+export type ComposeRequest_Serialize = {
+	/**  What the model should do. Required: empty is an error. */
+	task: string,
+	persona: string | null,
+	/**  In the order they should appear. */
+	stack: string[],
+	domain: string | null,
+	format: string | null,
+	guardrails: string[],
+	/**
+	 *  Name of a saved preset to start from. [`compose`] does not read presets: callers
+	 *  resolve it first with [`super::resolve_preset`], which explains the merge rules.
+	 */
+	preset: string | null,
+};
+
+/**  One block that made it into the prompt. */
+export type ComposedBlock = {
+	kind: BlockKind,
+	/**  The resolved id (an alias in the request shows here as the canonical id). */
+	id: string,
+	title: string,
+	source: BlockSource,
+};
+
+/**  The result: what will be sent, and what went into it. */
+export type ComposedRole = ComposedRole_Serialize | ComposedRole_Deserialize;
+
+/**  The result: what will be sent, and what went into it. */
+export type ComposedRole_Deserialize = {
+	/**  True when at least one block resolved; otherwise `full_prompt` is the task alone. */
+	hasRole: boolean,
+	/**  The complete prompt: role sections in fixed order, then the task. */
+	fullPrompt: string,
+	/**  One per unknown id, in request order (persona, stack, domain, format, guardrails). */
+	warnings: RoleWarning_Deserialize[],
+	/**  The blocks used, in prompt order. */
+	blocks: ComposedBlock[],
+	/**  Estimated tokens of `full_prompt` (see [`super::estimate_tokens`]). */
+	tokenEstimate: number,
+};
+
+/**  The result: what will be sent, and what went into it. */
+export type ComposedRole_Serialize = {
+	/**  True when at least one block resolved; otherwise `full_prompt` is the task alone. */
+	hasRole: boolean,
+	/**  The complete prompt: role sections in fixed order, then the task. */
+	fullPrompt: string,
+	/**  One per unknown id, in request order (persona, stack, domain, format, guardrails). */
+	warnings: RoleWarning_Serialize[],
+	/**  The blocks used, in prompt order. */
+	blocks: ComposedBlock[],
+	/**  Estimated tokens of `full_prompt` (see [`super::estimate_tokens`]). */
+	tokenEstimate: number,
+};
+
+/**
+ *  What the user writes to add or edit a custom block; the id is assigned by the engine
+ *  ([`custom_id`]) and never changes.
+ */
+export type CustomBlockInput = CustomBlockInput_Serialize | CustomBlockInput_Deserialize;
+
+/**
+ *  What the user writes to add or edit a custom block; the id is assigned by the engine
+ *  ([`custom_id`]) and never changes.
+ */
+export type CustomBlockInput_Deserialize = {
+	kind: BlockKind,
+	title: string,
+	description: string,
+	prompt: string,
+	/**  Optional other names; may be empty. */
+	aliases?: string[],
+	/**  Optional, meaningful for stack blocks only. */
+	group?: StackGroup | null,
+};
+
+/**
+ *  What the user writes to add or edit a custom block; the id is assigned by the engine
+ *  ([`custom_id`]) and never changes.
+ */
+export type CustomBlockInput_Serialize = {
+	kind: BlockKind,
+	title: string,
+	description: string,
+	prompt: string,
+	/**  Optional other names; may be empty. */
+	aliases: string[],
+	/**  Optional, meaningful for stack blocks only. */
+	group: StackGroup | null,
+};
 
 /**  Everything `switchyard doctor` reports. */
 export type DoctorReport = DoctorReport_Serialize | DoctorReport_Deserialize;
@@ -150,6 +331,33 @@ export type ErrorCode =
 /**  A bug: something that should not happen. */
 "internal";
 
+/**  How an import treats what is already stored. */
+export type ImportMode = 
+/**
+ *  Keep existing custom blocks and presets; imported ones with the same id or name
+ *  replace them.
+ */
+"merge" | 
+/**  Delete every custom block and preset first, then insert the file's. */
+"replace";
+
+/**  What an import did. */
+export type ImportReport = {
+	mode: ImportMode,
+	/**  Custom blocks written from the file. */
+	blocksImported: number,
+	/**  Presets written from the file. */
+	presetsImported: number,
+	/**  Of the imported blocks, how many replaced a stored block with the same id. */
+	blocksReplaced: number,
+	/**  Of the imported presets, how many replaced a stored preset with the same name. */
+	presetsReplaced: number,
+	/**  Stored blocks deleted because the mode was `replace` and the file lacked them. */
+	blocksRemoved: number,
+	/**  Stored presets deleted because the mode was `replace` and the file lacked them. */
+	presetsRemoved: number,
+};
+
 /**  The one error shape on the wire: a code the UI switches on and a message for people. */
 export type IpcError = {
 	code: ErrorCode,
@@ -190,6 +398,140 @@ export type LocalEndpoint_Serialize = {
 	/**  Why it is not reachable (connection refused, timeout, unexpected body). */
 	error: string | null,
 };
+
+/**
+ *  One block of the library.
+ * 
+ *  Invariants (checked by [`validate_block`]): `id` is a lowercase kebab-case slug, prefixed
+ *  with [`CUSTOM_PREFIX`] exactly when `source` is custom; title, description and prompt are
+ *  sanitized, non-empty and within [`super::limits`]; aliases are lowercase and unique.
+ */
+export type RoleBlock = RoleBlock_Serialize | RoleBlock_Deserialize;
+
+/**
+ *  One block of the library.
+ * 
+ *  Invariants (checked by [`validate_block`]): `id` is a lowercase kebab-case slug, prefixed
+ *  with [`CUSTOM_PREFIX`] exactly when `source` is custom; title, description and prompt are
+ *  sanitized, non-empty and within [`super::limits`]; aliases are lowercase and unique.
+ */
+export type RoleBlock_Deserialize = {
+	/**  Stable id: `backend-engineer`, `postgresql`, `custom:my-review`. */
+	id: string,
+	kind: BlockKind,
+	/**  Display name. */
+	title: string,
+	/**  One line for pickers. */
+	description: string,
+	/**  The text inserted into the composed prompt. */
+	prompt: string,
+	/**  Other words for the same thing (`pg`, `k8s`, `golang`), lowercase; resolve like the id. */
+	aliases: string[],
+	/**  For stack blocks: language, framework, database, cloud or tool. */
+	group?: StackGroup | null,
+	source: BlockSource,
+};
+
+/**
+ *  One block of the library.
+ * 
+ *  Invariants (checked by [`validate_block`]): `id` is a lowercase kebab-case slug, prefixed
+ *  with [`CUSTOM_PREFIX`] exactly when `source` is custom; title, description and prompt are
+ *  sanitized, non-empty and within [`super::limits`]; aliases are lowercase and unique.
+ */
+export type RoleBlock_Serialize = {
+	/**  Stable id: `backend-engineer`, `postgresql`, `custom:my-review`. */
+	id: string,
+	kind: BlockKind,
+	/**  Display name. */
+	title: string,
+	/**  One line for pickers. */
+	description: string,
+	/**  The text inserted into the composed prompt. */
+	prompt: string,
+	/**  Other words for the same thing (`pg`, `k8s`, `golang`), lowercase; resolve like the id. */
+	aliases: string[],
+	/**  For stack blocks: language, framework, database, cloud or tool. */
+	group: StackGroup | null,
+	source: BlockSource,
+};
+
+/**
+ *  A saved selection of blocks. Ids may name blocks that do not exist (any more): they
+ *  become warnings when composing, never errors.
+ */
+export type RolePreset = RolePreset_Serialize | RolePreset_Deserialize;
+
+/**
+ *  A saved selection of blocks. Ids may name blocks that do not exist (any more): they
+ *  become warnings when composing, never errors.
+ */
+export type RolePreset_Deserialize = {
+	/**  Unique, 1–80 characters, shown in pickers and passed as `--preset NAME`. */
+	name: string,
+	persona?: string | null,
+	stack?: string[],
+	domain?: string | null,
+	format?: string | null,
+	guardrails?: string[],
+};
+
+/**
+ *  A saved selection of blocks. Ids may name blocks that do not exist (any more): they
+ *  become warnings when composing, never errors.
+ */
+export type RolePreset_Serialize = {
+	/**  Unique, 1–80 characters, shown in pickers and passed as `--preset NAME`. */
+	name: string,
+	persona: string | null,
+	stack: string[],
+	domain: string | null,
+	format: string | null,
+	guardrails: string[],
+};
+
+/**  An id that matched no block of its kind. Never an error: the rest still composes. */
+export type RoleWarning = RoleWarning_Serialize | RoleWarning_Deserialize;
+
+/**  An id that matched no block of its kind. Never an error: the rest still composes. */
+export type RoleWarning_Deserialize = {
+	/**  The slot the id was given for. */
+	kind: BlockKind,
+	/**  The id as given (normalized: trimmed, lowercase). */
+	id: string,
+	/**  The closest valid id of that kind, when one is close. */
+	suggestion?: string | null,
+	/**  For people: `unknown persona 'backend-enginer'; did you mean 'backend-engineer'?`. */
+	message: string,
+};
+
+/**  An id that matched no block of its kind. Never an error: the rest still composes. */
+export type RoleWarning_Serialize = {
+	/**  The slot the id was given for. */
+	kind: BlockKind,
+	/**  The id as given (normalized: trimmed, lowercase). */
+	id: string,
+	/**  The closest valid id of that kind, when one is close. */
+	suggestion: string | null,
+	/**  For people: `unknown persona 'backend-enginer'; did you mean 'backend-engineer'?`. */
+	message: string,
+};
+
+/**
+ *  What kind of thing a stack block is; lets pickers group entries and lets the router tell
+ *  languages from databases.
+ */
+export type StackGroup = 
+/**  A programming or query language. */
+"language" | 
+/**  A framework, library or runtime. */
+"framework" | 
+/**  A database or data store. */
+"database" | 
+/**  A cloud platform. */
+"cloud" | 
+/**  Infrastructure, build, messaging or API tooling. */
+"tool";
 
 /**  A coding-agent CLI Switchyard can drive as a worker. */
 export type WorkerCli = WorkerCli_Serialize | WorkerCli_Deserialize;
