@@ -24,7 +24,11 @@ pub async fn doctor(engine: &Engine, json: bool) -> Result<ExitCode, CliError> {
             .collect::<Vec<_>>()
             .join("\n")
     })?;
-    Ok(if report.overall() == CheckStatus::Fail { ExitCode::from(2) } else { ExitCode::SUCCESS })
+    Ok(if report.overall() == CheckStatus::Fail {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 pub async fn info(engine: &Engine, json: bool) -> Result<ExitCode, CliError> {

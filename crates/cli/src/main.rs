@@ -3,7 +3,9 @@
 //! failure. Logic lives in the engine; these modules only parse arguments and print.
 
 mod app;
+mod catalog;
 mod output;
+mod roles;
 
 use std::process::ExitCode;
 
@@ -13,7 +15,11 @@ use switchyard_engine::{Engine, EngineConfig};
 use output::{fail, CliError};
 
 #[derive(Parser)]
-#[command(name = "switchyard", version, about = "Local agent routing: catalog, routing, roles, runs")]
+#[command(
+    name = "switchyard",
+    version,
+    about = "Local agent routing: catalog, routing, roles, runs"
+)]
 struct Cli {
     /// Print machine-readable JSON.
     #[arg(long, global = true)]
@@ -28,6 +34,25 @@ enum Command {
     Doctor,
     /// Show the version, data directory, database and schema version.
     Info,
+    /// List models with filters and a sort.
+    Models(catalog::ModelsArgs),
+    /// One model in full: prices, scores with their inputs, benchmarks, matches.
+    Model {
+        /// Catalog id, e.g. anthropic/claude-opus-4.5 (variant ids work too).
+        id: String,
+    },
+    /// Two to five models side by side.
+    Compare {
+        #[arg(num_args = 2..=5, required = true)]
+        ids: Vec<String>,
+    },
+    /// Catalog sources: status, refresh, match corrections.
+    Catalog {
+        #[command(subcommand)]
+        command: catalog::CatalogCommand,
+    },
+    /// Roles composer: blocks, compose, presets, export and import.
+    Roles(roles::RolesArgs),
 }
 
 fn main() -> ExitCode {
@@ -39,9 +64,17 @@ fn main() -> ExitCode {
         .with_writer(std::io::stderr)
         .init();
     let cli = Cli::parse();
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
         Ok(runtime) => runtime,
-        Err(e) => return fail(&CliError::internal(format!("cannot start runtime: {e}")), cli.json),
+        Err(e) => {
+            return fail(
+                &CliError::internal(format!("cannot start runtime: {e}")),
+                cli.json,
+            )
+        }
     };
     runtime.block_on(run(cli))
 }
@@ -55,6 +88,11 @@ async fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Command::Doctor => app::doctor(&engine, json).await,
         Command::Info => app::info(&engine, json).await,
+        Command::Models(args) => catalog::models(&engine, args, json).await,
+        Command::Model { id } => catalog::model(&engine, &id, json).await,
+        Command::Compare { ids } => catalog::compare(&engine, ids, json).await,
+        Command::Catalog { command } => catalog::catalog(&engine, command, json).await,
+        Command::Roles(args) => roles::run(&engine, args, json).await,
     };
     engine.close().await;
     match result {

@@ -15,13 +15,19 @@ pub struct CliError {
 
 impl CliError {
     pub fn internal(message: String) -> Self {
-        Self { code: ErrorCode::Internal, message }
+        Self {
+            code: ErrorCode::Internal,
+            message,
+        }
     }
 }
 
 impl From<EngineError> for CliError {
     fn from(error: EngineError) -> Self {
-        Self { code: error.code(), message: error.to_string() }
+        Self {
+            code: error.code(),
+            message: error.to_string(),
+        }
     }
 }
 

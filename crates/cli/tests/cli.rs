@@ -11,36 +11,93 @@ fn switchyard(home: &std::path::Path) -> Command {
 #[test]
 fn version_prints_the_workspace_version() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let out = switchyard(dir.path()).arg("--version").output().expect("run");
+    let out = switchyard(dir.path())
+        .arg("--version")
+        .output()
+        .expect("run");
     assert!(out.status.success());
-    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), format!("switchyard {}", env!("CARGO_PKG_VERSION")));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        format!("switchyard {}", env!("CARGO_PKG_VERSION"))
+    );
 }
 
 #[test]
 fn doctor_json_reports_every_section() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let out = switchyard(dir.path()).args(["doctor", "--json"]).output().expect("run");
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("doctor --json must print JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)));
-    let ids: Vec<&str> = report["checks"].as_array().expect("checks").iter().filter_map(|c| c["id"].as_str()).collect();
-    for id in ["dataDir", "database", "keychain", "git", "workers", "localModels"] {
+    let out = switchyard(dir.path())
+        .args(["doctor", "--json"])
+        .output()
+        .expect("run");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "doctor --json must print JSON ({e}): {}",
+            String::from_utf8_lossy(&out.stdout)
+        )
+    });
+    let ids: Vec<&str> = report["checks"]
+        .as_array()
+        .expect("checks")
+        .iter()
+        .filter_map(|c| c["id"].as_str())
+        .collect();
+    for id in [
+        "dataDir",
+        "database",
+        "keychain",
+        "git",
+        "workers",
+        "localModels",
+    ] {
         assert!(ids.contains(&id), "missing check {id} in {ids:?}");
     }
-    let names: Vec<&str> = report["workerClis"].as_array().expect("workers").iter().filter_map(|w| w["name"].as_str()).collect();
+    let names: Vec<&str> = report["workerClis"]
+        .as_array()
+        .expect("workers")
+        .iter()
+        .filter_map(|w| w["name"].as_str())
+        .collect();
     assert_eq!(names, ["claude", "codex", "gemini", "opencode", "aider"]);
-    let endpoints: Vec<&str> = report["localEndpoints"].as_array().expect("endpoints").iter().filter_map(|e| e["url"].as_str()).collect();
-    assert_eq!(endpoints, ["http://127.0.0.1:11434", "http://127.0.0.1:1234"]);
-    assert!(report["gitVersion"].as_str().is_some_and(|v| v.starts_with("git version")));
+    let endpoints: Vec<&str> = report["localEndpoints"]
+        .as_array()
+        .expect("endpoints")
+        .iter()
+        .filter_map(|e| e["url"].as_str())
+        .collect();
+    assert_eq!(
+        endpoints,
+        ["http://127.0.0.1:11434", "http://127.0.0.1:1234"]
+    );
+    assert!(report["gitVersion"]
+        .as_str()
+        .is_some_and(|v| v.starts_with("git version")));
     assert!(dir.path().join("switchyard.db").is_file());
 }
 
 #[test]
 fn info_json_keeps_data_across_runs_and_names_schema() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let first: serde_json::Value = serde_json::from_slice(&switchyard(dir.path()).args(["info", "--json"]).output().expect("run").stdout).expect("json");
-    let second: serde_json::Value = serde_json::from_slice(&switchyard(dir.path()).args(["info", "--json"]).output().expect("run").stdout).expect("json");
+    let first: serde_json::Value = serde_json::from_slice(
+        &switchyard(dir.path())
+            .args(["info", "--json"])
+            .output()
+            .expect("run")
+            .stdout,
+    )
+    .expect("json");
+    let second: serde_json::Value = serde_json::from_slice(
+        &switchyard(dir.path())
+            .args(["info", "--json"])
+            .output()
+            .expect("run")
+            .stdout,
+    )
+    .expect("json");
     assert_eq!(first["schemaVersion"], second["schemaVersion"]);
-    assert_eq!(first["databasePath"], dir.path().join("switchyard.db").display().to_string());
+    assert_eq!(
+        first["databasePath"],
+        dir.path().join("switchyard.db").display().to_string()
+    );
 }
 
 #[test]
@@ -49,7 +106,10 @@ fn unwritable_home_is_a_clear_json_error() {
     let blocker = dir.path().join("file");
     std::fs::write(&blocker, b"x").expect("write");
     let home = blocker.join("home");
-    let out = switchyard(&home).args(["doctor", "--json"]).output().expect("run");
+    let out = switchyard(&home)
+        .args(["doctor", "--json"])
+        .output()
+        .expect("run");
     assert!(!out.status.success());
     let body: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json error");
     assert_eq!(body["error"]["code"], "startup");
@@ -64,6 +124,9 @@ fn corrupt_database_is_a_clear_text_error() {
     let out = switchyard(dir.path()).arg("doctor").output().expect("run");
     assert!(!out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("switchyard.db") && stderr.contains("not a database"), "{stderr}");
+    assert!(
+        stderr.contains("switchyard.db") && stderr.contains("not a database"),
+        "{stderr}"
+    );
     assert!(!stderr.contains("panicked"), "{stderr}");
 }

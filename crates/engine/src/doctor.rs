@@ -1,6 +1,8 @@
 //! `doctor`: gathers the health report from every part of the engine, concurrently.
 
-use switchyard_core::doctor::{Check, CheckStatus, DoctorReport, LocalEndpoint, WorkerCli, WORKER_CLIS};
+use switchyard_core::doctor::{
+    Check, CheckStatus, DoctorReport, LocalEndpoint, WorkerCli, WORKER_CLIS,
+};
 use switchyard_providers::local::{self, LocalServer};
 use switchyard_runner::tools;
 
@@ -11,14 +13,27 @@ impl Engine {
     /// servers. Never fails: every problem becomes a check with the reason.
     pub async fn doctor(&self) -> DoctorReport {
         let keychain = tokio::task::spawn_blocking(switchyard_keychain::probe);
-        let (database, git, endpoints) =
-            tokio::join!(self.database_check(), tools::git_version(), local_endpoints());
+        let (database, git, endpoints) = tokio::join!(
+            self.database_check(),
+            tools::git_version(),
+            local_endpoints()
+        );
 
         let mut checks = vec![data_dir_check(self), database];
         checks.push(match keychain.await {
-            Ok(Ok(())) => Check::new("keychain", "Keychain", CheckStatus::Ok, "reachable and writable"),
+            Ok(Ok(())) => Check::new(
+                "keychain",
+                "Keychain",
+                CheckStatus::Ok,
+                "reachable and writable",
+            ),
             Ok(Err(e)) => Check::new("keychain", "Keychain", CheckStatus::Fail, e.to_string()),
-            Err(e) => Check::new("keychain", "Keychain", CheckStatus::Fail, format!("probe crashed: {e}")),
+            Err(e) => Check::new(
+                "keychain",
+                "Keychain",
+                CheckStatus::Fail,
+                format!("probe crashed: {e}"),
+            ),
         });
         let git_version = match git {
             Ok(version) => {
@@ -38,25 +53,44 @@ impl Engine {
                 path: tools::which(name).map(|p| p.display().to_string()),
             })
             .collect();
-        let found: Vec<&str> =
-            worker_clis.iter().filter(|w| w.path.is_some()).map(|w| w.name.as_str()).collect();
+        let found: Vec<&str> = worker_clis
+            .iter()
+            .filter(|w| w.path.is_some())
+            .map(|w| w.name.as_str())
+            .collect();
         checks.push(if found.is_empty() {
             Check::new(
                 "workers",
                 "Worker CLIs",
                 CheckStatus::Warn,
-                format!("none of {} on PATH; direct model calls still work", WORKER_CLIS.join(", ")),
+                format!(
+                    "none of {} on PATH; direct model calls still work",
+                    WORKER_CLIS.join(", ")
+                ),
             )
         } else {
             Check::new("workers", "Worker CLIs", CheckStatus::Ok, found.join(", "))
         });
 
-        let reachable: Vec<&str> =
-            endpoints.iter().filter(|e| e.reachable).map(|e| e.name.as_str()).collect();
+        let reachable: Vec<&str> = endpoints
+            .iter()
+            .filter(|e| e.reachable)
+            .map(|e| e.name.as_str())
+            .collect();
         checks.push(if reachable.is_empty() {
-            Check::new("localModels", "Local models", CheckStatus::Warn, "no local model server answered")
+            Check::new(
+                "localModels",
+                "Local models",
+                CheckStatus::Warn,
+                "no local model server answered",
+            )
         } else {
-            Check::new("localModels", "Local models", CheckStatus::Ok, reachable.join(", "))
+            Check::new(
+                "localModels",
+                "Local models",
+                CheckStatus::Ok,
+                reachable.join(", "),
+            )
         });
 
         let report = DoctorReport {
@@ -104,7 +138,12 @@ fn data_dir_check(engine: &Engine) -> Check {
             CheckStatus::Ok,
             format!("{} is writable", engine.home().display()),
         ),
-        Err(e) => Check::new("dataDir", "Data directory", CheckStatus::Fail, e.to_string()),
+        Err(e) => Check::new(
+            "dataDir",
+            "Data directory",
+            CheckStatus::Fail,
+            e.to_string(),
+        ),
     }
 }
 
@@ -117,7 +156,10 @@ async fn local_endpoints() -> Vec<LocalEndpoint> {
             name: server.name().to_owned(),
             url: url.to_owned(),
             reachable: result.is_ok(),
-            model_count: result.as_ref().ok().map(|m| u32::try_from(m.len()).unwrap_or(u32::MAX)),
+            model_count: result
+                .as_ref()
+                .ok()
+                .map(|m| u32::try_from(m.len()).unwrap_or(u32::MAX)),
             error: result.err().map(|e| e.to_string()),
         }
     });

@@ -22,6 +22,9 @@ pub enum EngineError {
     /// Unknown id.
     #[error("{0}")]
     NotFound(String),
+    /// A bug or a crashed background task.
+    #[error("internal error: {0}")]
+    Internal(String),
     /// The roles composer refused the request (empty task, limits, unknown preset, bad
     /// roles file); the code comes from [`RoleError::code`].
     #[error(transparent)]
@@ -36,6 +39,7 @@ impl EngineError {
             EngineError::Store(_) => ErrorCode::Database,
             EngineError::InvalidInput(_) => ErrorCode::InvalidInput,
             EngineError::NotFound(_) => ErrorCode::NotFound,
+            EngineError::Internal(_) => ErrorCode::Internal,
             EngineError::Role(e) => e.code(),
         }
     }

@@ -4,13 +4,17 @@
 //! The desktop shell (`src-tauri`) and the CLI are both thin over [`Engine`]; neither holds
 //! logic of its own. No dependency on `tauri`.
 
+pub mod catalog;
 mod doctor;
 mod error;
 pub mod paths;
 mod roles;
 
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+
+use switchyard_core::catalog::build::LocalModel;
 
 use switchyard_core::doctor::DoctorReport;
 use switchyard_core::info::AppInfo;
@@ -36,6 +40,12 @@ pub struct Engine {
     /// The newest doctor report, so late subscribers (a UI that loads after the start-up
     /// check finished) can read it instead of re-running every probe.
     last_doctor: Mutex<Option<DoctorReport>>,
+    /// The built catalog and its index, built on first use, replaced on refresh.
+    catalog: tokio::sync::RwLock<Option<Arc<catalog::CatalogState>>>,
+    /// Whether a catalog refresh is running (a second one is refused).
+    refreshing: AtomicBool,
+    /// Models the local servers listed at the last refresh.
+    local_models: Mutex<Vec<LocalModel>>,
 }
 
 impl Engine {
@@ -47,9 +57,18 @@ impl Engine {
             None => paths::resolve_home()?,
         };
         paths::ensure_writable_dir(&home)?;
-        let store = Store::open(&home.join(DATABASE_FILE)).await.map_err(EngineError::Startup)?;
+        let store = Store::open(&home.join(DATABASE_FILE))
+            .await
+            .map_err(EngineError::Startup)?;
         tracing::info!(home = %home.display(), "engine started");
-        Ok(Self { home, store, last_doctor: Mutex::new(None) })
+        Ok(Self {
+            home,
+            store,
+            last_doctor: Mutex::new(None),
+            catalog: tokio::sync::RwLock::new(None),
+            refreshing: AtomicBool::new(false),
+            local_models: Mutex::new(Vec::new()),
+        })
     }
 
     /// The data directory.
@@ -65,13 +84,14 @@ impl Engine {
     /// Version, paths and schema.
     pub async fn app_info(&self) -> Result<AppInfo, EngineError> {
         let schema = self.store.schema_version().await?;
+        let catalog = self.catalog_state().await?;
         Ok(AppInfo {
             version: VERSION.to_owned(),
             data_dir: self.home.display().to_string(),
             database_path: self.store.path().display().to_string(),
             schema_version: schema.version.to_string(),
             migrations_applied: schema.applied,
-            catalog_snapshot_date: None,
+            catalog_snapshot_date: catalog.catalog.snapshot_date.clone(),
         })
     }
 

@@ -18,7 +18,9 @@ pub fn resolve_home() -> Result<PathBuf, EngineError> {
         return Ok(if home.is_absolute() {
             home
         } else {
-            std::env::current_dir().map(|cwd| cwd.join(&home)).unwrap_or(home)
+            std::env::current_dir()
+                .map(|cwd| cwd.join(&home))
+                .unwrap_or(home)
         });
     }
     directories::BaseDirs::new()
@@ -31,13 +33,17 @@ pub fn resolve_home() -> Result<PathBuf, EngineError> {
 
 /// Creates `dir` (and parents) and proves it is writable by creating and removing a file.
 pub fn ensure_writable_dir(dir: &Path) -> Result<(), EngineError> {
-    let fail = |detail: String| EngineError::Home { path: dir.to_path_buf(), detail };
+    let fail = |detail: String| EngineError::Home {
+        path: dir.to_path_buf(),
+        detail,
+    };
     std::fs::create_dir_all(dir).map_err(|e| fail(format!("cannot create directory: {e}")))?;
     if !dir.is_dir() {
         return Err(fail("exists but is not a directory".into()));
     }
     let probe = dir.join(format!(".write-probe-{}", std::process::id()));
-    std::fs::write(&probe, b"probe").map_err(|e| fail(format!("directory is not writable: {e}")))?;
+    std::fs::write(&probe, b"probe")
+        .map_err(|e| fail(format!("directory is not writable: {e}")))?;
     let _ = std::fs::remove_file(&probe);
     Ok(())
 }

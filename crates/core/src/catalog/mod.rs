@@ -15,3 +15,4 @@ pub mod record;
 pub mod scoring;
 pub mod snapshot;
 pub mod sources;
+pub mod view;

@@ -93,9 +93,15 @@ pub struct SnapshotBundle {
 }
 
 impl SnapshotBundle {
-    /// Keeps only HF leaderboard rows whose repo some OpenRouter model names (the leaderboard
-    /// holds thousands of fine-tunes that can never match; shipping them would only add size).
-    pub fn prune_unjoinable_hf_rows(&mut self) {
+    /// Makes the bundle fit to ship: facts only (free-text descriptions dropped) and only the
+    /// HF leaderboard rows whose repo some OpenRouter model names (the leaderboard holds
+    /// thousands of fine-tunes that can never match; shipping them would only add size).
+    pub fn prune_for_shipping(&mut self) {
+        for snapshot in &mut self.sources {
+            for model in &mut snapshot.openrouter {
+                model.description = None;
+            }
+        }
         let hf_ids: std::collections::HashSet<String> = self
             .sources
             .iter()

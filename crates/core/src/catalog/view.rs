@@ -1,0 +1,151 @@
+//! Catalog views sent to the UI and the CLI: a light per-model summary for tables and plots,
+//! the catalog status, refresh reports and progress.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use specta::Type;
+
+use super::card::{Catalog, Category, ModelCard, Pricing, SourceStatus, Tag, Tier};
+use super::record::SourceId;
+
+/// Score and coverage of one category, without the inputs (those are in the detail).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ScoreBrief {
+    pub score: f64,
+    pub coverage: f64,
+}
+
+/// What the table and the plot need of a model (the detail view fetches the full card).
+#[derive(Debug, Clone, PartialEq, Serialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ModelSummary {
+    pub id: String,
+    pub name: String,
+    pub provider: String,
+    pub pricing: Pricing,
+    /// Blended 3:1 price per million tokens when both prices are known.
+    pub blended_per_m: Option<f64>,
+    pub context_length: Option<u32>,
+    pub tier: Tier,
+    pub tags: Vec<Tag>,
+    pub categories: BTreeMap<Category, ScoreBrief>,
+    pub efficiency: BTreeMap<Category, f64>,
+    pub output_speed: Option<f64>,
+    pub local: bool,
+    /// Number of sources (besides OpenRouter) that supplied values.
+    pub sources: u32,
+    pub variants: u32,
+}
+
+impl From<&ModelCard> for ModelSummary {
+    fn from(card: &ModelCard) -> Self {
+        let mut sources: Vec<SourceId> =
+            card.matches.iter().filter(|m| m.primary).map(|m| m.source).collect();
+        sources.sort();
+        sources.dedup();
+        ModelSummary {
+            id: card.id.clone(),
+            name: card.name.clone(),
+            provider: card.provider.clone(),
+            pricing: card.pricing,
+            blended_per_m: card.pricing.blended_per_m(),
+            context_length: card.context_length,
+            tier: card.tier,
+            tags: card.tags.clone(),
+            categories: card
+                .categories
+                .iter()
+                .map(|(c, s)| (*c, ScoreBrief { score: s.score, coverage: s.coverage }))
+                .collect(),
+            efficiency: card.efficiency.clone(),
+            output_speed: card.output_speed,
+            local: card.local,
+            sources: u32::try_from(sources.len()).unwrap_or(u32::MAX),
+            variants: u32::try_from(card.variants.len()).unwrap_or(u32::MAX),
+        }
+    }
+}
+
+/// Where the catalog's data stands.
+#[derive(Debug, Clone, PartialEq, Serialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct CatalogStatus {
+    /// Date of the newest source snapshot in use, `YYYY-MM-DD`.
+    pub snapshot_date: Option<String>,
+    pub model_count: u32,
+    /// Sources currently served from the snapshot bundled with the app (never refreshed).
+    pub bundled_sources: Vec<SourceId>,
+    /// Date the bundled snapshot was produced.
+    pub bundled_date: Option<String>,
+    pub sources: Vec<SourceStatus>,
+    /// Whether a refresh is running now.
+    pub refreshing: bool,
+}
+
+impl CatalogStatus {
+    /// Builds the status of a catalog.
+    pub fn of(
+        catalog: &Catalog,
+        bundled_sources: Vec<SourceId>,
+        bundled_date: Option<String>,
+        refreshing: bool,
+    ) -> Self {
+        CatalogStatus {
+            snapshot_date: catalog.snapshot_date.clone(),
+            model_count: u32::try_from(catalog.models.len()).unwrap_or(u32::MAX),
+            bundled_sources,
+            bundled_date,
+            sources: catalog.sources.clone(),
+            refreshing,
+        }
+    }
+}
+
+/// One source's outcome in a refresh.
+#[derive(Debug, Clone, PartialEq, Serialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct SourceRefresh {
+    pub source: SourceId,
+    /// The file or URL read.
+    pub origin: Option<String>,
+    pub records: u32,
+    pub matched: u32,
+    pub unmatched: u32,
+    pub skipped: u32,
+    /// Why this source failed; its previous snapshot stays in use.
+    pub error: Option<String>,
+}
+
+/// What a refresh did, per source.
+#[derive(Debug, Clone, PartialEq, Serialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct RefreshReport {
+    pub sources: Vec<SourceRefresh>,
+    pub model_count: u32,
+    pub snapshot_date: Option<String>,
+}
+
+/// Stage of one source during a refresh.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub enum RefreshStage {
+    Started,
+    Fetching,
+    Parsing,
+    Saved,
+    Failed,
+    /// The catalog was rebuilt from every source; the refresh is over.
+    Finished,
+}
+
+/// Progress of a refresh, one event per source stage.
+#[derive(Debug, Clone, PartialEq, Serialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct RefreshProgress {
+    /// `None` for the whole refresh (`started` / `finished`).
+    pub source: Option<SourceId>,
+    pub stage: RefreshStage,
+    pub message: Option<String>,
+}

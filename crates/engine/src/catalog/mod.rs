@@ -1,0 +1,223 @@
+//! Catalog use cases: load (stored snapshots, else the bundled one), refresh from a folder or
+//! the network, query, detail, compare, status and match overrides.
+//!
+//! The catalog is built lazily on first use and cached with its query index; every refresh
+//! or override rebuilds it from the stored snapshots (parse + match + score is milliseconds).
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use switchyard_core::catalog::build::{build_catalog, LocalModel};
+use switchyard_core::catalog::card::{Catalog, ModelCard};
+use switchyard_core::catalog::matching::MatchOverride;
+use switchyard_core::catalog::query::{CatalogIndex, ModelQuery};
+use switchyard_core::catalog::record::SourceId;
+use switchyard_core::catalog::snapshot::{catalog_input, SnapshotBundle};
+use switchyard_core::catalog::view::{CatalogStatus, ModelSummary};
+use switchyard_providers::local::{self, LocalServer};
+
+use crate::{Engine, EngineError};
+
+mod refresh;
+
+pub use refresh::SOURCE_ENDPOINT_SETTING;
+
+/// The snapshot shipped with the app (produced by `switchyard catalog build-snapshot`).
+const BUNDLED_SNAPSHOT: &[u8] = include_bytes!("../../data/catalog-snapshot.json");
+
+/// A built catalog with its query index.
+#[derive(Debug)]
+pub(crate) struct CatalogState {
+    pub catalog: Catalog,
+    pub index: CatalogIndex,
+    /// Sources served from the bundled snapshot.
+    pub bundled_sources: Vec<SourceId>,
+}
+
+/// The bundled snapshot, parsed. A broken bundle is a build defect, reported as empty rather
+/// than taking the app down (a test asserts it parses).
+pub fn bundled_snapshot() -> SnapshotBundle {
+    serde_json::from_slice(BUNDLED_SNAPSHOT).unwrap_or_else(|error| {
+        tracing::error!(%error, "the bundled catalog snapshot does not parse");
+        SnapshotBundle {
+            format: 0,
+            created_at: String::new(),
+            sources: Vec::new(),
+        }
+    })
+}
+
+pub(crate) fn now() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
+impl Engine {
+    /// The current catalog, built on first use.
+    pub(crate) async fn catalog_state(&self) -> Result<Arc<CatalogState>, EngineError> {
+        if let Some(state) = self.catalog.read().await.as_ref() {
+            return Ok(state.clone());
+        }
+        self.rebuild_catalog().await
+    }
+
+    /// Rebuilds the catalog from the stored snapshots (the bundled one for sources never
+    /// refreshed), the overrides and the known local models, and caches it.
+    pub(crate) async fn rebuild_catalog(&self) -> Result<Arc<CatalogState>, EngineError> {
+        let mut guard = self.catalog.write().await;
+        let stored = self.store().source_snapshots().await?;
+        let errors = self.store().source_errors().await?;
+        let overrides = self.store().match_overrides().await?;
+        let local_models = self
+            .local_models
+            .lock()
+            .map(|m| m.clone())
+            .unwrap_or_default();
+        let state = tokio::task::spawn_blocking(move || {
+            let bundle = bundled_snapshot();
+            let mut bundled_sources = Vec::new();
+            let mut snapshots = stored;
+            for snapshot in bundle.sources {
+                if !snapshots.iter().any(|s| s.source == snapshot.source) {
+                    bundled_sources.push(snapshot.source);
+                    snapshots.push(snapshot);
+                }
+            }
+            let input = catalog_input(&snapshots, &errors, overrides, local_models);
+            let catalog = build_catalog(&input);
+            let index = CatalogIndex::new(&catalog);
+            CatalogState {
+                catalog,
+                index,
+                bundled_sources,
+            }
+        })
+        .await
+        .map_err(|e| EngineError::Internal(format!("catalog build crashed: {e}")))?;
+        let state = Arc::new(state);
+        *guard = Some(state.clone());
+        Ok(state)
+    }
+
+    /// Models matching `query`, as summaries, in the query's order.
+    pub async fn models(&self, query: &ModelQuery) -> Result<Vec<ModelSummary>, EngineError> {
+        let state = self.catalog_state().await?;
+        Ok(state
+            .index
+            .query(query)
+            .into_iter()
+            .filter_map(|i| state.catalog.models.get(i))
+            .map(ModelSummary::from)
+            .collect())
+    }
+
+    /// The full card of one model (its id, or a variant id such as `…:free`).
+    pub async fn model(&self, id: &str) -> Result<ModelCard, EngineError> {
+        let state = self.catalog_state().await?;
+        find_model(&state.catalog, id)
+            .cloned()
+            .ok_or_else(|| EngineError::NotFound(format!("no model {id} in the catalog")))
+    }
+
+    /// Two to five models side by side, in the order asked.
+    pub async fn compare(&self, ids: &[String]) -> Result<Vec<ModelCard>, EngineError> {
+        if !(2..=5).contains(&ids.len()) {
+            return Err(EngineError::InvalidInput(format!(
+                "compare takes 2 to 5 models, got {}",
+                ids.len()
+            )));
+        }
+        let state = self.catalog_state().await?;
+        ids.iter()
+            .map(|id| {
+                find_model(&state.catalog, id)
+                    .cloned()
+                    .ok_or_else(|| EngineError::NotFound(format!("no model {id} in the catalog")))
+            })
+            .collect()
+    }
+
+    /// Where each source stands.
+    pub async fn catalog_status(&self) -> Result<CatalogStatus, EngineError> {
+        let state = self.catalog_state().await?;
+        let bundled_date = Some(bundled_snapshot().created_at).filter(|d| !d.is_empty());
+        Ok(CatalogStatus::of(
+            &state.catalog,
+            state.bundled_sources.clone(),
+            bundled_date.map(|d| d.chars().take(10).collect()),
+            self.refreshing.load(Ordering::SeqCst),
+        ))
+    }
+
+    /// Asks the local model servers what they have; they join the catalog as free local models
+    /// on the next rebuild.
+    pub(crate) async fn refresh_local_models(&self) {
+        let mut found = Vec::new();
+        for server in LocalServer::ALL {
+            if let Ok(names) = local::list_models(server, server.default_base_url()).await {
+                found.extend(names.into_iter().map(|name| LocalModel {
+                    server: server.id().to_owned(),
+                    name,
+                    context_length: None,
+                }));
+            }
+        }
+        if let Ok(mut models) = self.local_models.lock() {
+            *models = found;
+        }
+    }
+
+    /// Ties a source record to a model (or unties it), stored and applied on every refresh.
+    pub async fn set_match_override(
+        &self,
+        correction: MatchOverride,
+    ) -> Result<ModelCard, EngineError> {
+        let state = self.catalog_state().await?;
+        if find_model(&state.catalog, &correction.model_id).is_none() {
+            return Err(EngineError::NotFound(format!(
+                "no model {} in the catalog",
+                correction.model_id
+            )));
+        }
+        if correction.key.trim().is_empty() {
+            return Err(EngineError::InvalidInput(
+                "the record name must not be empty".into(),
+            ));
+        }
+        self.store().put_match_override(&correction, &now()).await?;
+        let state = self.rebuild_catalog().await?;
+        find_model(&state.catalog, &correction.model_id)
+            .cloned()
+            .ok_or_else(|| EngineError::NotFound(correction.model_id.clone()))
+    }
+
+    /// Drops a stored override (the automatic matcher decides again).
+    pub async fn clear_match_override(
+        &self,
+        source: SourceId,
+        key: &str,
+        model_id: &str,
+    ) -> Result<bool, EngineError> {
+        let existed = self
+            .store()
+            .delete_match_override(source, key, model_id)
+            .await?;
+        if existed {
+            self.rebuild_catalog().await?;
+        }
+        Ok(existed)
+    }
+
+    /// Every stored override.
+    pub async fn match_overrides(&self) -> Result<Vec<MatchOverride>, EngineError> {
+        Ok(self.store().match_overrides().await?)
+    }
+}
+
+pub(crate) fn find_model<'a>(catalog: &'a Catalog, id: &str) -> Option<&'a ModelCard> {
+    catalog.models.iter().find(|m| m.id == id).or_else(|| {
+        catalog
+            .models
+            .iter()
+            .find(|m| m.variants.iter().any(|v| v == id))
+    })
+}

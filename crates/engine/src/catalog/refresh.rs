@@ -1,0 +1,331 @@
+//! Refreshing the catalog: from a folder laid out like the corpus, or from the network.
+//! Each source is fetched/read and parsed on its own; one that fails records its error and
+//! keeps its previous snapshot, and nothing aborts the whole refresh.
+
+use std::path::Path;
+use std::sync::atomic::Ordering;
+
+use switchyard_core::catalog::card::Catalog;
+use switchyard_core::catalog::record::SourceId;
+use switchyard_core::catalog::snapshot::{SnapshotBundle, SourceSnapshot, FORMAT_VERSION};
+use switchyard_core::catalog::sources::{detect, parse_file};
+use switchyard_core::catalog::view::{RefreshProgress, RefreshReport, RefreshStage, SourceRefresh};
+use switchyard_core::providers::ARTIFICIAL_ANALYSIS;
+use switchyard_keychain::KeyStore;
+use switchyard_providers::sources::{self as fetcher, FetchedSource, SourceEndpoints};
+
+use super::now;
+use crate::{Engine, EngineError};
+
+/// Settings key prefix overriding a source's URL: `catalog.endpoint.<folder>` (e.g.
+/// `catalog.endpoint.openrouter`); `catalog.endpoint.livebench-releases` is a comma list.
+pub const SOURCE_ENDPOINT_SETTING: &str = "catalog.endpoint.";
+
+/// Environment variable read for the Artificial Analysis key when the keychain has none.
+const AA_KEY_ENV: &str = "ARTIFICIAL_ANALYSIS_API_KEY";
+
+type Progress<'a> = &'a (dyn Fn(RefreshProgress) + Send + Sync);
+
+fn emit(
+    progress: Progress<'_>,
+    source: Option<SourceId>,
+    stage: RefreshStage,
+    message: Option<String>,
+) {
+    progress(RefreshProgress {
+        source,
+        stage,
+        message,
+    });
+}
+
+impl Engine {
+    /// Imports every source from a folder laid out like the shared corpus
+    /// (`DIR/openrouter/*.json`, `DIR/artificial-analysis/*.json`, …; newest file per source).
+    /// A source that fails keeps its previous snapshot; nothing aborts the whole refresh.
+    pub async fn refresh_catalog_from_dir(
+        &self,
+        dir: &Path,
+        progress: Progress<'_>,
+    ) -> Result<RefreshReport, EngineError> {
+        if !dir.is_dir() {
+            return Err(EngineError::InvalidInput(format!(
+                "{} is not a directory",
+                dir.display()
+            )));
+        }
+        let _running = RefreshGuard::start(self)?;
+        emit(progress, None, RefreshStage::Started, None);
+        let mut outcomes = Vec::new();
+        for source in SourceId::ALL {
+            emit(progress, Some(source), RefreshStage::Parsing, None);
+            let parsed = read_source_dir(&dir.join(source.folder()), source).await;
+            let outcome = self.settle(source, parsed, progress).await?;
+            outcomes.push(outcome);
+        }
+        self.refresh_local_models().await;
+        let state = self.rebuild_catalog().await?;
+        emit(progress, None, RefreshStage::Finished, None);
+        Ok(report(&state.catalog, outcomes))
+    }
+
+    /// Fetches every source over the network (concurrently), parses and stores each that
+    /// succeeds, records the error of each that fails, and rebuilds the catalog.
+    pub async fn refresh_catalog_from_network(
+        &self,
+        progress: Progress<'_>,
+    ) -> Result<RefreshReport, EngineError> {
+        let _running = RefreshGuard::start(self)?;
+        emit(progress, None, RefreshStage::Started, None);
+        let endpoints = self.source_endpoints().await?;
+        let client = fetcher::http_client().map_err(|e| EngineError::Internal(e.to_string()))?;
+        let aa_key = tokio::task::spawn_blocking(|| {
+            KeyStore::new().resolve(ARTIFICIAL_ANALYSIS, Some(AA_KEY_ENV))
+        })
+        .await
+        .ok()
+        .and_then(Result::ok)
+        .flatten()
+        .map(|resolved| resolved.secret);
+        for source in SourceId::ALL {
+            emit(progress, Some(source), RefreshStage::Fetching, None);
+        }
+        let fetches = SourceId::ALL.map(|source| {
+            let (client, endpoints, key) = (&client, &endpoints, aa_key.as_ref());
+            async move { (source, fetcher::fetch(client, endpoints, source, key).await) }
+        });
+        let fetched = futures_util::future::join_all(fetches).await;
+        let mut outcomes = Vec::new();
+        for (source, result) in fetched {
+            let parsed = match result {
+                Ok(file) => {
+                    emit(progress, Some(source), RefreshStage::Parsing, None);
+                    parse_fetched(source, file).await
+                }
+                Err(error) => Err(error.to_string()),
+            };
+            outcomes.push(self.settle(source, parsed, progress).await?);
+        }
+        self.refresh_local_models().await;
+        let state = self.rebuild_catalog().await?;
+        self.store()
+            .set_setting(LAST_REFRESH_SETTING, &now(), &now())
+            .await?;
+        emit(progress, None, RefreshStage::Finished, None);
+        Ok(report(&state.catalog, outcomes))
+    }
+
+    /// When the last network refresh finished (RFC 3339), if ever.
+    pub async fn last_network_refresh(&self) -> Result<Option<String>, EngineError> {
+        Ok(self.store().setting(LAST_REFRESH_SETTING).await?)
+    }
+
+    /// Points a source at another URL (a mirror, or a test server).
+    pub async fn set_source_endpoint(
+        &self,
+        source: SourceId,
+        url: &str,
+    ) -> Result<(), EngineError> {
+        if !(url.starts_with("http://") || url.starts_with("https://")) {
+            return Err(EngineError::InvalidInput(format!(
+                "not an http(s) URL: {url}"
+            )));
+        }
+        let key = format!("{SOURCE_ENDPOINT_SETTING}{}", source.folder());
+        Ok(self.store().set_setting(&key, url, &now()).await?)
+    }
+
+    async fn source_endpoints(&self) -> Result<SourceEndpoints, EngineError> {
+        let mut endpoints = SourceEndpoints::default();
+        for source in SourceId::ALL {
+            let key = format!("{SOURCE_ENDPOINT_SETTING}{}", source.folder());
+            if let Some(url) = self.store().setting(&key).await? {
+                let slot = match source {
+                    SourceId::OpenRouter => &mut endpoints.openrouter,
+                    SourceId::ArtificialAnalysis => &mut endpoints.artificial_analysis,
+                    SourceId::HfLeaderboard => &mut endpoints.hf_rows,
+                    SourceId::LmArena => &mut endpoints.lmarena,
+                    SourceId::LiveBench => &mut endpoints.livebench,
+                };
+                *slot = url;
+            }
+        }
+        let releases = format!("{SOURCE_ENDPOINT_SETTING}livebench-releases");
+        if let Some(list) = self.store().setting(&releases).await? {
+            endpoints.livebench_releases = list
+                .split(',')
+                .map(|r| r.trim().to_owned())
+                .filter(|r| !r.is_empty())
+                .collect();
+        }
+        Ok(endpoints)
+    }
+
+    /// Stores a parsed source or records its failure; reports the outcome as progress.
+    async fn settle(
+        &self,
+        source: SourceId,
+        parsed: Result<SourceSnapshot, String>,
+        progress: Progress<'_>,
+    ) -> Result<Outcome, EngineError> {
+        Ok(match parsed {
+            Ok(snapshot) => {
+                let origin = snapshot.origin.clone();
+                self.store().save_source_snapshot(&snapshot, &now()).await?;
+                let message = format!("{} records from {origin}", snapshot.record_count());
+                emit(progress, Some(source), RefreshStage::Saved, Some(message));
+                (source, Some(origin), None)
+            }
+            Err(error) => {
+                self.store()
+                    .record_source_failure(source, &error, &now())
+                    .await?;
+                emit(
+                    progress,
+                    Some(source),
+                    RefreshStage::Failed,
+                    Some(error.clone()),
+                );
+                (source, None, Some(error))
+            }
+        })
+    }
+
+    /// Parses a folder laid out like the corpus into Switchyard's own snapshot format, HF rows
+    /// that no OpenRouter model can join pruned (how the bundled snapshot is made).
+    pub async fn build_snapshot_bundle(&self, dir: &Path) -> Result<SnapshotBundle, EngineError> {
+        let mut sources = Vec::new();
+        for source in SourceId::ALL {
+            match read_source_dir(&dir.join(source.folder()), source).await {
+                Ok(mut snapshot) => {
+                    snapshot.origin =
+                        format!("{}/{}", source.folder(), file_name(&snapshot.origin));
+                    sources.push(snapshot);
+                }
+                Err(error) => return Err(EngineError::InvalidInput(error)),
+            }
+        }
+        let mut bundle = SnapshotBundle {
+            format: FORMAT_VERSION,
+            created_at: now(),
+            sources,
+        };
+        bundle.prune_for_shipping();
+        Ok(bundle)
+    }
+}
+
+/// Settings key of the last successful network refresh time.
+const LAST_REFRESH_SETTING: &str = "catalog.last_network_refresh";
+
+/// A source's outcome: where it came from, or why it failed.
+type Outcome = (SourceId, Option<String>, Option<String>);
+
+/// Marks a refresh as running; a second concurrent refresh is refused.
+struct RefreshGuard<'a>(&'a Engine);
+
+impl<'a> RefreshGuard<'a> {
+    fn start(engine: &'a Engine) -> Result<Self, EngineError> {
+        if engine.refreshing.swap(true, Ordering::SeqCst) {
+            return Err(EngineError::InvalidInput(
+                "a catalog refresh is already running".into(),
+            ));
+        }
+        Ok(Self(engine))
+    }
+}
+
+impl Drop for RefreshGuard<'_> {
+    fn drop(&mut self) {
+        self.0.refreshing.store(false, Ordering::SeqCst);
+    }
+}
+
+fn file_name(path: &str) -> String {
+    Path::new(path)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// Reads and parses the newest file of one source folder.
+async fn read_source_dir(folder: &Path, source: SourceId) -> Result<SourceSnapshot, String> {
+    let mut names = Vec::new();
+    let mut entries = tokio::fs::read_dir(folder)
+        .await
+        .map_err(|e| format!("cannot read {}: {e}", folder.display()))?;
+    while let Ok(Some(entry)) = entries.next_entry().await {
+        names.push(entry.file_name().to_string_lossy().into_owned());
+    }
+    let selection = detect::newest(source, &names)
+        .ok_or_else(|| format!("no {} data file in {}", source.title(), folder.display()))?;
+    let path = folder.join(&selection.file);
+    let bytes = tokio::fs::read(&path)
+        .await
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let companion = match &selection.companion {
+        Some(name) => Some(
+            tokio::fs::read(folder.join(name))
+                .await
+                .map_err(|e| format!("cannot read {}: {e}", folder.join(name).display()))?,
+        ),
+        None => None,
+    };
+    let origin = path.display().to_string();
+    let data_date = selection.date.as_ref().map(detect::NameDate::iso);
+    let parsed = tokio::task::spawn_blocking(move || {
+        parse_file(source, &selection.file, &bytes, companion.as_deref())
+    })
+    .await
+    .map_err(|e| format!("parser crashed: {e}"))?
+    .map_err(|e| format!("{}: {}", path.display(), e.message))?;
+    Ok(SourceSnapshot::from_parsed(
+        source,
+        parsed,
+        origin,
+        Some(now()),
+        data_date,
+    ))
+}
+
+async fn parse_fetched(source: SourceId, file: FetchedSource) -> Result<SourceSnapshot, String> {
+    let FetchedSource {
+        name,
+        bytes,
+        companion,
+        origin,
+        data_date,
+    } = file;
+    let label = origin.clone();
+    tokio::task::spawn_blocking(move || {
+        parse_file(source, &name, &bytes, companion.as_deref()).map(|parsed| {
+            SourceSnapshot::from_parsed(source, parsed, origin, Some(now()), data_date)
+        })
+    })
+    .await
+    .map_err(|e| format!("parser crashed: {e}"))?
+    .map_err(|e| format!("{label}: {}", e.message))
+}
+
+fn report(catalog: &Catalog, outcomes: Vec<Outcome>) -> RefreshReport {
+    let sources = outcomes
+        .into_iter()
+        .map(|(source, origin, error)| {
+            let status = catalog.sources.iter().find(|s| s.source == source);
+            SourceRefresh {
+                source,
+                origin,
+                records: status.map_or(0, |s| s.records),
+                matched: status.map_or(0, |s| s.matched),
+                unmatched: status.map_or(0, |s| s.unmatched),
+                skipped: status.map_or(0, |s| s.skipped),
+                error,
+            }
+        })
+        .collect();
+    RefreshReport {
+        sources,
+        model_count: u32::try_from(catalog.models.len()).unwrap_or(u32::MAX),
+        snapshot_date: catalog.snapshot_date.clone(),
+    }
+}

@@ -1,0 +1,265 @@
+//! Fetching the catalog sources over HTTP. Bytes only: parsing is `core`'s job, storing is
+//! the engine's. Every endpoint is a setting so tests (and mirrors) can point elsewhere.
+
+use std::time::Duration;
+
+use futures_util::stream::{self, StreamExt};
+use serde::Deserialize;
+use switchyard_core::catalog::record::SourceId;
+use switchyard_keychain::Secret;
+
+/// Where each source is fetched from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceEndpoints {
+    /// OpenRouter model list (no key).
+    pub openrouter: String,
+    /// Artificial Analysis API v2 (header `x-api-key`).
+    pub artificial_analysis: String,
+    /// HF datasets-server rows endpoint for the Open LLM Leaderboard contents dataset
+    /// (`offset` and `length` are appended).
+    pub hf_rows: String,
+    /// LMArena leaderboard JSON (arena-catalog, style control).
+    pub lmarena: String,
+    /// LiveBench base URL; `table_<release>.csv` and `categories_<release>.json` live under it.
+    pub livebench: String,
+    /// LiveBench releases to try, newest first (the site publishes no index of them).
+    pub livebench_releases: Vec<String>,
+}
+
+impl Default for SourceEndpoints {
+    fn default() -> Self {
+        Self {
+            openrouter: "https://openrouter.ai/api/v1/models".into(),
+            artificial_analysis: "https://artificialanalysis.ai/api/v2/data/llms/models".into(),
+            hf_rows: "https://datasets-server.huggingface.co/rows?dataset=open-llm-leaderboard%2Fcontents&config=default&split=train".into(),
+            lmarena: "https://raw.githubusercontent.com/lmarena/arena-catalog/main/data/leaderboard-text-style-control.json".into(),
+            livebench: "https://livebench.ai".into(),
+            livebench_releases: vec!["2026_06_25".into(), "2026_01_08".into()],
+        }
+    }
+}
+
+/// One fetched source: what to hand to `core::catalog::sources::parse_file`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FetchedSource {
+    /// A file name the parser recognises (`models.json`, `table_2026_01_08.csv`, `rows.json`).
+    pub name: String,
+    pub bytes: Vec<u8>,
+    /// LiveBench's categories file, when it exists for the release.
+    pub companion: Option<Vec<u8>>,
+    /// The URL read (for the status line).
+    pub origin: String,
+    /// Release date when the URL names one (`YYYY-MM-DD`).
+    pub data_date: Option<String>,
+}
+
+/// Why a source could not be fetched. Never contains a key.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FetchError {
+    #[error("{url}: {detail}")]
+    Network { url: String, detail: String },
+    #[error("{url} answered HTTP {status}: {body}")]
+    Status {
+        url: String,
+        status: u16,
+        body: String,
+    },
+    #[error("{0}")]
+    MissingKey(String),
+    #[error("{url}: unexpected response: {detail}")]
+    Body { url: String, detail: String },
+}
+
+/// Most rows pages of the HF leaderboard fetched at once.
+pub const HF_CONCURRENCY: usize = 4;
+/// Rows per HF datasets-server page (its maximum).
+pub const HF_PAGE: u64 = 100;
+/// Most response bytes read from one URL.
+const MAX_BODY: usize = 64 * 1024 * 1024;
+
+/// A client for source fetching: timeouts, a user agent, no cookies.
+pub fn http_client() -> Result<reqwest::Client, FetchError> {
+    reqwest::Client::builder()
+        .connect_timeout(Duration::from_secs(10))
+        .timeout(Duration::from_secs(60))
+        .user_agent(concat!("switchyard/", env!("CARGO_PKG_VERSION")))
+        .build()
+        .map_err(|e| FetchError::Network {
+            url: String::new(),
+            detail: e.to_string(),
+        })
+}
+
+async fn get(
+    client: &reqwest::Client,
+    url: &str,
+    key: Option<(&str, &Secret)>,
+) -> Result<Vec<u8>, FetchError> {
+    let mut request = client.get(url);
+    if let Some((header, secret)) = key {
+        request = request.header(header, secret.expose());
+    }
+    let response = request.send().await.map_err(|e| FetchError::Network {
+        url: url.to_owned(),
+        detail: without_url(&e),
+    })?;
+    let status = response.status();
+    let bytes = response.bytes().await.map_err(|e| FetchError::Network {
+        url: url.to_owned(),
+        detail: without_url(&e),
+    })?;
+    if !status.is_success() {
+        let body: String = String::from_utf8_lossy(&bytes).chars().take(300).collect();
+        return Err(FetchError::Status {
+            url: url.to_owned(),
+            status: status.as_u16(),
+            body,
+        });
+    }
+    if bytes.len() > MAX_BODY {
+        return Err(FetchError::Body {
+            url: url.to_owned(),
+            detail: format!("{} bytes is too large", bytes.len()),
+        });
+    }
+    Ok(bytes.to_vec())
+}
+
+fn without_url(error: &reqwest::Error) -> String {
+    if error.is_timeout() {
+        "timed out".into()
+    } else if error.is_connect() {
+        "cannot connect".into()
+    } else {
+        error.to_string()
+    }
+}
+
+/// Fetches one source. `aa_key` is needed for Artificial Analysis only.
+pub async fn fetch(
+    client: &reqwest::Client,
+    endpoints: &SourceEndpoints,
+    source: SourceId,
+    aa_key: Option<&Secret>,
+) -> Result<FetchedSource, FetchError> {
+    match source {
+        SourceId::OpenRouter => simple(client, &endpoints.openrouter, "models.json", None).await,
+        SourceId::ArtificialAnalysis => {
+            let key = aa_key.ok_or_else(|| {
+                FetchError::MissingKey(
+                    "Artificial Analysis needs an API key (add it on the Keys page or set ARTIFICIAL_ANALYSIS_API_KEY)".into(),
+                )
+            })?;
+            simple(
+                client,
+                &endpoints.artificial_analysis,
+                "models.json",
+                Some(("x-api-key", key)),
+            )
+            .await
+        }
+        SourceId::LmArena => simple(client, &endpoints.lmarena, "leaderboard.json", None).await,
+        SourceId::LiveBench => livebench(client, endpoints).await,
+        SourceId::HfLeaderboard => hf_rows(client, &endpoints.hf_rows).await,
+    }
+}
+
+async fn simple(
+    client: &reqwest::Client,
+    url: &str,
+    name: &str,
+    key: Option<(&str, &Secret)>,
+) -> Result<FetchedSource, FetchError> {
+    let bytes = get(client, url, key).await?;
+    Ok(FetchedSource {
+        name: name.into(),
+        bytes,
+        companion: None,
+        origin: url.into(),
+        data_date: None,
+    })
+}
+
+async fn livebench(
+    client: &reqwest::Client,
+    endpoints: &SourceEndpoints,
+) -> Result<FetchedSource, FetchError> {
+    let base = endpoints.livebench.trim_end_matches('/');
+    let mut last_error = None;
+    for release in &endpoints.livebench_releases {
+        let table_url = format!("{base}/table_{release}.csv");
+        match get(client, &table_url, None).await {
+            Ok(bytes) => {
+                let categories_url = format!("{base}/categories_{release}.json");
+                let companion = get(client, &categories_url, None).await.ok();
+                return Ok(FetchedSource {
+                    name: format!("table_{release}.csv"),
+                    bytes,
+                    companion,
+                    origin: table_url,
+                    data_date: Some(release.replace('_', "-")),
+                });
+            }
+            Err(error) => last_error = Some(error),
+        }
+    }
+    Err(last_error.unwrap_or_else(|| FetchError::Body {
+        url: base.to_owned(),
+        detail: "no LiveBench release configured".into(),
+    }))
+}
+
+#[derive(Deserialize)]
+struct RowsPage {
+    #[serde(default)]
+    rows: Vec<serde_json::Value>,
+    num_rows_total: Option<u64>,
+}
+
+/// Pages through the datasets-server rows API, `HF_CONCURRENCY` pages at a time, and joins
+/// the pages into one rows document the HF parser reads (`{rows:[…], num_rows_total}`).
+async fn hf_rows(client: &reqwest::Client, base: &str) -> Result<FetchedSource, FetchError> {
+    let page_url = |offset: u64| format!("{base}&offset={offset}&length={HF_PAGE}");
+    let first_url = page_url(0);
+    let first: RowsPage =
+        serde_json::from_slice(&get(client, &first_url, None).await?).map_err(|e| {
+            FetchError::Body {
+                url: first_url.clone(),
+                detail: e.to_string(),
+            }
+        })?;
+    let total = first.num_rows_total.unwrap_or(first.rows.len() as u64);
+    let offsets: Vec<u64> = (1..total.div_ceil(HF_PAGE))
+        .map(|page| page * HF_PAGE)
+        .collect();
+    let pages: Vec<Result<RowsPage, FetchError>> = stream::iter(offsets)
+        .map(|offset| {
+            let url = page_url(offset);
+            async move {
+                let bytes = get(client, &url, None).await?;
+                serde_json::from_slice::<RowsPage>(&bytes).map_err(|e| FetchError::Body {
+                    url,
+                    detail: e.to_string(),
+                })
+            }
+        })
+        .buffered(HF_CONCURRENCY)
+        .collect()
+        .await;
+    let mut rows = first.rows;
+    for page in pages {
+        rows.extend(page?.rows);
+    }
+    let bytes = serde_json::to_vec(&serde_json::json!({ "rows": rows, "num_rows_total": total }))
+        .map_err(|e| FetchError::Body {
+        url: base.to_owned(),
+        detail: e.to_string(),
+    })?;
+    Ok(FetchedSource {
+        name: "rows.json".into(),
+        bytes,
+        companion: None,
+        origin: base.to_owned(),
+        data_date: None,
+    })
+}
