@@ -5,6 +5,7 @@
 pub mod commands;
 pub mod error;
 pub mod events;
+mod refresh;
 pub mod startup;
 mod state;
 
@@ -38,6 +39,13 @@ macro_rules! specta_builder {
                 $crate::commands::app::last_doctor_report,
                 $crate::commands::app::open_link::<$runtime>,
                 $crate::commands::app::record_first_paint::<$runtime>,
+                $crate::commands::catalog::list_models,
+                $crate::commands::catalog::get_model,
+                $crate::commands::catalog::compare_models,
+                $crate::commands::catalog::catalog_status,
+                $crate::commands::catalog::refresh_catalog::<$runtime>,
+                $crate::commands::catalog::set_match_override,
+                $crate::commands::catalog::clear_match_override,
                 $crate::commands::roles::list_role_blocks,
                 $crate::commands::roles::compose_role,
                 $crate::commands::roles::list_role_presets,
@@ -51,7 +59,11 @@ macro_rules! specta_builder {
                 $crate::commands::roles::export_roles,
                 $crate::commands::roles::import_roles,
             ])
-            .events($crate::__tauri_specta::collect_events![$crate::events::DoctorUpdated])
+            .events($crate::__tauri_specta::collect_events![
+                $crate::events::DoctorUpdated,
+                $crate::events::CatalogRefreshProgress,
+                $crate::events::CatalogRefreshed
+            ])
     };
 }
 
@@ -93,6 +105,7 @@ pub fn run() {
             let state = start_engine();
             if let Some(engine) = state.engine() {
                 let handle = app.handle().clone();
+                tauri::async_runtime::spawn(refresh::background(handle.clone(), engine.clone()));
                 tauri::async_runtime::spawn(async move {
                     let report = engine.doctor().await;
                     if let Err(error) = (events::DoctorUpdated { report }).emit(&handle) {

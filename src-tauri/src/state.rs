@@ -23,6 +23,11 @@ impl AppState {
         self.engine.as_ref().ok().cloned()
     }
 
+    /// The shared engine, for work that outlives the command (background refreshes).
+    pub fn require_arc(&self) -> Result<Arc<Engine>, IpcError> {
+        self.engine.clone()
+    }
+
     /// The engine, or the start-up error for the UI to show.
     pub fn require(&self) -> Result<&Engine, IpcError> {
         self.engine.as_deref().map_err(Clone::clone)

@@ -1,4 +1,5 @@
 //! Typed commands, one module per domain.
 
 pub mod app;
+pub mod catalog;
 pub mod roles;

@@ -25,6 +25,23 @@ export const commands = {
 	 *  `first_paint_ms=<n>` on stdout and exits.
 	 */
 	recordFirstPaint: () => __TAURI_INVOKE<number>("record_first_paint"),
+	/**  Models matching the query, as summaries for the table and the plot. */
+	listModels: (query: ModelQuery_Deserialize) => typedError<ModelSummary_Serialize[], IpcError>(__TAURI_INVOKE("list_models", { query })),
+	/**  One model in full: every source's raw and normalized values, category inputs, matches. */
+	getModel: (id: string) => typedError<ModelCard_Serialize, IpcError>(__TAURI_INVOKE("get_model", { id })),
+	/**  Two to five models side by side. */
+	compareModels: (ids: string[]) => typedError<ModelCard_Serialize[], IpcError>(__TAURI_INVOKE("compare_models", { ids })),
+	/**  Per-source dates, counts, errors and unmatched records. */
+	catalogStatus: () => typedError<CatalogStatus_Serialize, IpcError>(__TAURI_INVOKE("catalog_status")),
+	/**
+	 *  Starts a refresh (from the network, or from a folder laid out like the corpus) and returns
+	 *  at once. Progress arrives as `CatalogRefreshProgress`, the outcome as `CatalogRefreshed`.
+	 */
+	refreshCatalog: (fromDir: string | null) => typedError<null, IpcError>(__TAURI_INVOKE("refresh_catalog", { fromDir })),
+	/**  Ties a source record to a model, or refuses that match; applied on every refresh. */
+	setMatchOverride: (correction: MatchOverride) => typedError<ModelCard_Serialize, IpcError>(__TAURI_INVOKE("set_match_override", { correction })),
+	/**  Forgets a stored correction; returns whether there was one. */
+	clearMatchOverride: (source: SourceId, record: string, modelId: string) => typedError<boolean, IpcError>(__TAURI_INVOKE("clear_match_override", { source, record, modelId })),
 	/**  Every block the pickers offer: built-ins by kind, then the user's custom blocks. */
 	listRoleBlocks: () => typedError<RoleBlock_Serialize[], IpcError>(__TAURI_INVOKE("list_role_blocks")),
 	/**
@@ -62,6 +79,8 @@ export const commands = {
 
 /** Events */
 export const events = {
+	catalogRefreshProgress: makeEvent<CatalogRefreshProgress_Serialize, CatalogRefreshProgress_Deserialize>("catalog-refresh-progress"),
+	catalogRefreshed: makeEvent<CatalogRefreshed_Serialize, CatalogRefreshed_Deserialize>("catalog-refreshed"),
 	doctorUpdated: makeEvent<DoctorUpdated_Serialize, DoctorUpdated_Deserialize>("doctor-updated"),
 };
 
@@ -101,6 +120,40 @@ export type AppInfo_Serialize = {
 	catalogSnapshotDate: string | null,
 };
 
+/**
+ *  One metric of one source for one model: its raw value and its 0–100 normalized value
+ *  (`None` when the metric is not normalized: fewer than 5 values or zero spread).
+ */
+export type BenchmarkValue = BenchmarkValue_Serialize | BenchmarkValue_Deserialize;
+
+/**
+ *  One metric of one source for one model: its raw value and its 0–100 normalized value
+ *  (`None` when the metric is not normalized: fewer than 5 values or zero spread).
+ */
+export type BenchmarkValue_Deserialize = {
+	source: SourceId,
+	/**  Source-qualified metric id, e.g. `aa.gpqa`. */
+	metric: string,
+	raw: number | null,
+	normalized?: number | null,
+	/**  The source record (key) the value came from; for collapsed variants, the best one. */
+	record: string,
+};
+
+/**
+ *  One metric of one source for one model: its raw value and its 0–100 normalized value
+ *  (`None` when the metric is not normalized: fewer than 5 values or zero spread).
+ */
+export type BenchmarkValue_Serialize = {
+	source: SourceId,
+	/**  Source-qualified metric id, e.g. `aa.gpqa`. */
+	metric: string,
+	raw: number | null,
+	normalized: number | null,
+	/**  The source record (key) the value came from; for collapsed variants, the best one. */
+	record: string,
+};
+
 /**  The slot a block fills in a role. */
 export type BlockKind = 
 /**  Who the model is (one per role). */
@@ -120,6 +173,77 @@ export type BlockSource =
 "builtin" | 
 /**  Written or imported by the user; stored in SQLite; id starts with `custom:`. */
 "custom";
+
+/**  One step of a running catalog refresh (a source started, failed, was saved…). */
+export type CatalogRefreshProgress = CatalogRefreshProgress_Serialize | CatalogRefreshProgress_Deserialize;
+
+/**  One step of a running catalog refresh (a source started, failed, was saved…). */
+export type CatalogRefreshProgress_Deserialize = {
+	progress: RefreshProgress_Deserialize,
+};
+
+/**  One step of a running catalog refresh (a source started, failed, was saved…). */
+export type CatalogRefreshProgress_Serialize = {
+	progress: RefreshProgress_Serialize,
+};
+
+/**  A catalog refresh ended: its per-source report, or why it could not run at all. */
+export type CatalogRefreshed = CatalogRefreshed_Serialize | CatalogRefreshed_Deserialize;
+
+/**  A catalog refresh ended: its per-source report, or why it could not run at all. */
+export type CatalogRefreshed_Deserialize = {
+	report?: RefreshReport_Deserialize | null,
+	error?: IpcError | null,
+};
+
+/**  A catalog refresh ended: its per-source report, or why it could not run at all. */
+export type CatalogRefreshed_Serialize = {
+	report: RefreshReport_Serialize | null,
+	error: IpcError | null,
+};
+
+/**  Where the catalog's data stands. */
+export type CatalogStatus = CatalogStatus_Serialize | CatalogStatus_Deserialize;
+
+/**  Where the catalog's data stands. */
+export type CatalogStatus_Deserialize = {
+	/**  Date of the newest source snapshot in use, `YYYY-MM-DD`. */
+	snapshotDate?: string | null,
+	modelCount: number,
+	/**  Sources currently served from the snapshot bundled with the app (never refreshed). */
+	bundledSources: SourceId[],
+	/**  Date the bundled snapshot was produced. */
+	bundledDate?: string | null,
+	sources: SourceStatus_Deserialize[],
+	/**  Whether a refresh is running now. */
+	refreshing: boolean,
+};
+
+/**  Where the catalog's data stands. */
+export type CatalogStatus_Serialize = {
+	/**  Date of the newest source snapshot in use, `YYYY-MM-DD`. */
+	snapshotDate: string | null,
+	modelCount: number,
+	/**  Sources currently served from the snapshot bundled with the app (never refreshed). */
+	bundledSources: SourceId[],
+	/**  Date the bundled snapshot was produced. */
+	bundledDate: string | null,
+	sources: SourceStatus_Serialize[],
+	/**  Whether a refresh is running now. */
+	refreshing: boolean,
+};
+
+/**  Task categories a model is scored in (and that routing classifies tasks into). */
+export type Category = "coding" | "reasoning" | "math" | "creative" | "vision" | "research" | "fastCheap" | "general";
+
+/**  A model's score in one category, with how much of the category's evidence it rests on. */
+export type CategoryScore = {
+	/**  0–100. */
+	score: number | null,
+	/**  Share (0–1) of the category's total weight that had data for this model. */
+	coverage: number | null,
+	inputs: ScoreInput[],
+};
 
 /**  One line of the doctor report. */
 export type Check = {
@@ -399,6 +523,249 @@ export type LocalEndpoint_Serialize = {
 	error: string | null,
 };
 
+/**  A user's correction of a match, stored and applied on every refresh. */
+export type MatchOverride = {
+	source: SourceId,
+	/**  The record's key in its source. */
+	key: string,
+	/**  Catalog model id (`anthropic/claude-opus-4.5` or `local/ollama/llama3.2:3b`). */
+	modelId: string,
+	action: OverrideAction,
+};
+
+/**  A base model with everything Switchyard knows about it. */
+export type ModelCard = ModelCard_Serialize | ModelCard_Deserialize;
+
+/**  A base model with everything Switchyard knows about it. */
+export type ModelCard_Deserialize = {
+	/**  OpenRouter base id (`anthropic/claude-opus-4.5`) or `local/<server>/<name>`. */
+	id: string,
+	/**  Display name without the vendor prefix. */
+	name: string,
+	/**  Provider / vendor slug (`anthropic`, `openai`, `ollama`). */
+	provider: string,
+	description?: string | null,
+	/**  Release date `YYYY-MM-DD` when known. */
+	created?: string | null,
+	contextLength?: number | null,
+	inputModalities: string[],
+	outputModalities: string[],
+	supportedParameters: string[],
+	huggingFaceId?: string | null,
+	pricing: Pricing_Deserialize,
+	tier: Tier,
+	tags: Tag[],
+	/**  Only categories with evidence appear here (no evidence, no score). */
+	categories: Partial<{ [key in Category]: CategoryScore }>,
+	/**  Score per blended $/M (3:1) per category; defined for free models too. */
+	efficiency: Partial<{ [key in Category]: number | null }>,
+	benchmarks: BenchmarkValue_Deserialize[],
+	matches: SourceMatch[],
+	/**  Variant ids collapsed onto this model (`:free`, `:batch`, `~…-latest`). */
+	variants: string[],
+	/**  Median output tokens/s when measured. */
+	outputSpeed?: number | null,
+	/**  Median seconds to first token when measured. */
+	ttftSeconds?: number | null,
+	local: boolean,
+};
+
+/**  A base model with everything Switchyard knows about it. */
+export type ModelCard_Serialize = {
+	/**  OpenRouter base id (`anthropic/claude-opus-4.5`) or `local/<server>/<name>`. */
+	id: string,
+	/**  Display name without the vendor prefix. */
+	name: string,
+	/**  Provider / vendor slug (`anthropic`, `openai`, `ollama`). */
+	provider: string,
+	description: string | null,
+	/**  Release date `YYYY-MM-DD` when known. */
+	created: string | null,
+	contextLength: number | null,
+	inputModalities: string[],
+	outputModalities: string[],
+	supportedParameters: string[],
+	huggingFaceId: string | null,
+	pricing: Pricing_Serialize,
+	tier: Tier,
+	tags: Tag[],
+	/**  Only categories with evidence appear here (no evidence, no score). */
+	categories: Partial<{ [key in Category]: CategoryScore }>,
+	/**  Score per blended $/M (3:1) per category; defined for free models too. */
+	efficiency: Partial<{ [key in Category]: number | null }>,
+	benchmarks: BenchmarkValue_Serialize[],
+	matches: SourceMatch[],
+	/**  Variant ids collapsed onto this model (`:free`, `:batch`, `~…-latest`). */
+	variants: string[],
+	/**  Median output tokens/s when measured. */
+	outputSpeed: number | null,
+	/**  Median seconds to first token when measured. */
+	ttftSeconds: number | null,
+	local: boolean,
+};
+
+/**  A filter and sort over the catalog. Every filter is optional; all given filters must hold. */
+export type ModelQuery = ModelQuery_Serialize | ModelQuery_Deserialize;
+
+/**  A filter and sort over the catalog. Every filter is optional; all given filters must hold. */
+export type ModelQuery_Deserialize = {
+	/**
+	 *  Whitespace-separated words that must all occur (case-insensitive) in the model's id,
+	 *  name, provider, variant ids or matched source names.
+	 */
+	search?: string | null,
+	/**  Only models scored in this category; also the category score and efficiency sort by. */
+	category?: Category | null,
+	tier?: Tier | null,
+	/**  Models having every one of these tags. */
+	tags?: Tag[],
+	/**  Models of any of these providers (case-insensitive); empty = all. */
+	providers?: string[],
+	/**  Highest blended 3:1 price per million tokens; models with unknown price are excluded. */
+	maxPrice?: number | null,
+	/**  Least context length in tokens; models with unknown context are excluded. */
+	minContext?: number | null,
+	sort?: SortKey,
+	/**  Highest first. Models without the sort value come last either way. */
+	descending?: boolean,
+	/**  At most this many results. */
+	limit?: number | null,
+};
+
+/**  A filter and sort over the catalog. Every filter is optional; all given filters must hold. */
+export type ModelQuery_Serialize = {
+	/**
+	 *  Whitespace-separated words that must all occur (case-insensitive) in the model's id,
+	 *  name, provider, variant ids or matched source names.
+	 */
+	search: string | null,
+	/**  Only models scored in this category; also the category score and efficiency sort by. */
+	category: Category | null,
+	tier: Tier | null,
+	/**  Models having every one of these tags. */
+	tags: Tag[],
+	/**  Models of any of these providers (case-insensitive); empty = all. */
+	providers: string[],
+	/**  Highest blended 3:1 price per million tokens; models with unknown price are excluded. */
+	maxPrice: number | null,
+	/**  Least context length in tokens; models with unknown context are excluded. */
+	minContext: number | null,
+	sort: SortKey,
+	/**  Highest first. Models without the sort value come last either way. */
+	descending: boolean,
+	/**  At most this many results. */
+	limit: number | null,
+};
+
+/**  What the table and the plot need of a model (the detail view fetches the full card). */
+export type ModelSummary = ModelSummary_Serialize | ModelSummary_Deserialize;
+
+/**  What the table and the plot need of a model (the detail view fetches the full card). */
+export type ModelSummary_Deserialize = {
+	id: string,
+	name: string,
+	provider: string,
+	pricing: Pricing_Deserialize,
+	/**  Blended 3:1 price per million tokens when both prices are known. */
+	blendedPerM?: number | null,
+	contextLength?: number | null,
+	tier: Tier,
+	tags: Tag[],
+	categories: Partial<{ [key in Category]: ScoreBrief }>,
+	efficiency: Partial<{ [key in Category]: number | null }>,
+	outputSpeed?: number | null,
+	local: boolean,
+	/**  Number of sources (besides OpenRouter) that supplied values. */
+	sources: number,
+	variants: number,
+};
+
+/**  What the table and the plot need of a model (the detail view fetches the full card). */
+export type ModelSummary_Serialize = {
+	id: string,
+	name: string,
+	provider: string,
+	pricing: Pricing_Serialize,
+	/**  Blended 3:1 price per million tokens when both prices are known. */
+	blendedPerM: number | null,
+	contextLength: number | null,
+	tier: Tier,
+	tags: Tag[],
+	categories: Partial<{ [key in Category]: ScoreBrief }>,
+	efficiency: Partial<{ [key in Category]: number | null }>,
+	outputSpeed: number | null,
+	local: boolean,
+	/**  Number of sources (besides OpenRouter) that supplied values. */
+	sources: number,
+	variants: number,
+};
+
+/**  Whether an override adds or removes a match. */
+export type OverrideAction = 
+/**  The record belongs to the model, whatever the automatic matcher says. */
+"add" | 
+/**
+ *  The record does not belong to the model; the automatic match (if it is this model)
+ *  is dropped and the record stays unmatched.
+ */
+"remove";
+
+/**  USD per million tokens. `None` = unknown or dynamic (never silently zero). */
+export type Pricing = Pricing_Serialize | Pricing_Deserialize;
+
+/**  USD per million tokens. `None` = unknown or dynamic (never silently zero). */
+export type Pricing_Deserialize = {
+	promptPerM?: number | null,
+	completionPerM?: number | null,
+};
+
+/**  USD per million tokens. `None` = unknown or dynamic (never silently zero). */
+export type Pricing_Serialize = {
+	promptPerM: number | null,
+	completionPerM: number | null,
+};
+
+/**  Progress of a refresh, one event per source stage. */
+export type RefreshProgress = RefreshProgress_Serialize | RefreshProgress_Deserialize;
+
+/**  Progress of a refresh, one event per source stage. */
+export type RefreshProgress_Deserialize = {
+	/**  `None` for the whole refresh (`started` / `finished`). */
+	source?: SourceId | null,
+	stage: RefreshStage,
+	message?: string | null,
+};
+
+/**  Progress of a refresh, one event per source stage. */
+export type RefreshProgress_Serialize = {
+	/**  `None` for the whole refresh (`started` / `finished`). */
+	source: SourceId | null,
+	stage: RefreshStage,
+	message: string | null,
+};
+
+/**  What a refresh did, per source. */
+export type RefreshReport = RefreshReport_Serialize | RefreshReport_Deserialize;
+
+/**  What a refresh did, per source. */
+export type RefreshReport_Deserialize = {
+	sources: SourceRefresh_Deserialize[],
+	modelCount: number,
+	snapshotDate?: string | null,
+};
+
+/**  What a refresh did, per source. */
+export type RefreshReport_Serialize = {
+	sources: SourceRefresh_Serialize[],
+	modelCount: number,
+	snapshotDate: string | null,
+};
+
+/**  Stage of one source during a refresh. */
+export type RefreshStage = "started" | "fetching" | "parsing" | "saved" | "failed" | 
+/**  The catalog was rebuilt from every source; the refresh is over. */
+"finished";
+
 /**
  *  One block of the library.
  * 
@@ -517,6 +884,122 @@ export type RoleWarning_Serialize = {
 	message: string,
 };
 
+/**  Score and coverage of one category, without the inputs (those are in the detail). */
+export type ScoreBrief = {
+	score: number | null,
+	coverage: number | null,
+};
+
+/**  One weighted input of a category score. */
+export type ScoreInput = {
+	metric: string,
+	weight: number | null,
+	normalized: number | null,
+};
+
+/**  What to sort by. */
+export type SortKey = 
+/**  Score in the query's category (general when none). */
+"score" | 
+/**  Blended 3:1 price per million tokens. */
+"price" | 
+/**  Score per blended $/M in the query's category (general when none). */
+"efficiency" | 
+/**  Context length. */
+"context" | 
+/**  Measured output speed. */
+"speed";
+
+/**  The five data sources. */
+export type SourceId = 
+/**  OpenRouter model list: ids, names, prices, context, modalities. */
+"openRouter" | 
+/**  Artificial Analysis API v2: intelligence/coding/math indices, evals, speed. */
+"artificialAnalysis" | 
+/**  Hugging Face Open LLM Leaderboard v2 (open-weights repos only). */
+"hfLeaderboard" | 
+/**  LMArena (Chatbot Arena) ratings, overall and per category. */
+"lmArena" | 
+/**  LiveBench per-category means. */
+"liveBench";
+
+/**  How a source record was tied to this model. */
+export type SourceMatch = {
+	source: SourceId,
+	/**  The record's key in its source. */
+	name: string,
+	/**  The rule that made the match (`exactHfId`, `normalizedName`, `wordOrder`, `manual`, ...). */
+	rule: string,
+	/**  Whether this record supplied the values (best variant) or is kept visible only. */
+	primary: boolean,
+};
+
+/**  One source's outcome in a refresh. */
+export type SourceRefresh = SourceRefresh_Serialize | SourceRefresh_Deserialize;
+
+/**  One source's outcome in a refresh. */
+export type SourceRefresh_Deserialize = {
+	source: SourceId,
+	/**  The file or URL read. */
+	origin?: string | null,
+	records: number,
+	matched: number,
+	unmatched: number,
+	skipped: number,
+	/**  Why this source failed; its previous snapshot stays in use. */
+	error?: string | null,
+};
+
+/**  One source's outcome in a refresh. */
+export type SourceRefresh_Serialize = {
+	source: SourceId,
+	/**  The file or URL read. */
+	origin: string | null,
+	records: number,
+	matched: number,
+	unmatched: number,
+	skipped: number,
+	/**  Why this source failed; its previous snapshot stays in use. */
+	error: string | null,
+};
+
+/**  One source's state after the last refresh. */
+export type SourceStatus = SourceStatus_Serialize | SourceStatus_Deserialize;
+
+/**  One source's state after the last refresh. */
+export type SourceStatus_Deserialize = {
+	source: SourceId,
+	/**  RFC 3339 time of the snapshot in use. */
+	fetchedAt?: string | null,
+	/**  Data date of the snapshot (from the file name or content), `YYYY-MM-DD`. */
+	dataDate?: string | null,
+	records: number,
+	matched: number,
+	unmatched: number,
+	skipped: number,
+	/**  Error of the last attempt, when it failed (the previous snapshot is kept). */
+	error?: string | null,
+	/**  Keys of records that matched no model (first 200). */
+	unmatchedKeys: string[],
+};
+
+/**  One source's state after the last refresh. */
+export type SourceStatus_Serialize = {
+	source: SourceId,
+	/**  RFC 3339 time of the snapshot in use. */
+	fetchedAt: string | null,
+	/**  Data date of the snapshot (from the file name or content), `YYYY-MM-DD`. */
+	dataDate: string | null,
+	records: number,
+	matched: number,
+	unmatched: number,
+	skipped: number,
+	/**  Error of the last attempt, when it failed (the previous snapshot is kept). */
+	error: string | null,
+	/**  Keys of records that matched no model (first 200). */
+	unmatchedKeys: string[],
+};
+
 /**
  *  What kind of thing a stack block is; lets pickers group entries and lets the router tell
  *  languages from databases.
@@ -532,6 +1015,12 @@ export type StackGroup =
 "cloud" | 
 /**  Infrastructure, build, messaging or API tooling. */
 "tool";
+
+/**  Facts about a model that filters use. */
+export type Tag = "fast" | "slow" | "vision" | "reasoning" | "tools" | "structuredOutput" | "longContext" | "free" | "local";
+
+/**  Price/provider class. */
+export type Tier = "premium" | "standard" | "budget";
 
 /**  A coding-agent CLI Switchyard can drive as a worker. */
 export type WorkerCli = WorkerCli_Serialize | WorkerCli_Deserialize;

@@ -136,6 +136,11 @@ impl Engine {
             .collect()
     }
 
+    /// Whether a refresh is running now.
+    pub fn catalog_refreshing(&self) -> bool {
+        self.refreshing.load(Ordering::SeqCst)
+    }
+
     /// Where each source stands.
     pub async fn catalog_status(&self) -> Result<CatalogStatus, EngineError> {
         let state = self.catalog_state().await?;

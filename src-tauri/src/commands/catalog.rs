@@ -1,0 +1,87 @@
+//! Catalog commands: query, detail, compare, status, refresh (background, with progress
+//! events) and match corrections.
+
+use std::path::PathBuf;
+
+use switchyard_core::catalog::card::ModelCard;
+use switchyard_core::catalog::matching::MatchOverride;
+use switchyard_core::catalog::query::ModelQuery;
+use switchyard_core::catalog::record::SourceId;
+use switchyard_core::catalog::view::{CatalogStatus, ModelSummary};
+use switchyard_core::error::ErrorCode;
+use tauri::{AppHandle, Runtime, State};
+
+use crate::{refresh, AppState, IpcError};
+
+/// Models matching the query, as summaries for the table and the plot.
+#[tauri::command]
+#[specta::specta]
+pub async fn list_models(
+    state: State<'_, AppState>,
+    query: ModelQuery,
+) -> Result<Vec<ModelSummary>, IpcError> {
+    Ok(state.require()?.models(&query).await?)
+}
+
+/// One model in full: every source's raw and normalized values, category inputs, matches.
+#[tauri::command]
+#[specta::specta]
+pub async fn get_model(state: State<'_, AppState>, id: String) -> Result<ModelCard, IpcError> {
+    Ok(state.require()?.model(&id).await?)
+}
+
+/// Two to five models side by side.
+#[tauri::command]
+#[specta::specta]
+pub async fn compare_models(
+    state: State<'_, AppState>,
+    ids: Vec<String>,
+) -> Result<Vec<ModelCard>, IpcError> {
+    Ok(state.require()?.compare(&ids).await?)
+}
+
+/// Per-source dates, counts, errors and unmatched records.
+#[tauri::command]
+#[specta::specta]
+pub async fn catalog_status(state: State<'_, AppState>) -> Result<CatalogStatus, IpcError> {
+    Ok(state.require()?.catalog_status().await?)
+}
+
+/// Starts a refresh (from the network, or from a folder laid out like the corpus) and returns
+/// at once. Progress arrives as `CatalogRefreshProgress`, the outcome as `CatalogRefreshed`.
+#[tauri::command]
+#[specta::specta]
+pub async fn refresh_catalog<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+    from_dir: Option<String>,
+) -> Result<(), IpcError> {
+    let engine = state.require_arc()?;
+    if engine.catalog_refreshing() {
+        return Err(IpcError::new(ErrorCode::InvalidInput, "a catalog refresh is already running"));
+    }
+    tauri::async_runtime::spawn(refresh::run(app, engine, from_dir.map(PathBuf::from)));
+    Ok(())
+}
+
+/// Ties a source record to a model, or refuses that match; applied on every refresh.
+#[tauri::command]
+#[specta::specta]
+pub async fn set_match_override(
+    state: State<'_, AppState>,
+    correction: MatchOverride,
+) -> Result<ModelCard, IpcError> {
+    Ok(state.require()?.set_match_override(correction).await?)
+}
+
+/// Forgets a stored correction; returns whether there was one.
+#[tauri::command]
+#[specta::specta]
+pub async fn clear_match_override(
+    state: State<'_, AppState>,
+    source: SourceId,
+    record: String,
+    model_id: String,
+) -> Result<bool, IpcError> {
+    Ok(state.require()?.clear_match_override(source, &record, &model_id).await?)
+}
