@@ -183,6 +183,7 @@ pub struct ProviderStatus {
     pub id: String,
     /// Display name.
     pub name: String,
+    /// Wire format / role.
     pub kind: ProviderKind,
     /// The base URL in use (override or default).
     pub base_url: String,
@@ -337,6 +338,7 @@ pub struct AskAnswer {
     pub text: String,
     /// Why generation stopped, as the provider said (`stop`, `end_turn`, `length`).
     pub finish_reason: Option<String>,
+    /// Token counts, from the provider or estimated.
     pub usage: Usage,
     /// `None` when the price is unknown.
     pub cost: Option<Cost>,

@@ -7,7 +7,9 @@ use serde::Deserialize;
 /// The local servers Switchyard knows, with their default addresses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LocalServer {
+    /// Ollama (`ollama serve`).
     Ollama,
+    /// LM Studio's local server.
     LmStudio,
 }
 
@@ -15,6 +17,7 @@ impl LocalServer {
     /// Both known servers.
     pub const ALL: [LocalServer; 2] = [LocalServer::Ollama, LocalServer::LmStudio];
 
+    /// The provider id (`ollama`, `lmstudio`).
     pub fn id(self) -> &'static str {
         match self {
             LocalServer::Ollama => "ollama",
@@ -22,6 +25,7 @@ impl LocalServer {
         }
     }
 
+    /// Display name.
     pub fn name(self) -> &'static str {
         match self {
             LocalServer::Ollama => "Ollama",
@@ -29,6 +33,7 @@ impl LocalServer {
         }
     }
 
+    /// The server root on this machine (without `/v1`).
     pub fn default_base_url(self) -> &'static str {
         match self {
             LocalServer::Ollama => "http://127.0.0.1:11434",
@@ -47,12 +52,30 @@ impl LocalServer {
 /// Why a local server did not give a model list.
 #[derive(Debug, thiserror::Error)]
 pub enum LocalError {
+    /// Nothing answered (refused, timed out).
     #[error("not reachable at {url}: {detail}")]
-    Unreachable { url: String, detail: String },
+    Unreachable {
+        /// The URL requested.
+        url: String,
+        /// Why.
+        detail: String,
+    },
+    /// It answered with an error status.
     #[error("{url} answered HTTP {status}")]
-    Status { url: String, status: u16 },
+    Status {
+        /// The URL requested.
+        url: String,
+        /// The HTTP status.
+        status: u16,
+    },
+    /// It answered, but not with a model list.
     #[error("{url} answered with an unexpected body: {detail}")]
-    Body { url: String, detail: String },
+    Body {
+        /// The URL requested.
+        url: String,
+        /// The parse error.
+        detail: String,
+    },
 }
 
 #[derive(Deserialize)]

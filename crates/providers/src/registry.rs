@@ -9,8 +9,11 @@ use crate::local::LocalServer;
 /// A built-in provider.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ProviderSpec {
+    /// Stable id (keychain account name, model-reference prefix).
     pub id: &'static str,
+    /// Display name.
     pub name: &'static str,
+    /// Wire format / role.
     pub kind: ProviderKind,
     /// OpenAI-compatible and local: includes `/v1`. Anthropic: the host only.
     pub default_base_url: &'static str,
@@ -127,14 +130,19 @@ pub fn normalize_base_url(url: &str) -> Result<String, InvalidBaseUrl> {
 /// A provider ready to call: a built-in or a custom one, with the base URL in use.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Provider {
+    /// Stable id.
     pub id: String,
+    /// Display name.
     pub name: String,
+    /// Wire format / role.
     pub kind: ProviderKind,
     /// The URL in use: the user's override, a custom provider's URL, or the default.
     pub base_url: String,
     /// `None` for custom providers.
     pub default_base_url: Option<String>,
+    /// Added by the user.
     pub custom: bool,
+    /// Environment variable honoured when the keychain has no key.
     pub env_var: Option<String>,
     /// See [`ProviderSpec::vendor`].
     pub vendor: Option<String>,

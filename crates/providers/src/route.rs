@@ -42,7 +42,9 @@ pub enum RouteError {
     /// No key for any provider that could serve it.
     #[error("no key for {model}: add one for {}", .candidates.join(" or "))]
     NoCredential {
+        /// The model reference asked for.
         model: String,
+        /// Providers that could serve it with a key, best first.
         candidates: Vec<String>,
     },
     /// The reference names a data source, which does not answer prompts.

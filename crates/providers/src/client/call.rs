@@ -250,7 +250,7 @@ impl Call<'_> {
                 // A server that ignored `stream: true` still gets its answer delivered.
                 if let Some(on_event) = on_event {
                     if !parsed.text.is_empty() {
-                        on_event(StreamEvent::Delta(parsed.text.clone()));
+                        on_event(StreamEvent::Delta(redact(&parsed.text, self.key)));
                         *delivered = true;
                     }
                 }
@@ -274,7 +274,9 @@ impl Call<'_> {
         let mut chunks = response.bytes_stream();
         let mut handle = |event: SseEvent, wire: &mut Wire| -> Result<(), Failure> {
             if let Some(text) = wire.on_event(&event).map_err(|fault| self.fault(fault))? {
-                on_event(StreamEvent::Delta(text));
+                // Per delta: a key split across two deltas would pass, the final text is
+                // scrubbed whole in `finish`.
+                on_event(StreamEvent::Delta(redact(&text, self.key)));
                 *delivered = true;
             }
             Ok(())

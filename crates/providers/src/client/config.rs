@@ -68,6 +68,8 @@ impl Default for RetryPolicy {
 /// Everything the client needs besides the request.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ClientConfig {
+    /// Connect, first-byte, idle and total timeouts.
     pub timeouts: Timeouts,
+    /// Retries and their waits.
     pub retry: RetryPolicy,
 }

@@ -40,18 +40,28 @@ impl fmt::Display for TimeoutPhase {
 pub enum ClientError {
     /// No connection could be made (refused, DNS, TLS, reset before an answer).
     #[error("could not reach {url}: {detail}")]
-    Connect { url: String, detail: String },
+    Connect {
+        /// The URL requested (never carries the key).
+        url: String,
+        /// The transport's innermost cause (`Connection refused (os error 111)`).
+        detail: String,
+    },
     /// A timeout of [`crate::client::Timeouts`] fired.
     #[error("{phase} timeout after {after:?} waiting for {url}")]
     Timeout {
+        /// The URL requested (never carries the key).
         url: String,
+        /// Which timeout.
         phase: TimeoutPhase,
+        /// Its configured length.
         after: Duration,
     },
     /// The provider answered with an error status; `message` is its own explanation.
     #[error("{message} (HTTP {status} from {url})")]
     Status {
+        /// The URL requested (never carries the key).
         url: String,
+        /// The HTTP status code.
         status: u16,
         /// The provider's message (`error.message` of either JSON shape), key redacted.
         message: String,
@@ -63,18 +73,29 @@ pub enum ClientError {
     /// The provider reported an error inside a stream (`event: error`, `data: {"error":…}`).
     #[error("{message} (error event in the stream from {url})")]
     StreamError {
+        /// The URL requested (never carries the key).
         url: String,
+        /// The provider's message, key redacted.
         message: String,
+        /// The provider's error type or code.
         kind: Option<String>,
     },
     /// The answer was not in the expected format.
     #[error("unexpected answer from {url}: {detail}")]
-    Malformed { url: String, detail: String },
+    Malformed {
+        /// The URL requested (never carries the key).
+        url: String,
+        /// What was wrong with it.
+        detail: String,
+    },
     /// The stream ended before the provider said it was complete.
     #[error("the answer from {url} was cut off after {delivered_chars} characters: {detail}")]
     Interrupted {
+        /// The URL requested (never carries the key).
         url: String,
+        /// Characters of answer text received before the break.
         delivered_chars: usize,
+        /// The transport's cause, or which end marker was missing.
         detail: String,
     },
     /// The caller canceled.
@@ -88,7 +109,9 @@ pub enum ClientError {
     /// an artifact.
     #[error("the model's output does not match the schema: {error}")]
     Schema {
+        /// The last validation or parse error.
         error: String,
+        /// Every raw reply, in order.
         responses: Vec<String>,
     },
 }

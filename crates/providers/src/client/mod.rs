@@ -69,6 +69,7 @@ pub enum TokenLimitField {
 /// Where a call goes. Built by the provider registry from a provider and its base URL.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Target {
+    /// The wire format.
     pub api: Api,
     /// Base URL without a trailing slash: `https://openrouter.ai/api/v1` (OpenAI-compatible,
     /// `/v1` included) or `https://api.anthropic.com` (Anthropic, no `/v1`).
@@ -100,14 +101,18 @@ impl Target {
 /// Who said a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Role {
+    /// The person (or the orchestrator) asking.
     User,
+    /// The model's earlier reply.
     Assistant,
 }
 
 /// One turn of the conversation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Message {
+    /// Who said it.
     pub role: Role,
+    /// Plain text.
     pub content: String,
 }
 
@@ -134,10 +139,13 @@ impl Message {
 pub struct ChatRequest {
     /// The provider's model name (`gpt-4o-mini`, `anthropic/claude-sonnet-4.5`).
     pub model: String,
+    /// System prompt (OpenAI: a leading `system` message; Anthropic: the `system` field).
     pub system: Option<String>,
+    /// The conversation, oldest first; normally one user message.
     pub messages: Vec<Message>,
     /// Answer-length cap; Anthropic requires one and gets 4096 when `None`.
     pub max_tokens: Option<u32>,
+    /// Sampling temperature; the provider default when `None`.
     pub temperature: Option<f32>,
     /// Per-million prices for the cost; `None` = unknown, no cost reported.
     pub pricing: Option<Pricing>,
@@ -178,6 +186,7 @@ pub struct ChatAnswer {
     pub model: Option<String>,
     /// `stop`, `length`, `end_turn`, `tool_use`, …
     pub finish_reason: Option<String>,
+    /// Token counts, from the provider or estimated.
     pub usage: Usage,
     /// `None` when the request carried no (complete) pricing.
     pub cost: Option<Cost>,
@@ -194,7 +203,12 @@ pub enum StreamEvent {
     Delta(String),
     /// The stream broke after delivering text and is being retried from the start
     /// (only with [`ChatRequest::retry_after_partial`]); discard the text received so far.
-    Restarted { attempt: u32, reason: String },
+    Restarted {
+        /// The attempt now starting (2 for the first retry).
+        attempt: u32,
+        /// Why the previous attempt failed.
+        reason: String,
+    },
     /// The answer is complete ([`ChatStream`] only; the callback API returns it instead).
     Done(ChatAnswer),
 }
@@ -255,7 +269,7 @@ impl ModelClient {
     ) -> Result<ChatAnswer, ClientError> {
         let started = tokio::time::Instant::now();
         let (parsed, attempts) = self.run(target, key, request, None, None).await?;
-        Ok(finish(parsed, request, attempts, started.elapsed()))
+        Ok(finish(parsed, request, key, attempts, started.elapsed()))
     }
 
     /// One streamed answer: `on_event` receives [`StreamEvent::Delta`]s (and
@@ -269,7 +283,7 @@ impl ModelClient {
     ) -> Result<ChatAnswer, ClientError> {
         let started = tokio::time::Instant::now();
         let (parsed, attempts) = self.run(target, key, request, None, Some(on_event)).await?;
-        Ok(finish(parsed, request, attempts, started.elapsed()))
+        Ok(finish(parsed, request, key, attempts, started.elapsed()))
     }
 
     /// One streamed answer as a `Stream` of [`StreamEvent`]s ending in
@@ -279,15 +293,22 @@ impl ModelClient {
     }
 }
 
-/// Turns a parsed response into an answer: fills missing token counts with estimates and
-/// prices the usage.
-fn finish(parsed: Parsed, request: &ChatRequest, attempts: u32, elapsed: Duration) -> ChatAnswer {
+/// Turns a parsed response into an answer: fills missing token counts with estimates, prices
+/// the usage, and scrubs the key should a misbehaving server have echoed it into the text.
+fn finish(
+    parsed: Parsed,
+    request: &ChatRequest,
+    key: Option<&Secret>,
+    attempts: u32,
+    elapsed: Duration,
+) -> ChatAnswer {
     // With a forced tool (structured output on Anthropic) the tool input is the answer and
     // any prose around it is dropped.
     let text = match &parsed.tool_input {
         Some(input) => input.to_string(),
         None => parsed.text,
     };
+    let text = redact(&text, key);
     let estimated = parsed.input_tokens.is_none() || parsed.output_tokens.is_none();
     let usage = Usage {
         input_tokens: parsed

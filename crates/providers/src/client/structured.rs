@@ -38,6 +38,7 @@ pub struct OutputSchema {
     pub name: String,
     /// The JSON Schema (see [`super::schema`] for the keywords validated).
     pub schema: Value,
+    /// How the schema is put to the model.
     pub mode: SchemaMode,
     /// OpenAI `strict: true` (the schema must then follow OpenAI's strict-mode rules).
     pub strict: bool,
@@ -71,6 +72,7 @@ pub enum Recovery {
 pub struct StructuredAnswer {
     /// The JSON value; it matches the schema.
     pub value: Value,
+    /// Which recovery step produced it.
     pub recovery: Recovery,
     /// The last call's answer, with usage and cost summed over both calls when a repair was
     /// needed.
@@ -164,7 +166,7 @@ impl ModelClient {
     ) -> Result<ChatAnswer, ClientError> {
         let started = tokio::time::Instant::now();
         let (parsed, attempts) = self.run(target, key, request, Some(schema), None).await?;
-        Ok(finish(parsed, request, attempts, started.elapsed()))
+        Ok(finish(parsed, request, key, attempts, started.elapsed()))
     }
 }
 
