@@ -4,6 +4,7 @@ import { StatusBar } from "./components/StatusBar";
 import { type AppInfo, describeError, ipc } from "./ipc";
 import { hashFor, PAGES, type PageId, pageFromHash } from "./nav";
 import { Placeholder } from "./pages/Placeholder";
+import { RolesPage } from "./pages/roles/RolesPage";
 import { Settings } from "./pages/Settings";
 import { StartupError } from "./pages/StartupError";
 
@@ -68,6 +69,8 @@ export function App() {
       <main className="content" id="page" data-page={page}>
         {page === "settings" ? (
           <Settings info={boot.state === "ready" ? boot.info : null} />
+        ) : page === "roles" ? (
+          <RolesPage />
         ) : (
           current && <Placeholder page={current.id} />
         )}

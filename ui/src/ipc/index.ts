@@ -1,6 +1,12 @@
 // The UI's only door to Rust. Pages import from here, never from `./bindings` directly.
 import { commands, type DoctorReport_Serialize, events } from "./bindings";
 import { unwrap } from "./result";
+import type {
+  ComposeRequest_Deserialize,
+  CustomBlockInput_Deserialize,
+  ImportMode,
+  RolePreset_Deserialize,
+} from "./bindings";
 
 // Rust types that also derive Deserialize are exported in two shapes; the UI receives what
 // Rust serializes, so it names the `_Serialize` shape.
@@ -27,4 +33,40 @@ export const ipcEvents = {
   /** Calls `handler` with every new doctor report; returns the unsubscribe function. */
   onDoctorUpdated: (handler: (report: DoctorReport_Serialize) => void) =>
     events.doctorUpdated.listen((event) => handler(event.payload.report)),
+};
+
+// Roles composer. Requests name the `_Deserialize` shape (what Rust accepts: optional fields
+// may be left out); results the `_Serialize` shape.
+export type {
+  BlockKind,
+  BlockSource,
+  ComposedBlock,
+  ComposedRole_Serialize as ComposedRole,
+  ComposeRequest_Deserialize as ComposeRequest,
+  CustomBlockInput_Deserialize as CustomBlockInput,
+  ImportMode,
+  ImportReport,
+  RoleBlock_Serialize as RoleBlock,
+  RolePreset_Serialize as RolePreset,
+  RoleWarning_Serialize as RoleWarning,
+  StackGroup,
+} from "./bindings";
+
+export const rolesIpc = {
+  blocks: () => unwrap(commands.listRoleBlocks()),
+  compose: (request: ComposeRequest_Deserialize) => unwrap(commands.composeRole(request)),
+  presets: () => unwrap(commands.listRolePresets()),
+  savePreset: (preset: RolePreset_Deserialize) => unwrap(commands.saveRolePreset(preset)),
+  renamePreset: (from: string, to: string) => unwrap(commands.renameRolePreset(from, to)),
+  /** Without `newName` the copy is named `<name> copy` (numbered when taken). */
+  duplicatePreset: (name: string, newName: string | null = null) =>
+    unwrap(commands.duplicateRolePreset(name, newName)),
+  deletePreset: (name: string) => unwrap(commands.deleteRolePreset(name)),
+  addCustomBlock: (input: CustomBlockInput_Deserialize) => unwrap(commands.addCustomBlock(input)),
+  updateCustomBlock: (id: string, input: CustomBlockInput_Deserialize) =>
+    unwrap(commands.updateCustomBlock(id, input)),
+  deleteCustomBlock: (id: string) => unwrap(commands.deleteCustomBlock(id)),
+  /** The roles file (custom blocks and presets) as JSON text. */
+  exportRoles: () => unwrap(commands.exportRoles()),
+  importRoles: (json: string, mode: ImportMode) => unwrap(commands.importRoles(json, mode)),
 };
