@@ -9,9 +9,9 @@
 //! - **HF Open LLM Leaderboard v2**: the six normalized (baseline-subtracted, 0–100) scores the
 //!   leaderboard ranks by, and their average. The `Raw` 0–1 accuracies are not used.
 //! - **LMArena**: overall (`full`), the task categories (coding, math, creative writing,
-//!   instruction following, hard prompts, expert, multi-turn, long queries), the eight
-//!   languages and the eight `industry_*` boards. Left out: `no_refusal`, `no_short`, `no_tie`
-//!   (methodology variants of overall, not a different skill).
+//!   instruction following, hard prompts, expert, multi-turn, long queries) and Chinese. The
+//!   other languages, the `industry_*` boards and the `no_*` methodology variants are left
+//!   out (see `sources::lmarena::CATEGORIES`: each category read costs parse time).
 //! - **LiveBench**: the seven category means and the global average (mean of category means).
 
 use serde::{Deserialize, Serialize};
@@ -153,44 +153,10 @@ pub const METRICS: &[MetricDef] = &[
         "LMArena instruction following",
     ),
     arena("lmarena.hard_prompts", "LMArena hard prompts"),
-    arena(
-        "lmarena.hard_prompts_english",
-        "LMArena hard prompts (English)",
-    ),
     arena("lmarena.expert", "LMArena expert"),
     arena("lmarena.multiturn", "LMArena multi-turn"),
     arena("lmarena.long_query", "LMArena longer query"),
-    arena("lmarena.english", "LMArena English"),
     arena("lmarena.chinese", "LMArena Chinese"),
-    arena("lmarena.french", "LMArena French"),
-    arena("lmarena.german", "LMArena German"),
-    arena("lmarena.japanese", "LMArena Japanese"),
-    arena("lmarena.korean", "LMArena Korean"),
-    arena("lmarena.russian", "LMArena Russian"),
-    arena("lmarena.spanish", "LMArena Spanish"),
-    arena(
-        "lmarena.industry_business",
-        "LMArena business, management & finance",
-    ),
-    arena(
-        "lmarena.industry_entertainment",
-        "LMArena entertainment, sports & media",
-    ),
-    arena("lmarena.industry_legal", "LMArena legal & government"),
-    arena(
-        "lmarena.industry_science",
-        "LMArena life, physical & social science",
-    ),
-    arena("lmarena.industry_math", "LMArena mathematical"),
-    arena("lmarena.industry_medicine", "LMArena medicine & healthcare"),
-    arena(
-        "lmarena.industry_software",
-        "LMArena software & IT services",
-    ),
-    arena(
-        "lmarena.industry_writing",
-        "LMArena writing, literature & language",
-    ),
     livebench("livebench.reasoning", "LiveBench reasoning"),
     livebench("livebench.coding", "LiveBench coding"),
     livebench("livebench.agentic_coding", "LiveBench agentic coding"),

@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use std::path::Path;
 use std::time::Instant;
 
-use switchyard_core::catalog::record::SourceId;
+use switchyard_core::catalog::record::{BenchmarkRecord, Parsed, SourceId};
 use switchyard_core::catalog::sources::hf_leaderboard as hf;
 use switchyard_core::catalog::sources::{
     artificial_analysis, detect, livebench, lmarena, openrouter,
@@ -275,6 +275,113 @@ fn detect_picks_the_newest_file_of_every_corpus_folder() {
             "{source:?}: {} ({:?})",
             selection.file,
             selection.date.map(|d| d.iso())
+        );
+    }
+}
+
+/// Parse speed over the corpus: the best and median of several runs per file, dropping the
+/// result outside the timed region. Run with
+/// `cargo test --release -p switchyard-core --test catalog_sources parse_speed -- --ignored --nocapture`
+/// (`SWITCHYARD_BENCH_ONLY=<part of a file name>` narrows it to one file).
+#[test]
+#[ignore = "benchmark; run in release"]
+fn parse_speed() {
+    let dir = corpus_or_skip!();
+    let or_bytes = read(
+        &dir,
+        SourceId::OpenRouter,
+        "openrouter_models_2026-08-22.json",
+    );
+    let hf_ids: HashSet<String> = openrouter::parse(&or_bytes)
+        .expect("parses")
+        .items
+        .into_iter()
+        .filter_map(|m| m.hugging_face_id)
+        .collect();
+    type Parse<'a> = Box<dyn Fn(&[u8], Option<&[u8]>) -> (usize, Box<dyn std::any::Any>) + 'a>;
+    fn benchmark(result: Parsed<BenchmarkRecord>) -> (usize, Box<dyn std::any::Any>) {
+        (result.items.len(), Box::new(result))
+    }
+    let files: Vec<(SourceId, &str, Option<&str>, Parse)> = vec![
+        (
+            SourceId::OpenRouter,
+            "openrouter_models_2026-08-22.json",
+            None,
+            Box::new(|b, _| {
+                let parsed = openrouter::parse(b).expect("parses");
+                (parsed.items.len(), Box::new(parsed))
+            }),
+        ),
+        (
+            SourceId::ArtificialAnalysis,
+            "aa_llms_models_2026-08-21.json",
+            None,
+            Box::new(|b, _| benchmark(artificial_analysis::parse(b).expect("parses"))),
+        ),
+        (
+            SourceId::HfLeaderboard,
+            "fboulnois_huggingface_v2_2025-03-21.csv",
+            None,
+            Box::new(|b, _| benchmark(hf::parse(b).expect("parses"))),
+        ),
+        (
+            SourceId::HfLeaderboard,
+            "fboulnois_huggingface_v2_2025-03-21.csv (OpenRouter's HF ids only)",
+            None,
+            Box::new(|b, _| {
+                benchmark(hf::parse_only(b, |id| hf_ids.contains(id)).expect("parses"))
+            }),
+        ),
+        (
+            SourceId::HfLeaderboard,
+            "contents_native_2025-02.csv",
+            None,
+            Box::new(|b, _| benchmark(hf::parse(b).expect("parses"))),
+        ),
+        (
+            SourceId::LmArena,
+            "arena-catalog_leaderboard-text-style-control_2025-12-17.json",
+            None,
+            Box::new(|b, _| benchmark(lmarena::parse(b).expect("parses"))),
+        ),
+        (
+            SourceId::LmArena,
+            "fboulnois_lmarena_text_2025-08-04.csv",
+            None,
+            Box::new(|b, _| benchmark(lmarena::parse(b).expect("parses"))),
+        ),
+        (
+            SourceId::LiveBench,
+            "table_2026_01_08.csv",
+            Some("categories_2026_01_08.json"),
+            Box::new(|b, c| benchmark(livebench::parse(b, c).expect("parses"))),
+        ),
+    ];
+    let only = std::env::var("SWITCHYARD_BENCH_ONLY").unwrap_or_default();
+    for (source, label, companion, parse) in files {
+        if !label.contains(only.as_str()) {
+            continue;
+        }
+        let name = label.split(' ').next().unwrap_or(label);
+        let bytes = read(&dir, source, name);
+        let companion = companion.map(|c| read(&dir, source, c));
+        let rounds = if only.is_empty() { 25 } else { 200 };
+        let mut runs: Vec<f64> = (0..rounds)
+            .map(|_| {
+                let start = Instant::now();
+                let (count, result) = parse(&bytes, companion.as_deref());
+                let elapsed = start.elapsed().as_secs_f64() * 1e3;
+                assert!(count > 0, "{label} parsed to nothing");
+                drop(result);
+                elapsed
+            })
+            .collect();
+        runs.sort_by(f64::total_cmp);
+        eprintln!(
+            "{label}: {:.0} KB, best {:.3} ms, median {:.3} ms",
+            bytes.len() as f64 / 1024.0,
+            runs[0],
+            runs[runs.len() / 2]
         );
     }
 }

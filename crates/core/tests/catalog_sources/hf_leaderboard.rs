@@ -169,3 +169,22 @@ fn files_without_a_repo_column_are_errors_and_truncation_is_tolerated() {
         vec!["x/y"]
     );
 }
+
+#[test]
+fn parse_only_reads_just_the_wanted_repos() {
+    let bytes = fixture(SourceId::HfLeaderboard, "contents_native_2025-02.csv");
+    let wanted = ["meta-llama/Llama-3.3-70B-Instruct", QWEN, "not/listed"];
+    let parsed = hf::parse_only(&bytes, |id| wanted.contains(&id)).expect("parses");
+    assert_eq!(
+        keys(&parsed),
+        vec![QWEN, "meta-llama/Llama-3.3-70B-Instruct"]
+    );
+    assert_eq!(
+        parsed.skipped, 1,
+        "unwanted rows are not counted; the row without a repo id is"
+    );
+    let full = native();
+    for key in keys(&parsed) {
+        assert_eq!(record(&parsed, key), record(&full, key));
+    }
+}

@@ -86,6 +86,17 @@ struct Row {
 /// Parses a leaderboard CSV in either layout. Errors when the file has no header or no
 /// `fullname`/`model_name` column; rows without a repo id or any score are skipped.
 pub fn parse(bytes: &[u8]) -> Result<Parsed<BenchmarkRecord>, SourceError> {
+    parse_only(bytes, |_| true)
+}
+
+/// Like [`parse`], reading only the rows whose repo id `wanted` accepts; the others are
+/// passed over before any allocation and are neither kept nor counted as skipped. The HF
+/// leaderboard joins the catalog only through OpenRouter's `hugging_face_id`, exactly, so the
+/// pipeline can pass that set and pay for a few dozen rows instead of thousands.
+pub fn parse_only(
+    bytes: &[u8],
+    wanted: impl Fn(&str) -> bool,
+) -> Result<Parsed<BenchmarkRecord>, SourceError> {
     let mut reader = table::reader(bytes);
     let headers = table::headers(SourceId::HfLeaderboard, &mut reader)?;
     let mut columns: Vec<(usize, Field)> = Vec::new();
@@ -97,18 +108,25 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed<BenchmarkRecord>, SourceError> {
             }
         }
     }
-    if !columns.iter().any(|(_, f)| *f == Field::Key) {
+    let Some(key_column) = columns
+        .iter()
+        .find(|(_, f)| *f == Field::Key)
+        .map(|(i, _)| *i)
+    else {
         return Err(file_error(
             SourceId::HfLeaderboard,
             "no `fullname` or `model_name` column: not a leaderboard CSV",
         ));
-    }
+    };
     let mut collector = Collector::default();
     table::for_each_row(&mut reader, |index, record| {
         let record = match record {
             Ok(record) => record,
             Err(e) => return collector.out.skip(format!("row {index}: {e}")),
         };
+        if table::text(record, Some(key_column)).is_some_and(|id| !wanted(id)) {
+            return;
+        }
         let mut row = Row::default();
         for &(column, field) in &columns {
             let cell = Some(column);
