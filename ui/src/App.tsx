@@ -3,6 +3,7 @@ import { Icon } from "./components/Icon";
 import { StatusBar } from "./components/StatusBar";
 import { type AppInfo, describeError, ipc } from "./ipc";
 import { hashFor, PAGES, type PageId, pageFromHash } from "./nav";
+import { ModelsPage } from "./pages/models/ModelsPage";
 import { Placeholder } from "./pages/Placeholder";
 import { RolesPage } from "./pages/roles/RolesPage";
 import { Settings } from "./pages/Settings";
@@ -71,6 +72,8 @@ export function App() {
           <Settings info={boot.state === "ready" ? boot.info : null} />
         ) : page === "roles" ? (
           <RolesPage />
+        ) : page === "models" ? (
+          <ModelsPage />
         ) : (
           current && <Placeholder page={current.id} />
         )}

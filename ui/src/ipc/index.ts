@@ -1,12 +1,17 @@
 // The UI's only door to Rust. Pages import from here, never from `./bindings` directly.
-import { commands, type DoctorReport_Serialize, events } from "./bindings";
-import { unwrap } from "./result";
 import type {
+  CatalogRefreshed_Serialize,
   ComposeRequest_Deserialize,
   CustomBlockInput_Deserialize,
   ImportMode,
+  MatchOverride,
+  ModelQuery_Deserialize,
+  RefreshProgress_Serialize,
   RolePreset_Deserialize,
+  SourceId,
 } from "./bindings";
+import { commands, type DoctorReport_Serialize, events } from "./bindings";
+import { unwrap } from "./result";
 
 // Rust types that also derive Deserialize are exported in two shapes; the UI receives what
 // Rust serializes, so it names the `_Serialize` shape.
@@ -69,4 +74,56 @@ export const rolesIpc = {
   /** The roles file (custom blocks and presets) as JSON text. */
   exportRoles: () => unwrap(commands.exportRoles()),
   importRoles: (json: string, mode: ImportMode) => unwrap(commands.importRoles(json, mode)),
+};
+
+// Model catalog: the Models page. Queries name the `_Deserialize` shape (optional fields may
+// be left out); results the `_Serialize` shape.
+export type {
+  BenchmarkValue_Serialize as BenchmarkValue,
+  CatalogStatus_Serialize as CatalogStatus,
+  Category,
+  CategoryScore,
+  MatchOverride,
+  ModelCard_Serialize as ModelCard,
+  ModelQuery_Deserialize as ModelQuery,
+  ModelSummary_Serialize as ModelSummary,
+  OverrideAction,
+  Pricing_Serialize as Pricing,
+  RefreshProgress_Serialize as RefreshProgress,
+  RefreshReport_Serialize as RefreshReport,
+  RefreshStage,
+  ScoreBrief,
+  ScoreInput,
+  SortKey,
+  SourceId,
+  SourceMatch,
+  SourceRefresh_Serialize as SourceRefresh,
+  SourceStatus_Serialize as SourceStatus,
+  Tag,
+  Tier,
+} from "./bindings";
+
+export const catalogIpc = {
+  /** Models matching the query, filtered and sorted by the engine. */
+  listModels: (query: ModelQuery_Deserialize) => unwrap(commands.listModels(query)),
+  getModel: (id: string) => unwrap(commands.getModel(id)),
+  /** Two to five models side by side, in the order given. */
+  compareModels: (ids: string[]) => unwrap(commands.compareModels(ids)),
+  status: () => unwrap(commands.catalogStatus()),
+  /** Starts a refresh (network, or `fromDir` laid out like the corpus); returns at once. */
+  refresh: (fromDir: string | null = null) => unwrap(commands.refreshCatalog(fromDir)),
+  /** Adds or removes a match; returns the model's rebuilt card. */
+  setMatchOverride: (correction: MatchOverride) => unwrap(commands.setMatchOverride(correction)),
+  /** Forgets a stored correction; resolves to whether there was one. */
+  clearMatchOverride: (source: SourceId, record: string, modelId: string) =>
+    unwrap(commands.clearMatchOverride(source, record, modelId)),
+};
+
+export const catalogEvents = {
+  /** Calls `handler` with each step of a running refresh; returns the unsubscribe function. */
+  onRefreshProgress: (handler: (progress: RefreshProgress_Serialize) => void) =>
+    events.catalogRefreshProgress.listen((event) => handler(event.payload.progress)),
+  /** Calls `handler` when a refresh ends, with its report or the error that stopped it. */
+  onRefreshed: (handler: (outcome: CatalogRefreshed_Serialize) => void) =>
+    events.catalogRefreshed.listen((event) => handler(event.payload)),
 };
