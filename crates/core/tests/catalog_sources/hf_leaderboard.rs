@@ -188,3 +188,17 @@ fn parse_only_reads_just_the_wanted_repos() {
         assert_eq!(record(&parsed, key), record(&full, key));
     }
 }
+
+#[test]
+fn parse_file_with_filters_both_hf_forms() {
+    use switchyard_core::catalog::sources::{parse_file_with, SourceFile};
+    let wanted = |id: &str| id == QWEN;
+    for name in ["contents_native_2025-02.csv", "rows_offset_100.json"] {
+        let bytes = fixture(SourceId::HfLeaderboard, name);
+        let parsed = parse_file_with(SourceId::HfLeaderboard, name, &bytes, None, Some(&wanted));
+        let Ok(SourceFile::Benchmarks(parsed)) = parsed else {
+            panic!("{name}: {parsed:?}");
+        };
+        assert_eq!(keys(&parsed), vec![QWEN], "{name}");
+    }
+}

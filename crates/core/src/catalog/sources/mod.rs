@@ -42,16 +42,34 @@ pub fn parse_file(
     bytes: &[u8],
     companion: Option<&[u8]>,
 ) -> Result<SourceFile, SourceError> {
+    parse_file_with(source, name, bytes, companion, None)
+}
+
+/// Like [`parse_file`]; with `hf_wanted`, the HF leaderboard keeps only the repos it accepts
+/// (see [`hf_leaderboard::parse_only`]: pass OpenRouter's `hugging_face_id`s, the only
+/// join key, and the HF file costs a few dozen rows instead of thousands).
+pub fn parse_file_with(
+    source: SourceId,
+    name: &str,
+    bytes: &[u8],
+    companion: Option<&[u8]>,
+    hf_wanted: Option<&dyn Fn(&str) -> bool>,
+) -> Result<SourceFile, SourceError> {
     let is_json = detect::base_name(name)
         .to_ascii_lowercase()
         .ends_with(".json");
+    let wanted = |id: &str| hf_wanted.is_none_or(|wanted| wanted(id));
     let records = match source {
         SourceId::OpenRouter => {
             return openrouter::parse_snapshot(bytes).map(SourceFile::OpenRouter);
         }
         SourceId::ArtificialAnalysis => artificial_analysis::parse(bytes)?,
-        SourceId::HfLeaderboard if is_json => hf_leaderboard::rows::parse_page(bytes)?.records,
-        SourceId::HfLeaderboard => hf_leaderboard::parse(bytes)?,
+        SourceId::HfLeaderboard if is_json => {
+            let mut records = hf_leaderboard::rows::parse_page(bytes)?.records;
+            records.items.retain(|r| wanted(&r.key));
+            records
+        }
+        SourceId::HfLeaderboard => hf_leaderboard::parse_only(bytes, wanted)?,
         SourceId::LmArena => lmarena::parse(bytes)?,
         SourceId::LiveBench => livebench::parse(bytes, companion)?,
     };
