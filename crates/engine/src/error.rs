@@ -2,6 +2,8 @@ use std::path::PathBuf;
 
 use switchyard_core::error::ErrorCode;
 use switchyard_core::roles::RoleError;
+use switchyard_keychain::KeychainError;
+use switchyard_providers::client::ClientError;
 use switchyard_store::StoreError;
 
 /// Errors of engine use cases. Each maps to one [`ErrorCode`] for the UI and the CLI.
@@ -25,6 +27,20 @@ pub enum EngineError {
     /// A bug or a crashed background task.
     #[error("internal error: {0}")]
     Internal(String),
+    /// The keychain is unavailable, locked or failed; the message says how to fix it.
+    #[error(transparent)]
+    Keychain(KeychainError),
+    /// A provider key is needed and none is stored or set in the environment.
+    #[error("{0}")]
+    MissingCredential(String),
+    /// A model provider failed; the message is the provider's own where it gave one.
+    #[error("{provider}: {source}")]
+    Provider {
+        /// The provider id.
+        provider: String,
+        /// What the client saw (never contains the key).
+        source: ClientError,
+    },
     /// The roles composer refused the request (empty task, limits, unknown preset, bad
     /// roles file); the code comes from [`RoleError::code`].
     #[error(transparent)]
@@ -40,6 +56,9 @@ impl EngineError {
             EngineError::InvalidInput(_) => ErrorCode::InvalidInput,
             EngineError::NotFound(_) => ErrorCode::NotFound,
             EngineError::Internal(_) => ErrorCode::Internal,
+            EngineError::Keychain(_) => ErrorCode::Keychain,
+            EngineError::MissingCredential(_) => ErrorCode::MissingCredential,
+            EngineError::Provider { .. } => ErrorCode::Provider,
             EngineError::Role(e) => e.code(),
         }
     }

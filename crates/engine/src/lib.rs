@@ -7,6 +7,7 @@
 pub mod catalog;
 mod doctor;
 mod error;
+mod keys;
 pub mod paths;
 mod roles;
 

@@ -1,0 +1,136 @@
+//! `ask`: one streamed answer from whichever provider serves a model reference.
+//!
+//! Routing is `switchyard_providers::route::route`: `local/<server>/<name>` and
+//! `<provider>:<model>` go where they say; an OpenRouter catalog id (`vendor/name`) goes to the
+//! vendor's own API when the user has that vendor's key (keychain or environment), otherwise
+//! through OpenRouter.
+
+use std::collections::HashMap;
+
+use switchyard_core::catalog::card::Pricing;
+use switchyard_core::providers::{AskAnswer, AskRequest, ProviderKind};
+use switchyard_keychain::{KeychainError, ResolvedKey};
+use switchyard_providers::client::{
+    CancellationToken, ChatRequest, ClientConfig, ClientError, ModelClient, StreamEvent,
+};
+use switchyard_providers::route::{route, RouteError};
+
+use super::{blocking, keychain_error, missing_key};
+use crate::{Engine, EngineError};
+
+impl Engine {
+    /// Streams one answer: `on_delta` receives the text as it arrives; the finished answer
+    /// (usage, cost, provider, latency) is returned. Cancel with `cancel` (the call returns
+    /// `Provider` "the model call was canceled" at once) or by dropping the future.
+    ///
+    /// Cost uses `request.pricing` (the catalog's per-million prices); local models are free;
+    /// otherwise no cost is reported. Errors: `InvalidInput` (empty prompt, unreadable model
+    /// reference), `NotFound` (unknown provider in the reference), `MissingCredential`,
+    /// `Keychain`, `Provider` (the provider's own message: wrong key, rate limit, timeout…).
+    pub async fn ask(
+        &self,
+        request: AskRequest,
+        cancel: Option<CancellationToken>,
+        mut on_delta: impl FnMut(&str) + Send,
+    ) -> Result<AskAnswer, EngineError> {
+        if request.prompt.trim().is_empty() {
+            return Err(EngineError::InvalidInput("the prompt is empty".into()));
+        }
+        let providers = self.providers().await?;
+        let keys = self.key_store().await?;
+        let wanted: Vec<(String, Option<String>)> = providers
+            .iter()
+            .filter(|p| p.takes_key() && p.target().is_some())
+            .map(|p| (p.id.clone(), p.env_var.clone()))
+            .collect();
+        let resolved: HashMap<String, Result<Option<ResolvedKey>, KeychainError>> =
+            blocking(move || {
+                wanted
+                    .into_iter()
+                    .map(|(id, env_var)| {
+                        let key = keys.resolve(&id, env_var.as_deref());
+                        (id, key)
+                    })
+                    .collect()
+            })
+            .await?;
+        let has_key = |id: &str| matches!(resolved.get(id), Some(Ok(Some(_))));
+        let route = route(&request.model, &providers, has_key).map_err(|error| match error {
+            RouteError::NoCredential { .. } => {
+                match resolved.values().find_map(|r| r.as_ref().err()) {
+                    // The keychain could not be asked: that is the thing to fix, not the key.
+                    Some(keychain) => EngineError::Keychain(keychain.clone()),
+                    None => EngineError::MissingCredential(error.to_string()),
+                }
+            }
+            RouteError::UnknownProvider(_) => EngineError::NotFound(error.to_string()),
+            RouteError::Ambiguous(_) | RouteError::NotAModelProvider(_) => {
+                EngineError::InvalidInput(error.to_string())
+            }
+        })?;
+        let provider = providers
+            .iter()
+            .find(|p| p.id == route.provider_id)
+            .ok_or_else(|| {
+                EngineError::Internal(format!("routed to unknown {}", route.provider_id))
+            })?;
+        let target = provider.target().ok_or_else(|| {
+            EngineError::InvalidInput(format!("{} takes no prompts", provider.id))
+        })?;
+        let key = match resolved.get(&provider.id) {
+            Some(Ok(Some(key))) => Some(key.clone()),
+            Some(Err(error)) if provider.needs_key() => return Err(keychain_error(error.clone())),
+            _ if provider.needs_key() => return Err(missing_key(provider)),
+            _ => None,
+        };
+
+        let pricing = match (request.pricing, provider.kind) {
+            (Some(pricing), _) => Some(pricing),
+            (None, ProviderKind::Local) => Some(Pricing {
+                prompt_per_m: Some(0.0),
+                completion_per_m: Some(0.0),
+            }),
+            (None, _) => None,
+        };
+        let mut chat = ChatRequest::new(route.model.clone(), request.prompt.clone());
+        chat.system = request.system.clone();
+        chat.max_tokens = request.max_tokens;
+        chat.pricing = pricing;
+        chat.cancel = cancel;
+        let client = ModelClient::new(ClientConfig::default())
+            .map_err(|e| EngineError::Internal(e.to_string()))?;
+        tracing::info!(model = %request.model, provider = %provider.id, "ask");
+        let mut on_event = |event: StreamEvent| {
+            if let StreamEvent::Delta(text) = event {
+                on_delta(&text);
+            }
+        };
+        let answer = client
+            .chat_streaming(
+                &target,
+                key.as_ref().map(|k| &k.secret),
+                &chat,
+                &mut on_event,
+            )
+            .await
+            .map_err(|source| provider_error(&provider.id, source))?;
+        Ok(AskAnswer {
+            model: request.model,
+            provider_id: provider.id.clone(),
+            provider_model: route.model,
+            key_source: key.map(|k| k.source),
+            text: answer.text,
+            finish_reason: answer.finish_reason,
+            usage: answer.usage,
+            cost: answer.cost,
+            latency_ms: u32::try_from(answer.elapsed.as_millis()).unwrap_or(u32::MAX),
+        })
+    }
+}
+
+fn provider_error(provider: &str, source: ClientError) -> EngineError {
+    EngineError::Provider {
+        provider: provider.to_owned(),
+        source,
+    }
+}

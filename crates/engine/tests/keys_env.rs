@@ -1,0 +1,141 @@
+//! Headless use: a provider key from its environment variable, honoured at call time and shown
+//! as "from environment", and the engine-level secret-leak check.
+//!
+//! This file holds exactly one test because it sets a process environment variable, which it
+//! does before any runtime or other thread exists.
+
+#[path = "../../providers/tests/support/mod.rs"]
+mod http;
+
+use std::path::Path;
+
+use http::{wire, Reply, TestServer};
+use switchyard_core::error::ErrorCode;
+use switchyard_core::providers::{AskRequest, KeySource, KeyStatus};
+use switchyard_engine::{Engine, EngineConfig};
+use switchyard_store::{Store, DATABASE_FILE};
+
+const KEY: &str = "sk-ENVLEAK-5a5a5a5a-d00d77aa";
+
+fn all_bytes(dir: &Path) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("read dir").flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            bytes.extend(all_bytes(&path));
+        } else {
+            bytes.extend(std::fs::read(&path).expect("read file"));
+        }
+    }
+    bytes
+}
+
+#[test]
+fn environment_key_is_used_reported_and_never_stored() {
+    std::env::set_var("DEEPSEEK_API_KEY", KEY);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(run());
+}
+
+async fn run() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let store = Store::open(&dir.path().join(DATABASE_FILE))
+        .await
+        .expect("store");
+    let service = format!("dev.switchyard.test.env.{}", std::process::id());
+    store
+        .set_setting("keychain.service", &service, "2026-11-29T12:00:00Z")
+        .await
+        .expect("set");
+    store.close().await;
+    let engine = Engine::open(EngineConfig {
+        home: Some(dir.path().to_path_buf()),
+    })
+    .await
+    .expect("engine");
+
+    let echo = wire::openai_error(
+        &format!("Authentication Fails, your api key: {KEY} is invalid"),
+        "authentication_error",
+        "invalid_request_error",
+    );
+    let server = TestServer::start(vec![
+        Reply::json(200, wire::model_list(2)),
+        Reply::sse(wire::openai_stream(
+            "deepseek-chat",
+            &["from ", "env"],
+            Some((4, 2)),
+        )),
+        Reply::json(401, echo.clone()),
+        Reply::json(401, echo),
+    ])
+    .await;
+    engine
+        .set_provider_base_url("deepseek", Some(&server.url))
+        .await
+        .expect("url");
+
+    let status = engine.provider_status("deepseek").await.expect("status");
+    assert_eq!(
+        status.key,
+        KeyStatus::Environment {
+            variable: "DEEPSEEK_API_KEY".into(),
+            last4: "77aa".into()
+        }
+    );
+    let report = engine.test_provider("deepseek").await.expect("test");
+    assert!(report.ok, "{report:?}");
+    assert_eq!(report.key_source, Some(KeySource::Environment));
+
+    let request = AskRequest {
+        model: "deepseek/deepseek-chat".into(),
+        prompt: "hi".into(),
+        system: None,
+        max_tokens: None,
+        pricing: None,
+    };
+    let mut streamed = String::new();
+    let answer = engine
+        .ask(request.clone(), None, |delta| streamed.push_str(delta))
+        .await
+        .expect("ask");
+    assert_eq!(
+        (streamed.as_str(), answer.provider_id.as_str()),
+        ("from env", "deepseek")
+    );
+    assert_eq!(answer.provider_model, "deepseek-chat");
+    assert_eq!(answer.key_source, Some(KeySource::Environment));
+    assert_eq!(answer.cost, None, "no pricing given, no cost invented");
+
+    let mut outputs = vec![
+        format!("{status:?}"),
+        format!("{report:?}"),
+        format!("{answer:?}"),
+    ];
+    let err = engine.ask(request, None, |_| {}).await.expect_err("401");
+    assert_eq!(err.code(), ErrorCode::Provider);
+    assert!(err.to_string().contains("Authentication Fails"), "{err}");
+    outputs.push(format!("{err} / {err:?}"));
+    let report = engine.test_provider("deepseek").await.expect("report");
+    assert_eq!(report.http_status, Some(401));
+    outputs.push(format!("{report:?}"));
+
+    let requests = server.requests();
+    assert_eq!(requests.len(), 4);
+    assert!(requests
+        .iter()
+        .all(|r| r.header("authorization") == Some(&format!("Bearer {KEY}"))));
+    for output in &outputs {
+        assert!(!output.contains(KEY), "key in {output}");
+    }
+    engine.close().await;
+    let bytes = all_bytes(dir.path());
+    assert!(
+        !bytes.windows(KEY.len()).any(|w| w == KEY.as_bytes()),
+        "key in the data directory"
+    );
+}
