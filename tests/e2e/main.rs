@@ -1,4 +1,5 @@
 //! End-to-end tests against the real app window. See `harness.rs`.
 
 mod harness;
+mod roles;
 mod shell;

@@ -8,7 +8,7 @@ import {
 } from "../../ipc";
 import { type BlockForm, emptyForm, formFromBlock, inputFromForm, missingField } from "./blockForm";
 import { GROUP_TITLE } from "./filter";
-import { KIND_LABEL, KINDS } from "./labels";
+import { capitalize, KIND_LABEL, KINDS } from "./labels";
 
 interface BlockEditorProps {
   /** Every block, to offer built-ins as a starting point. */
@@ -73,7 +73,7 @@ export function BlockEditor({ blocks, editing, onSaved, onCancel }: BlockEditorP
         >
           {KINDS.map((kind) => (
             <option key={kind} value={kind}>
-              {KIND_LABEL[kind].title}
+              {capitalize(KIND_LABEL[kind].noun)}
             </option>
           ))}
         </select>

@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useId, useMemo, useState } from "react";
+import { type KeyboardEvent, useId, useMemo, useRef, useState } from "react";
 import type { BlockKind, RoleBlock } from "../../ipc";
 import { filterBlocks, findBlock, groupStack } from "./filter";
 import { KIND_LABEL } from "./labels";
@@ -33,6 +33,26 @@ export function BlockPicker({
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
   const listId = useId();
+  const comboRef = useRef<HTMLDivElement>(null);
+  const [placement, setPlacement] = useState<{ up: boolean; maxHeight: number }>({
+    up: false,
+    maxHeight: 300,
+  });
+
+  // Open below the input, or above it when the page has more room there (pickers near the
+  // bottom of the window would otherwise open off-screen).
+  const openList = () => {
+    const combo = comboRef.current;
+    if (combo) {
+      const rect = combo.getBoundingClientRect();
+      const bottom = combo.closest("main")?.getBoundingClientRect().bottom ?? window.innerHeight;
+      const below = bottom - rect.bottom;
+      const up = below < 240 && rect.top > below;
+      const room = (up ? rect.top : below) - 12;
+      setPlacement({ up, maxHeight: Math.max(160, Math.min(300, room)) });
+    }
+    setOpen(true);
+  };
 
   const options = useMemo(() => {
     const matches = filterBlocks(blocks, kind, query);
@@ -61,7 +81,7 @@ export function BlockPicker({
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
     if (event.key === "ArrowDown" || event.key === "ArrowUp") {
       event.preventDefault();
-      setOpen(true);
+      openList();
       const step = event.key === "ArrowDown" ? 1 : -1;
       setActive((i) => Math.max(0, Math.min(ordered.length - 1, i + step)));
     } else if (event.key === "Enter" && open && activeBlock) {
@@ -130,7 +150,7 @@ export function BlockPicker({
           })}
         </ul>
       )}
-      <div className="combo">
+      <div className="combo" ref={comboRef}>
         <input
           className="picker-search"
           type="search"
@@ -148,14 +168,20 @@ export function BlockPicker({
           onChange={(e) => {
             setQuery(e.target.value);
             setActive(0);
-            setOpen(true);
+            if (!open) openList();
           }}
-          onFocus={() => setOpen(true)}
+          onFocus={openList}
           onBlur={() => setOpen(false)}
           onKeyDown={onKeyDown}
         />
         {open && (
-          <div className="combo-list" id={listId} role="listbox" aria-label={label.title}>
+          <div
+            className={`combo-list${placement.up ? " up" : ""}`}
+            style={{ maxHeight: placement.maxHeight }}
+            id={listId}
+            role="listbox"
+            aria-label={label.title}
+          >
             {ordered.length === 0 ? (
               <p className="combo-empty muted small">
                 {query ? `No ${label.noun} matches “${query}”.` : `Every ${label.noun} is chosen.`}

@@ -25,3 +25,8 @@ export const KINDS: readonly BlockKind[] = ["persona", "stack", "domain", "forma
 export function plural(count: number, noun: string, nouns = `${noun}s`): string {
   return `${count} ${count === 1 ? noun : nouns}`;
 }
+
+/** `stack entry` → `Stack entry`. */
+export function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
