@@ -12,3 +12,4 @@ pub mod local;
 pub mod probe;
 pub mod registry;
 pub mod route;
+pub mod sources;
