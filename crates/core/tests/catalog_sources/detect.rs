@@ -111,3 +111,15 @@ fn accepted_extensions_per_source() {
     assert!(!detect::accepts(SourceId::ArtificialAnalysis, "SOURCE.md"));
     assert!(!detect::accepts(SourceId::ArtificialAnalysis, ".json"));
 }
+
+#[test]
+fn hf_imports_whole_csv_tables_never_a_rows_page() {
+    let names = [
+        "contents_native_2025-02.csv",
+        "rows_offset_100_2026-01-01.json",
+    ];
+    assert_eq!(
+        newest(SourceId::HfLeaderboard, &names).as_deref(),
+        Some("contents_native_2025-02.csv")
+    );
+}

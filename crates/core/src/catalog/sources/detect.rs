@@ -41,7 +41,8 @@ pub struct Selection {
 pub fn extensions(source: SourceId) -> &'static [&'static str] {
     match source {
         SourceId::OpenRouter | SourceId::ArtificialAnalysis => &["json"],
-        SourceId::HfLeaderboard => &["csv", "json"],
+        // A rows-API page (`.json`) holds only one page, never a whole import.
+        SourceId::HfLeaderboard => &["csv"],
         SourceId::LmArena | SourceId::LiveBench => &["json", "csv"],
     }
 }
@@ -101,8 +102,6 @@ fn preference(source: SourceId, base: &str) -> u8 {
         SourceId::LmArena => {
             u8::from(lower.ends_with(".json")) * 2 + u8::from(lower.contains("style-control"))
         }
-        // A CSV export is a whole table; a rows-API page is only one page.
-        SourceId::HfLeaderboard => u8::from(lower.ends_with(".csv")),
         _ => 0,
     }
 }
