@@ -84,9 +84,12 @@ async fn refresh_from_a_folder_replaces_the_bundle_and_reports_per_source() {
             .find(|s| s.source == id)
             .expect("source")
     };
-    // The HF fine-tune (abliterated) and the other repos do not match; Llama 3.3 does, exactly.
-    assert!(by(SourceId::HfLeaderboard).matched >= 1);
-    assert!(by(SourceId::HfLeaderboard).unmatched >= 1);
+    // HF rows join on OpenRouter's hugging_face_id only, so only those rows are kept (the
+    // abliterated fine-tune and other repos are dropped at parse time), and each kept row
+    // matches exactly.
+    let hf = by(SourceId::HfLeaderboard);
+    assert!(hf.matched >= 1);
+    assert_eq!(hf.records, hf.matched);
     let stages = stages.lock().expect("lock").clone();
     assert_eq!(stages.first(), Some(&(None, RefreshStage::Started)));
     assert_eq!(stages.last(), Some(&(None, RefreshStage::Finished)));

@@ -2,13 +2,15 @@
 //! Each source is fetched/read and parsed on its own; one that fails records its error and
 //! keeps its previous snapshot, and nothing aborts the whole refresh.
 
+use std::collections::HashSet;
 use std::path::Path;
 use std::sync::atomic::Ordering;
+use std::sync::Arc;
 
 use switchyard_core::catalog::card::Catalog;
 use switchyard_core::catalog::record::SourceId;
 use switchyard_core::catalog::snapshot::{SnapshotBundle, SourceSnapshot, FORMAT_VERSION};
-use switchyard_core::catalog::sources::{detect, parse_file};
+use switchyard_core::catalog::sources::{detect, parse_file_with};
 use switchyard_core::catalog::view::{RefreshProgress, RefreshReport, RefreshStage, SourceRefresh};
 use switchyard_core::providers::ARTIFICIAL_ANALYSIS;
 use switchyard_keychain::KeyStore;
@@ -59,7 +61,8 @@ impl Engine {
         let mut outcomes = Vec::new();
         for source in SourceId::ALL {
             emit(progress, Some(source), RefreshStage::Parsing, None);
-            let parsed = read_source_dir(&dir.join(source.folder()), source).await;
+            let hf = self.hf_filter(source).await?;
+            let parsed = read_source_dir(&dir.join(source.folder()), source, hf).await;
             let outcome = self.settle(source, parsed, progress).await?;
             outcomes.push(outcome);
         }
@@ -100,7 +103,8 @@ impl Engine {
             let parsed = match result {
                 Ok(file) => {
                     emit(progress, Some(source), RefreshStage::Parsing, None);
-                    parse_fetched(source, file).await
+                    let hf = self.hf_filter(source).await?;
+                    parse_fetched(source, file, hf).await
                 }
                 Err(error) => Err(error.to_string()),
             };
@@ -196,7 +200,7 @@ impl Engine {
     pub async fn build_snapshot_bundle(&self, dir: &Path) -> Result<SnapshotBundle, EngineError> {
         let mut sources = Vec::new();
         for source in SourceId::ALL {
-            match read_source_dir(&dir.join(source.folder()), source).await {
+            match read_source_dir(&dir.join(source.folder()), source, None).await {
                 Ok(mut snapshot) => {
                     snapshot.origin =
                         format!("{}/{}", source.folder(), file_name(&snapshot.origin));
@@ -212,6 +216,40 @@ impl Engine {
         };
         bundle.prune_for_shipping();
         Ok(bundle)
+    }
+}
+
+/// Lowercase HF repo ids some OpenRouter model names; `None` = keep every row.
+type HfFilter = Option<Arc<HashSet<String>>>;
+
+impl Engine {
+    /// For the HF leaderboard: the repos OpenRouter names (HF rows join on `hugging_face_id`
+    /// only, so the thousands of other rows could never match; skipping them saves most of the
+    /// parse time and storage). Taken from the stored OpenRouter snapshot, refreshed just
+    /// before (OpenRouter is settled first), else the bundled one.
+    async fn hf_filter(&self, source: SourceId) -> Result<HfFilter, EngineError> {
+        if source != SourceId::HfLeaderboard {
+            return Ok(None);
+        }
+        let stored = self.store().source_snapshots().await?;
+        let openrouter = stored
+            .into_iter()
+            .find(|s| s.source == SourceId::OpenRouter)
+            .or_else(|| {
+                super::bundled_snapshot()
+                    .sources
+                    .into_iter()
+                    .find(|s| s.source == SourceId::OpenRouter)
+            });
+        Ok(openrouter.map(|snapshot| {
+            Arc::new(
+                snapshot
+                    .openrouter
+                    .iter()
+                    .filter_map(|m| m.hugging_face_id.as_ref().map(|id| id.to_ascii_lowercase()))
+                    .collect(),
+            )
+        }))
     }
 }
 
@@ -249,7 +287,11 @@ fn file_name(path: &str) -> String {
 }
 
 /// Reads and parses the newest file of one source folder.
-async fn read_source_dir(folder: &Path, source: SourceId) -> Result<SourceSnapshot, String> {
+async fn read_source_dir(
+    folder: &Path,
+    source: SourceId,
+    hf: HfFilter,
+) -> Result<SourceSnapshot, String> {
     let mut names = Vec::new();
     let mut entries = tokio::fs::read_dir(folder)
         .await
@@ -274,7 +316,16 @@ async fn read_source_dir(folder: &Path, source: SourceId) -> Result<SourceSnapsh
     let origin = path.display().to_string();
     let data_date = selection.date.as_ref().map(detect::NameDate::iso);
     let parsed = tokio::task::spawn_blocking(move || {
-        parse_file(source, &selection.file, &bytes, companion.as_deref())
+        let wanted = hf
+            .as_ref()
+            .map(|ids| move |id: &str| ids.contains(&id.to_ascii_lowercase()));
+        parse_file_with(
+            source,
+            &selection.file,
+            &bytes,
+            companion.as_deref(),
+            wanted.as_ref().map(|w| w as &dyn Fn(&str) -> bool),
+        )
     })
     .await
     .map_err(|e| format!("parser crashed: {e}"))?
@@ -288,7 +339,11 @@ async fn read_source_dir(folder: &Path, source: SourceId) -> Result<SourceSnapsh
     ))
 }
 
-async fn parse_fetched(source: SourceId, file: FetchedSource) -> Result<SourceSnapshot, String> {
+async fn parse_fetched(
+    source: SourceId,
+    file: FetchedSource,
+    hf: HfFilter,
+) -> Result<SourceSnapshot, String> {
     let FetchedSource {
         name,
         bytes,
@@ -298,7 +353,11 @@ async fn parse_fetched(source: SourceId, file: FetchedSource) -> Result<SourceSn
     } = file;
     let label = origin.clone();
     tokio::task::spawn_blocking(move || {
-        parse_file(source, &name, &bytes, companion.as_deref()).map(|parsed| {
+        let wanted = hf
+            .as_ref()
+            .map(|ids| move |id: &str| ids.contains(&id.to_ascii_lowercase()));
+        let wanted = wanted.as_ref().map(|w| w as &dyn Fn(&str) -> bool);
+        parse_file_with(source, &name, &bytes, companion.as_deref(), wanted).map(|parsed| {
             SourceSnapshot::from_parsed(source, parsed, origin, Some(now()), data_date)
         })
     })
