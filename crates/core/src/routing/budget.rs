@@ -32,8 +32,12 @@ pub enum Nudge {
 
 impl BudgetTier {
     /// Every tier, cheapest first.
-    pub const ALL: [BudgetTier; 4] =
-        [BudgetTier::Low, BudgetTier::Medium, BudgetTier::High, BudgetTier::Any];
+    pub const ALL: [BudgetTier; 4] = [
+        BudgetTier::Low,
+        BudgetTier::Medium,
+        BudgetTier::High,
+        BudgetTier::Any,
+    ];
 
     /// The id used in JSON and on the CLI.
     pub fn id(self) -> &'static str {
@@ -47,7 +51,9 @@ impl BudgetTier {
 
     /// Parses [`BudgetTier::id`], case-insensitively.
     pub fn parse(text: &str) -> Option<BudgetTier> {
-        BudgetTier::ALL.into_iter().find(|t| t.id().eq_ignore_ascii_case(text.trim()))
+        BudgetTier::ALL
+            .into_iter()
+            .find(|t| t.id().eq_ignore_ascii_case(text.trim()))
     }
 
     /// The band in USD per million input tokens; `None` for [`BudgetTier::Any`].
@@ -85,7 +91,10 @@ pub struct Budget {
 impl Budget {
     /// A budget of `tier` with no cap.
     pub fn tier(tier: BudgetTier) -> Budget {
-        Budget { tier, max_price_per_m: None }
+        Budget {
+            tier,
+            max_price_per_m: None,
+        }
     }
 
     /// Whether a model priced `pricing` fits. Unknown input prices fit only `any` without a
@@ -119,6 +128,9 @@ impl Budget {
 
     /// This budget nudged one tier (the cap is kept).
     pub fn nudged(self, nudge: Nudge) -> Budget {
-        Budget { tier: self.tier.nudge(nudge), ..self }
+        Budget {
+            tier: self.tier.nudge(nudge),
+            ..self
+        }
     }
 }

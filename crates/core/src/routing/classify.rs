@@ -41,10 +41,17 @@ impl Needs {
     /// `long-context` without a number means [`LONG_CONTEXT_MIN_TOKENS`].
     pub fn parse_list(list: &str) -> Result<Needs, String> {
         let mut needs = Needs::default();
-        for item in list.split(',').map(str::trim).filter(|item| !item.is_empty()) {
+        for item in list
+            .split(',')
+            .map(str::trim)
+            .filter(|item| !item.is_empty())
+        {
             let (name, value) = item.split_once(['=', ':']).unwrap_or((item, ""));
-            let key: String =
-                name.chars().filter(char::is_ascii_alphanumeric).collect::<String>().to_ascii_lowercase();
+            let key: String = name
+                .chars()
+                .filter(char::is_ascii_alphanumeric)
+                .collect::<String>()
+                .to_ascii_lowercase();
             match key.as_str() {
                 "vision" | "image" | "images" => needs.vision = true,
                 "tools" | "tool" | "functioncalling" => needs.tools = true,
@@ -157,16 +164,25 @@ pub fn classify(task: &str) -> Classification {
 impl Classifier {
     /// Compiles `classify_json` (the format of `data/routing/classify.json`) with `stacks`.
     pub fn new(classify_json: &str, stacks: &[StackSpelling]) -> Result<Classifier, RoutingError> {
-        Ok(Classifier { lexicon: Lexicon::compile(classify_json, stacks)? })
+        Ok(Classifier {
+            lexicon: Lexicon::compile(classify_json, stacks)?,
+        })
     }
 
-    /// The built-in classifier, compiled on first use. The embedded data is validated by
-    /// tests; should it ever fail to compile, every task classifies as `general`.
+    /// The built-in classification data with other stack spellings, e.g. the roles library
+    /// with the user's custom stack blocks (`StackSpelling::from_block`).
+    pub fn with_stacks(stacks: &[StackSpelling]) -> Result<Classifier, RoutingError> {
+        Classifier::new(CLASSIFY_JSON, stacks)
+    }
+
+    /// The built-in classifier (built-in data, the roles library's built-in stack blocks),
+    /// compiled on first use. The embedded data is validated by tests; should it ever fail
+    /// to compile, every task classifies as `general`.
     pub fn builtin() -> &'static Classifier {
         BUILTIN.get_or_init(|| {
-            builtin_stacks()
-                .and_then(|stacks| Classifier::new(CLASSIFY_JSON, &stacks))
-                .unwrap_or(Classifier { lexicon: Lexicon::default() })
+            Classifier::with_stacks(&builtin_stacks()).unwrap_or(Classifier {
+                lexicon: Lexicon::default(),
+            })
         })
     }
 
@@ -181,8 +197,11 @@ impl Classifier {
             }
         });
         let info = |term: u32| lex.info.get(term as usize);
+        // Evidence a program is meant: a coding word, or a stack word that is not also
+        // everyday English. Ambiguous stack words ("rust", "go") count only next to it.
         let coding_evidence = hits.iter().filter_map(|t| info(*t)).any(|i| {
-            !i.ambiguous && (i.stack.is_some() || i.weights.iter().any(|(c, _)| *c == Category::Coding))
+            (i.stack.is_some() && !i.ambiguous)
+                || i.weights.iter().any(|(c, _)| *c == Category::Coding)
         });
 
         let mut scores = [0.0f64; Category::ALL.len()];
@@ -193,11 +212,23 @@ impl Classifier {
         let mut matched: Vec<MatchedTerm> = Vec::with_capacity(hits.len());
         for term in hits {
             let Some(info) = info(term) else { continue };
-            if info.ambiguous && !coding_evidence {
-                continue;
+            let stack_id = info
+                .stack
+                .filter(|_| !info.ambiguous || coding_evidence)
+                .and_then(|i| lex.stacks.get(i as usize));
+            let mut weights = info.weights.clone();
+            if stack_id.is_some() {
+                match weights.iter_mut().find(|(c, _)| *c == Category::Coding) {
+                    Some((_, w)) => *w = w.max(info.stack_weight),
+                    None => weights.push((Category::Coding, info.stack_weight)),
+                }
             }
             let mut signals = Vec::new();
-            for (bit, name) in [(NEED_VISION, "vision"), (NEED_TOOLS, "tools"), (NEED_STRUCTURED, "structuredOutput")] {
+            for (bit, name) in [
+                (NEED_VISION, "vision"),
+                (NEED_TOOLS, "tools"),
+                (NEED_STRUCTURED, "structuredOutput"),
+            ] {
                 if info.needs & bit != 0 {
                     signals.push(format!("need:{name}"));
                 }
@@ -206,12 +237,17 @@ impl Classifier {
                 signals.push(format!("need:longContext={tokens}"));
                 long_context = Some(long_context.unwrap_or(0).max(tokens));
             }
-            for (bit, name) in [(HINT_SPEED, "speed"), (HINT_COST, "cost"), (HINT_CRITICAL, "critical"), (HINT_PRODUCTION, "production")] {
+            for (bit, name) in [
+                (HINT_SPEED, "speed"),
+                (HINT_COST, "cost"),
+                (HINT_CRITICAL, "critical"),
+                (HINT_PRODUCTION, "production"),
+            ] {
                 if info.hints & bit != 0 {
                     signals.push(format!("hint:{name}"));
                 }
             }
-            if let Some(id) = info.stack.and_then(|i| lex.stacks.get(i as usize)) {
+            if let Some(id) = stack_id {
                 signals.push(format!("stack:{id}"));
                 if !stack.contains(id) {
                     stack.push(id.clone());
@@ -220,17 +256,29 @@ impl Classifier {
             needs_bits |= info.needs;
             hint_bits |= info.hints;
             let word = lex.matcher.text(term);
-            if info.weights.is_empty() {
-                matched.push(MatchedTerm { word: word.to_owned(), category: None, weight: 0.0, signals });
+            if weights.is_empty() && signals.is_empty() {
                 continue;
             }
-            for (index, (category, weight)) in info.weights.iter().enumerate() {
+            if weights.is_empty() {
+                matched.push(MatchedTerm {
+                    word: word.to_owned(),
+                    category: None,
+                    weight: 0.0,
+                    signals,
+                });
+                continue;
+            }
+            for (index, (category, weight)) in weights.iter().enumerate() {
                 scores[category_index(*category)] += weight;
                 matched.push(MatchedTerm {
                     word: word.to_owned(),
                     category: Some(*category),
                     weight: *weight,
-                    signals: if index == 0 { std::mem::take(&mut signals) } else { Vec::new() },
+                    signals: if index == 0 {
+                        std::mem::take(&mut signals)
+                    } else {
+                        Vec::new()
+                    },
                 });
             }
         }
@@ -266,13 +314,20 @@ impl Classifier {
             .iter()
             .zip(scores)
             .filter(|(_, w)| *w > 0.0)
-            .map(|(c, w)| CategoryWeight { category: *c, weight: w })
+            .map(|(c, w)| CategoryWeight {
+                category: *c,
+                weight: w,
+            })
             .collect();
         weights.sort_by(|a, b| b.weight.total_cmp(&a.weight));
         Classification {
             category,
             confidence,
-            signals: Signals { needs, stack, hints },
+            signals: Signals {
+                needs,
+                stack,
+                hints,
+            },
             matched,
             scores: weights,
         }
@@ -280,7 +335,10 @@ impl Classifier {
 }
 
 fn category_index(category: Category) -> usize {
-    Category::ALL.iter().position(|c| *c == category).unwrap_or(Category::ALL.len() - 1)
+    Category::ALL
+        .iter()
+        .position(|c| *c == category)
+        .unwrap_or(Category::ALL.len() - 1)
 }
 
 /// The winning category (ties go to the earlier one in [`Category::ALL`]) and a confidence
@@ -331,8 +389,12 @@ fn quantity_estimate(lex: &Lexicon, tokens: &Tokens) -> Option<(String, u32)> {
         if token.kind != TokenKind::Number {
             continue;
         }
-        let Some(value) = parse_quantity(tokens.text(*token)) else { continue };
-        let Some(next) = tokens.tokens.get(index + 1) else { continue };
+        let Some(value) = parse_quantity(tokens.text(*token)) else {
+            continue;
+        };
+        let Some(next) = tokens.tokens.get(index + 1) else {
+            continue;
+        };
         let next_text = tokens.text(*next);
         let estimate = match next.kind {
             TokenKind::Word => lex.unit(next_text).map(|unit| value * unit),
@@ -342,7 +404,10 @@ fn quantity_estimate(lex: &Lexicon, tokens: &Tokens) -> Option<(String, u32)> {
                     .iter()
                     .find_map(|(m, f)| next_text.strip_prefix(m.as_str()).map(|rest| (*f, rest)))
                     .unwrap_or((1.0, next_text));
-                let unit = lex.cjk_units.iter().find(|(u, _)| rest.starts_with(u.as_str()));
+                let unit = lex
+                    .cjk_units
+                    .iter()
+                    .find(|(u, _)| rest.starts_with(u.as_str()));
                 match unit {
                     Some((_, unit)) => Some(value * multiplier * unit),
                     None if rest.is_empty() && multiplier > 1.0 => tokens
@@ -356,7 +421,9 @@ fn quantity_estimate(lex: &Lexicon, tokens: &Tokens) -> Option<(String, u32)> {
             }
             TokenKind::Number => None,
         };
-        let Some(estimate) = estimate.filter(|e| e.is_finite()) else { continue };
+        let Some(estimate) = estimate.filter(|e| e.is_finite()) else {
+            continue;
+        };
         let estimate = estimate.min(f64::from(u32::MAX)) as u32;
         if estimate >= LONG_CONTEXT_MIN_TOKENS && best.as_ref().is_none_or(|(_, b)| estimate > *b) {
             best = Some((format!("{} {}", tokens.text(*token), next_text), estimate));

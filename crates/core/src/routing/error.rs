@@ -10,7 +10,7 @@ pub enum RoutingError {
     /// A routing data file is not valid JSON of the expected shape.
     #[error("routing data file {file} is invalid: {message}")]
     Data {
-        /// The file (`classify.json`, `stack.json`, `plan.json`, `context.json`).
+        /// The file (`classify.json`, `plan.json`, `context.json`).
         file: &'static str,
         /// What is wrong, with the offending entry.
         message: String,

@@ -60,7 +60,10 @@ pub struct FeedbackIndex {
 }
 
 fn slot(category: Category) -> usize {
-    Category::ALL.iter().position(|c| *c == category).unwrap_or(0)
+    Category::ALL
+        .iter()
+        .position(|c| *c == category)
+        .unwrap_or(0)
 }
 
 impl FeedbackIndex {
@@ -83,7 +86,9 @@ impl FeedbackIndex {
         if !(1..=5).contains(&rating) {
             return;
         }
-        let Some(map) = self.by_category.get_mut(slot(category)) else { return };
+        let Some(map) = self.by_category.get_mut(slot(category)) else {
+            return;
+        };
         let entry = match map.get_mut(model_id) {
             Some(entry) => entry,
             None => map.entry(model_id.into()).or_insert((0, 0)),
@@ -97,7 +102,9 @@ impl FeedbackIndex {
         if summary.count == 0 || !(1.0..=5.0).contains(&summary.mean) {
             return;
         }
-        let Some(map) = self.by_category.get_mut(slot(category)) else { return };
+        let Some(map) = self.by_category.get_mut(slot(category)) else {
+            return;
+        };
         let entry = map.entry(model_id.into()).or_insert((0, 0));
         let sum = (summary.mean * f64::from(summary.count)).round() as u32;
         entry.0 = entry.0.saturating_add(summary.count);
@@ -106,13 +113,35 @@ impl FeedbackIndex {
 
     /// Whether any model has ratings in `category` (lets the ranking skip lookups).
     pub fn has_category(&self, category: Category) -> bool {
-        self.by_category.get(slot(category)).is_some_and(|map| !map.is_empty())
+        self.by_category
+            .get(slot(category))
+            .is_some_and(|map| !map.is_empty())
     }
 
     /// The ratings of a model in a category.
     pub fn summary(&self, model_id: &str, category: Category) -> Option<FeedbackSummary> {
         let (count, sum) = *self.by_category.get(slot(category))?.get(model_id)?;
-        (count > 0).then(|| FeedbackSummary { count, mean: f64::from(sum) / f64::from(count) })
+        (count > 0).then(|| FeedbackSummary {
+            count,
+            mean: f64::from(sum) / f64::from(count),
+        })
+    }
+
+    /// The largest gain and the largest loss (both ≥ 0) any rated model has in `category`:
+    /// how far feedback can move a score, which bounds what the ranking must look up.
+    pub fn adjustment_bounds(&self, category: Category) -> (f64, f64) {
+        let Some(map) = self.by_category.get(slot(category)) else {
+            return (0.0, 0.0);
+        };
+        map.values()
+            .fold((0.0f64, 0.0f64), |(gain, loss), (count, sum)| {
+                let summary = FeedbackSummary {
+                    count: *count,
+                    mean: f64::from(*sum) / f64::from((*count).max(1)),
+                };
+                let adjustment = summary.adjustment();
+                (gain.max(adjustment), loss.max(-adjustment))
+            })
     }
 
     /// Number of rated (model, category) pairs.
@@ -132,15 +161,38 @@ mod tests {
 
     #[test]
     fn more_ratings_count_more_and_three_is_neutral() {
-        let one = FeedbackSummary { count: 1, mean: 1.0 };
-        let five = FeedbackSummary { count: 5, mean: 1.0 };
-        let twenty = FeedbackSummary { count: 20, mean: 1.0 };
+        let one = FeedbackSummary {
+            count: 1,
+            mean: 1.0,
+        };
+        let five = FeedbackSummary {
+            count: 5,
+            mean: 1.0,
+        };
+        let twenty = FeedbackSummary {
+            count: 20,
+            mean: 1.0,
+        };
         assert!(one.adjustment() < 0.0);
         assert!(five.adjustment() < one.adjustment());
         assert!(twenty.adjustment() < five.adjustment());
         assert!(twenty.adjustment() > -MAX_SWING);
-        assert_eq!(FeedbackSummary { count: 9, mean: 3.0 }.adjustment(), 0.0);
-        assert!(FeedbackSummary { count: 3, mean: 5.0 }.adjustment() > 0.0);
+        assert_eq!(
+            FeedbackSummary {
+                count: 9,
+                mean: 3.0
+            }
+            .adjustment(),
+            0.0
+        );
+        assert!(
+            FeedbackSummary {
+                count: 3,
+                mean: 5.0
+            }
+            .adjustment()
+                > 0.0
+        );
     }
 
     #[test]

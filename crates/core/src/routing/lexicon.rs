@@ -10,32 +10,46 @@ use crate::catalog::card::Category;
 use super::error::RoutingError;
 use super::hash::FxHashMap;
 use super::matcher::{normalize_term, TermMatcher};
+use crate::roles::RoleBlock;
 
 const CLASSIFY_FILE: &str = "classify.json";
-const STACK_FILE: &str = "stack.json";
 
 /// The built-in classification data.
 pub(crate) const CLASSIFY_JSON: &str = include_str!("../../data/routing/classify.json");
-/// The built-in stack table (until routing reads the roles library's stack blocks).
-pub(crate) const STACK_JSON: &str = include_str!("../../data/routing/stack.json");
 
 /// Bits of [`TermInfo::needs`].
 pub(crate) const NEED_VISION: u8 = 1;
 pub(crate) const NEED_TOOLS: u8 = 2;
 pub(crate) const NEED_STRUCTURED: u8 = 4;
+/// Vision weight of a vision-need phrase not listed under the vision category.
+const VISION_NEED_WEIGHT: f64 = 3.0;
 /// Bits of [`TermInfo::hints`].
 pub(crate) const HINT_SPEED: u8 = 1;
 pub(crate) const HINT_COST: u8 = 2;
 pub(crate) const HINT_CRITICAL: u8 = 4;
 pub(crate) const HINT_PRODUCTION: u8 = 8;
 
-/// A stack entry: its id and every spelling that names it in task text.
+/// A stack entry: its id and every other spelling that names it in task text.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct StackSpelling {
-    /// The kebab id shared with the roles library (`postgresql`).
+    /// The roles library's stack block id (`postgresql`).
     pub id: String,
-    /// Spellings besides the id (`postgres`, `pg`).
+    /// Spellings besides the id: the block's title and aliases (`PostgreSQL`, `pg`).
     pub aliases: Vec<String>,
+}
+
+impl StackSpelling {
+    /// The spellings of a roles stack block: its id, title and aliases.
+    pub fn from_block(block: &RoleBlock) -> StackSpelling {
+        StackSpelling {
+            id: block.id.clone(),
+            aliases: block
+                .names()
+                .filter(|n| *n != block.id)
+                .map(str::to_owned)
+                .collect(),
+        }
+    }
 }
 
 /// What one term means.
@@ -46,6 +60,8 @@ pub(crate) struct TermInfo {
     pub long_context: Option<u32>,
     pub hints: u8,
     pub stack: Option<u32>,
+    /// Coding weight the stack meaning adds (on top of `weights`, not summed: the larger).
+    pub stack_weight: f64,
     /// A stack spelling that is also a common English word: counts only next to other
     /// coding evidence ("rust on my bike" is not Rust).
     pub ambiguous: bool,
@@ -99,27 +115,25 @@ struct HintsData {
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct StackData {
-    coding_weight: f64,
-    ambiguous: Vec<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct StackFile {
     #[serde(rename = "$comment")]
     _comment: Option<String>,
-    stacks: Vec<StackSpelling>,
+    coding_weight: f64,
+    ambiguous: Vec<String>,
+    extra_spellings: BTreeMap<String, Vec<String>>,
 }
 
-/// Parses the built-in stack table.
-pub(crate) fn builtin_stacks() -> Result<Vec<StackSpelling>, RoutingError> {
-    serde_json::from_str::<StackFile>(STACK_JSON)
-        .map(|file| file.stacks)
-        .map_err(|e| RoutingError::Data { file: STACK_FILE, message: e.to_string() })
+/// The roles library's built-in stack blocks as spellings.
+pub(crate) fn builtin_stacks() -> Vec<StackSpelling> {
+    crate::roles::builtin_stack()
+        .map(StackSpelling::from_block)
+        .collect()
 }
 
 fn data_error(message: impl Into<String>) -> RoutingError {
-    RoutingError::Data { file: CLASSIFY_FILE, message: message.into() }
+    RoutingError::Data {
+        file: CLASSIFY_FILE,
+        message: message.into(),
+    }
 }
 
 impl Lexicon {
@@ -149,6 +163,17 @@ impl Lexicon {
                 lexicon.entry(term)?.needs |= bit;
             }
         }
+        // A phrase saying the model must see an image ("this photo") is vision evidence too;
+        // it would otherwise swallow the word ("photo") that carries the vision weight.
+        for info in lexicon
+            .info
+            .iter_mut()
+            .filter(|i| i.needs & NEED_VISION != 0)
+        {
+            if !info.weights.iter().any(|(c, _)| *c == Category::Vision) {
+                add_weight(info, Category::Vision, VISION_NEED_WEIGHT);
+            }
+        }
         for (term, tokens) in &data.needs.long_context {
             let info = lexicon.entry(term)?;
             info.long_context = Some(info.long_context.unwrap_or(0).max(*tokens));
@@ -168,27 +193,52 @@ impl Lexicon {
             .stack
             .ambiguous
             .iter()
-            .map(|t| normalize_term(t).map_err(|source| RoutingError::Term { file: CLASSIFY_FILE, source }))
+            .map(|t| {
+                normalize_term(t).map_err(|source| RoutingError::Term {
+                    file: CLASSIFY_FILE,
+                    source,
+                })
+            })
             .collect::<Result<_, _>>()?;
+        for id in data.stack.extra_spellings.keys() {
+            if !stacks.iter().any(|s| s.id == *id) {
+                return Err(data_error(format!(
+                    "extraSpellings names unknown stack id {id:?}"
+                )));
+            }
+        }
         for stack in stacks {
             let index = u32::try_from(lexicon.stacks.len()).unwrap_or(u32::MAX);
             lexicon.stacks.push(stack.id.clone());
-            for spelling in std::iter::once(&stack.id).chain(&stack.aliases) {
-                // A kebab id like `react-native` is spelled with a space in text.
+            let extra = data
+                .stack
+                .extra_spellings
+                .get(&stack.id)
+                .into_iter()
+                .flatten();
+            for spelling in std::iter::once(&stack.id)
+                .chain(&stack.aliases)
+                .chain(extra)
+            {
+                // A kebab id like `react-native` is spelled with a space in text; a spelling
+                // that mixes scripts or has no letters cannot be matched and is skipped.
                 let spelling = spelling.replace('-', " ");
-                let key = normalize_term(&spelling)
-                    .map_err(|source| RoutingError::Term { file: STACK_FILE, source })?;
+                let Ok(key) = normalize_term(&spelling) else {
+                    continue;
+                };
                 let is_ambiguous = ambiguous.contains(&key);
                 let info = lexicon.entry(&spelling)?;
                 if info.stack.is_none() {
                     info.stack = Some(index);
                     info.ambiguous = is_ambiguous;
-                    add_weight(info, Category::Coding, data.stack.coding_weight);
+                    info.stack_weight = data.stack.coding_weight;
                 }
             }
         }
         for (unit, tokens) in data.quantity_units {
-            lexicon.units.insert(unit.to_lowercase().into_boxed_str(), tokens);
+            lexicon
+                .units
+                .insert(unit.to_lowercase().into_boxed_str(), tokens);
         }
         let longest_first = |map: BTreeMap<String, f64>| {
             let mut list: Vec<(String, f64)> = map.into_iter().collect();
@@ -204,12 +254,17 @@ impl Lexicon {
         let id = self
             .matcher
             .add(term)
-            .map_err(|source| RoutingError::Term { file: CLASSIFY_FILE, source })?;
+            .map_err(|source| RoutingError::Term {
+                file: CLASSIFY_FILE,
+                source,
+            })?;
         let index = id as usize;
         if self.info.len() <= index {
             self.info.resize_with(index + 1, TermInfo::default);
         }
-        self.info.get_mut(index).ok_or_else(|| data_error("term table out of step"))
+        self.info
+            .get_mut(index)
+            .ok_or_else(|| data_error("term table out of step"))
     }
 
     /// Tokens per unit word after a number (`pages` → 500), singular fallback included.
@@ -236,11 +291,19 @@ mod tests {
 
     #[test]
     fn builtin_data_compiles_and_lists_singulars_only() {
-        let stacks = builtin_stacks().expect("stack.json parses");
+        let stacks = builtin_stacks();
         let lexicon = Lexicon::compile(CLASSIFY_JSON, &stacks).expect("classify.json compiles");
         assert_eq!(lexicon.matcher.plural_duplicates(), Vec::<String>::new());
         assert!(lexicon.stacks.iter().any(|s| s == "postgresql"));
         assert_eq!(lexicon.unit("pages"), Some(500.0));
+    }
+
+    #[test]
+    fn extra_spellings_must_name_roles_stack_ids() {
+        let mut data: serde_json::Value = serde_json::from_str(CLASSIFY_JSON).expect("json");
+        data["stack"]["extraSpellings"]["cobol"] = serde_json::json!(["cbl"]);
+        let error = Lexicon::compile(&data.to_string(), &builtin_stacks()).expect_err("unknown id");
+        assert!(error.to_string().contains("cobol"), "{error}");
     }
 
     #[test]

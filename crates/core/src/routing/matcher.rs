@@ -26,9 +26,11 @@ pub(crate) fn normalize_term(term: &str) -> Result<String, TermError> {
     match tokens.tokens.as_slice() {
         [] => Err(TermError::Empty(term.to_owned())),
         [only] if only.kind == TokenKind::Cjk => Ok(tokens.text(*only).to_owned()),
-        all if all.iter().all(|t| t.kind != TokenKind::Cjk) => {
-            Ok(all.iter().map(|t| tokens.text(*t)).collect::<Vec<_>>().join(" "))
-        }
+        all if all.iter().all(|t| t.kind != TokenKind::Cjk) => Ok(all
+            .iter()
+            .map(|t| tokens.text(*t))
+            .collect::<Vec<_>>()
+            .join(" ")),
         _ => Err(TermError::Mixed(term.to_owned())),
     }
 }
@@ -42,9 +44,17 @@ fn singulars(word: &str) -> [Option<&str>; 2] {
     let len = word.len();
     let plain_s =
         len >= 3 && word.ends_with('s') && !word.ends_with("ss") && !NOT_PLURAL.contains(&word);
-    let es = ["ses", "xes", "zes", "ches", "shes"].iter().any(|end| word.ends_with(end));
-    [plain_s.then(|| &word[..len - 1]), (plain_s && es).then(|| &word[..len - 2])]
+    let es = ["ses", "xes", "zes", "ches", "shes"]
+        .iter()
+        .any(|end| word.ends_with(end));
+    [
+        plain_s.then(|| &word[..len - 1]),
+        (plain_s && es).then(|| &word[..len - 2]),
+    ]
 }
+
+/// Phrases starting with one word: (the rest of their word ids, term id), longest first.
+type PhraseList = Vec<(Box<[u32]>, u32)>;
 
 /// A set of terms compiled for matching; each term has a dense id in insertion order.
 #[derive(Debug, Default, Clone)]
@@ -53,7 +63,7 @@ pub(crate) struct TermMatcher {
     /// Per word id: the single-word term it forms, if any.
     word_terms: Vec<Option<u32>>,
     /// Per first word id: phrases (rest of the word ids, term id), longest first.
-    phrases: FxHashMap<u32, Vec<(Box<[u32]>, u32)>>,
+    phrases: FxHashMap<u32, PhraseList>,
     /// Per first character: CJK terms (text, term id), longest first.
     cjk: FxHashMap<char, Vec<(Box<str>, u32)>>,
     by_text: FxHashMap<Box<str>, u32>,
@@ -129,7 +139,10 @@ impl TermMatcher {
                 return Some(*id);
             }
         }
-        singulars(word).into_iter().flatten().find_map(|s| self.vocab.get(s).copied())
+        singulars(word)
+            .into_iter()
+            .flatten()
+            .find_map(|s| self.vocab.get(s).copied())
     }
 
     #[cfg(test)]
@@ -140,7 +153,10 @@ impl TermMatcher {
             .vocab
             .keys()
             .filter(|word| {
-                singulars(word).into_iter().flatten().any(|s| self.vocab.contains_key(s))
+                singulars(word)
+                    .into_iter()
+                    .flatten()
+                    .any(|s| self.vocab.contains_key(s))
             })
             .map(|word| word.to_string())
             .collect();
@@ -235,26 +251,38 @@ mod tests {
     fn whole_words_only() {
         let m = matcher(&["api", "pr", "ci"]);
         assert!(hits(&m, "The capital will improve; decide quickly").is_empty());
-        assert_eq!(hits(&m, "Open a PR after CI passes on the API"), ["pr", "ci", "api"]);
+        assert_eq!(
+            hits(&m, "Open a PR after CI passes on the API"),
+            ["pr", "ci", "api"]
+        );
     }
 
     #[test]
     fn longest_phrase_wins_and_consumes_its_words() {
         let m = matcher(&["test", "unit test", "unit test suite"]);
         assert_eq!(hits(&m, "add unit tests"), ["unit test"]);
-        assert_eq!(hits(&m, "a unit test suite and a test"), ["unit test suite", "test"]);
+        assert_eq!(
+            hits(&m, "a unit test suite and a test"),
+            ["unit test suite", "test"]
+        );
     }
 
     #[test]
     fn plurals_fall_back_to_known_singulars() {
         let m = matcher(&["query", "schema", "class", "api"]);
-        assert_eq!(hits(&m, "queries schemas classes APIs"), ["query", "schema", "class", "api"]);
+        assert_eq!(
+            hits(&m, "queries schemas classes APIs"),
+            ["query", "schema", "class", "api"]
+        );
     }
 
     #[test]
     fn cjk_terms_match_inside_runs_leftmost_longest() {
         let m = matcher(&["代码", "写代码", "翻译"]);
-        assert_eq!(hits(&m, "帮我写代码然后翻译这段代码"), ["写代码", "翻译", "代码"]);
+        assert_eq!(
+            hits(&m, "帮我写代码然后翻译这段代码"),
+            ["写代码", "翻译", "代码"]
+        );
     }
 
     #[test]
@@ -262,7 +290,10 @@ mod tests {
         let mut m = TermMatcher::default();
         assert!(matches!(m.add("json格式"), Err(TermError::Mixed(_))));
         assert!(matches!(m.add(" - "), Err(TermError::Empty(_))));
-        assert_eq!(m.add("Node.js").expect("valid"), m.add("node js").expect("valid"));
+        assert_eq!(
+            m.add("Node.js").expect("valid"),
+            m.add("node js").expect("valid")
+        );
         assert_eq!(m.len(), 1);
     }
 

@@ -17,8 +17,8 @@ mod feedback;
 mod hash;
 mod lexicon;
 mod matcher;
-pub mod plan;
 mod pick;
+pub mod plan;
 mod rank;
 mod reason;
 mod recommend;
@@ -27,9 +27,8 @@ mod text;
 
 pub use budget::{Budget, BudgetTier, Nudge};
 pub use classify::{
-    classify, CategoryWeight, Classification, Classifier, Hints,
-    MatchedTerm, Needs, Signals, ANSWER_RESERVE_TOKENS, LONG_CONTEXT_MIN_TOKENS,
-    NO_SIGNAL_CONFIDENCE,
+    classify, CategoryWeight, Classification, Classifier, Hints, MatchedTerm, Needs, Signals,
+    ANSWER_RESERVE_TOKENS, LONG_CONTEXT_MIN_TOKENS, NO_SIGNAL_CONFIDENCE,
 };
 pub use error::RoutingError;
 pub use feedback::{FeedbackIndex, FeedbackSummary, Rating, MAX_SWING, PRIOR_RATINGS};
@@ -44,7 +43,7 @@ pub use request::{Rejections, RouteContext, RouteRequest};
 /// Checks that every built-in routing data file compiles (for `doctor`; tests guarantee it,
 /// and a broken file would otherwise only show as poor routing).
 pub fn check_builtin_data() -> Result<(), RoutingError> {
-    Classifier::new(lexicon::CLASSIFY_JSON, &lexicon::builtin_stacks()?)?;
+    Classifier::with_stacks(&lexicon::builtin_stacks())?;
     context::check_builtin()?;
     plan::check_builtin()?;
     Ok(())

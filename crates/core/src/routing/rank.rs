@@ -1,10 +1,12 @@
 //! The ranking loop shared by pick and recommend: filter, score, select the top few.
 //!
-//! One pass over the catalog does the filtering and the cheap part of the score (category
-//! score, coverage and feedback adjustments); nothing in it allocates besides pushing a
-//! 16-byte candidate. The context boost, which reads a model's benchmark list, is computed
-//! only for candidates close enough to the top to be moved by it (it is bounded), and the
-//! top few are chosen by partial selection (`select_nth_unstable_by`), not a full sort.
+//! Scores are read in a first tight pass (the category score is behind a pointer in every
+//! card, and a loop doing nothing else lets those memory loads overlap). The second pass
+//! filters and computes the cheap part of the score (category score and coverage); nothing
+//! in it allocates besides pushing a small candidate. Feedback and the context boost, which
+//! need a hash probe or a walk over a model's benchmarks, are both bounded, so they are
+//! computed only for candidates close enough to the top to be moved by them. The top few
+//! are chosen by partial selection (`select_nth_unstable_by`), not a full sort.
 
 use std::cmp::Ordering;
 
@@ -26,15 +28,18 @@ pub fn coverage_adjustment(coverage: f64) -> f64 {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Scored {
     pub index: u32,
-    /// Category score + coverage and feedback adjustments.
+    /// Provider slot (only filled for diverse rankings).
+    provider: u32,
+    /// Category score + coverage adjustment.
     pub base: f64,
-    pub boost: f64,
+    /// Feedback adjustment + context boost (0 for candidates too far from the top).
+    pub adjust: f64,
 }
 
 impl Scored {
     #[inline]
     pub fn blended(&self) -> f64 {
-        self.base + self.boost
+        self.base + self.adjust
     }
 }
 
@@ -58,11 +63,20 @@ pub(crate) fn rank<'r>(
 ) -> Ranking<'r> {
     let catalog = ctx.catalog;
     let category = request.category;
-    let feedback_on = ctx.feedback.has_category(category);
+    let members: Vec<Option<(f64, f64)>> = catalog
+        .iter()
+        .map(|card| {
+            card.categories
+                .get(&category)
+                .filter(|s| s.score.is_finite())
+                .map(|s| (s.score, s.coverage))
+        })
+        .collect();
     let mut rejections = Rejections::default();
     let mut candidates: Vec<Scored> = Vec::with_capacity(catalog.len().min(4096));
-    for (index, card) in catalog.iter().enumerate() {
-        let Some(score) = card.categories.get(&category).filter(|s| s.score.is_finite()) else {
+    let mut providers: FxHashMap<&str, u32> = FxHashMap::default();
+    for ((index, card), member) in catalog.iter().enumerate().zip(members) {
+        let Some((score, coverage)) = member else {
             rejections.not_in_category += 1;
             continue;
         };
@@ -77,27 +91,45 @@ pub(crate) fn rank<'r>(
             rejections.unusable += 1;
             continue;
         }
-        let mut base = score.score + coverage_adjustment(score.coverage);
-        if feedback_on {
-            if let Some(summary) = ctx.feedback.summary(&card.id, category) {
-                base += summary.adjustment();
-            }
-        }
-        let Ok(index) = u32::try_from(index) else { break };
-        candidates.push(Scored { index, base, boost: 0.0 });
+        let Ok(index) = u32::try_from(index) else {
+            break;
+        };
+        let provider = if diverse {
+            let next = u32::try_from(providers.len()).unwrap_or(u32::MAX);
+            *providers.entry(card.provider.as_str()).or_insert(next)
+        } else {
+            0
+        };
+        let base = score + coverage_adjustment(coverage);
+        candidates.push(Scored {
+            index,
+            provider,
+            base,
+            adjust: 0.0,
+        });
     }
     let qualified = u32::try_from(candidates.len()).unwrap_or(u32::MAX);
     let metrics = ContextRules::builtin().metrics_for(&request.stack);
-    if metrics.is_active() {
-        apply_boosts(&mut candidates, catalog, request, &metrics, want, diverse);
-    }
+    refine(
+        &mut candidates,
+        ctx,
+        request,
+        &metrics,
+        want,
+        diverse.then_some(providers.len()),
+    );
     let order = |a: &Scored, b: &Scored| compare(a, b, catalog, request);
     let selected = if diverse {
-        select_diverse(candidates, catalog, want, &order)
+        select_diverse(candidates, providers.len(), want, &order)
     } else {
         top(candidates, want, &order)
     };
-    Ranking { selected, qualified, rejections, metrics }
+    Ranking {
+        selected,
+        qualified,
+        rejections,
+        metrics,
+    }
 }
 
 /// Best first: blended score, then coverage, then the lower input price, then the id.
@@ -107,8 +139,11 @@ fn compare(a: &Scored, b: &Scored, catalog: &[ModelCard], request: &RouteRequest
         else {
             return a.index.cmp(&b.index);
         };
-        let coverage =
-            |c: &ModelCard| c.categories.get(&request.category).map_or(0.0, |s| s.coverage);
+        let coverage = |c: &ModelCard| {
+            c.categories
+                .get(&request.category)
+                .map_or(0.0, |s| s.coverage)
+        };
         let price = |c: &ModelCard| c.pricing.prompt_per_m.unwrap_or(f64::INFINITY);
         coverage(cb)
             .total_cmp(&coverage(ca))
@@ -137,71 +172,104 @@ fn top(
 /// The best of each provider first (up to `want`), then the best of the rest.
 fn select_diverse(
     candidates: Vec<Scored>,
-    catalog: &[ModelCard],
+    providers: usize,
     want: usize,
     order: &impl Fn(&Scored, &Scored) -> Ordering,
 ) -> Vec<Scored> {
-    let provider = |s: &Scored| catalog.get(s.index as usize).map_or("", |c| c.provider.as_str());
-    let mut best_of: FxHashMap<&str, Scored> = FxHashMap::default();
+    let mut best_of: Vec<Option<Scored>> = vec![None; providers];
     for candidate in &candidates {
-        match best_of.get_mut(provider(candidate)) {
-            Some(best) if order(candidate, best) == Ordering::Less => *best = *candidate,
-            Some(_) => {}
-            None => {
-                best_of.insert(provider(candidate), *candidate);
-            }
+        let Some(slot) = best_of.get_mut(candidate.provider as usize) else {
+            continue;
+        };
+        match slot {
+            Some(best) if order(candidate, best) != Ordering::Less => {}
+            _ => *slot = Some(*candidate),
         }
     }
-    let firsts: Vec<Scored> = best_of.into_values().collect();
+    let firsts: Vec<Scored> = best_of.into_iter().flatten().collect();
     let mut chosen = top(firsts, want, order);
     if chosen.len() < want {
         let missing = want - chosen.len();
-        let rest: Vec<Scored> =
-            candidates.into_iter().filter(|c| !chosen.iter().any(|s| s.index == c.index)).collect();
+        let rest: Vec<Scored> = candidates
+            .into_iter()
+            .filter(|c| !chosen.iter().any(|s| s.index == c.index))
+            .collect();
         chosen.extend(top(rest, missing, order));
         chosen.sort_by(order);
     }
     chosen
 }
 
-/// Adds the context boost to every candidate the boost could move into the selection:
-/// those within twice the largest boost of the `want`-th best (and, with `diverse`, of their
-/// provider's best).
-fn apply_boosts(
+/// Adds feedback and context boost to every candidate they could move into the selection.
+///
+/// Both are bounded: feedback by the largest gain and loss among the category's ratings, the
+/// boost by `maxBoost`. A candidate whose base is more than their combined reach below the
+/// `want`-th best base (with `providers`: below its provider's best base too) cannot be
+/// selected whatever its own adjustments are, so it is left alone.
+fn refine(
     candidates: &mut [Scored],
-    catalog: &[ModelCard],
+    ctx: &RouteContext<'_>,
     request: &RouteRequest,
     metrics: &ContextMetrics<'_>,
     want: usize,
-    diverse: bool,
+    providers: Option<usize>,
 ) {
-    let margin = 2.0 * metrics.max_boost;
-    let reach = if diverse { want.saturating_mul(2) } else { want };
+    let category = request.category;
+    let feedback_on = ctx.feedback.has_category(category);
+    let boost_on = metrics.is_active();
+    if candidates.is_empty() || !(feedback_on || boost_on) {
+        return;
+    }
+    let (gain, loss) = if feedback_on {
+        ctx.feedback.adjustment_bounds(category)
+    } else {
+        (0.0, 0.0)
+    };
+    let boost = if boost_on { metrics.max_boost } else { 0.0 };
+    let window = gain + loss + 2.0 * boost;
+    let reach = if providers.is_some() {
+        want.saturating_mul(2)
+    } else {
+        want
+    };
     let global = if reach == 0 || candidates.len() <= reach {
         f64::NEG_INFINITY
     } else {
         let mut bases: Vec<f64> = candidates.iter().map(|c| c.base).collect();
         let (_, kth, _) = bases.select_nth_unstable_by(reach - 1, |a, b| b.total_cmp(a));
-        *kth - margin
+        *kth - window
     };
-    let mut provider_best: FxHashMap<&str, f64> = FxHashMap::default();
-    if diverse {
+    let mut provider_floor: Vec<f64> = vec![f64::NEG_INFINITY; providers.unwrap_or(0)];
+    if providers.is_some() {
         for candidate in candidates.iter() {
-            let Some(card) = catalog.get(candidate.index as usize) else { continue };
-            let best = provider_best.entry(card.provider.as_str()).or_insert(f64::NEG_INFINITY);
-            *best = best.max(candidate.base);
+            if let Some(best) = provider_floor.get_mut(candidate.provider as usize) {
+                *best = best.max(candidate.base);
+            }
+        }
+        for floor in &mut provider_floor {
+            *floor -= window;
         }
     }
     for candidate in candidates.iter_mut() {
-        let Some(card) = catalog.get(candidate.index as usize) else { continue };
-        let near_provider_best = diverse
-            && provider_best
-                .get(card.provider.as_str())
-                .is_some_and(|best| candidate.base >= best - margin);
+        let near_provider_best = provider_floor
+            .get(candidate.provider as usize)
+            .is_some_and(|floor| candidate.base >= *floor);
         if candidate.base < global && !near_provider_best {
             continue;
         }
-        let score = card.categories.get(&request.category).map_or(0.0, |s| s.score);
-        candidate.boost = metrics.boost(card, score).points;
+        let Some(card) = ctx.catalog.get(candidate.index as usize) else {
+            continue;
+        };
+        let mut adjust = 0.0;
+        if feedback_on {
+            if let Some(summary) = ctx.feedback.summary(&card.id, category) {
+                adjust += summary.adjustment();
+            }
+        }
+        if boost_on {
+            let score = card.categories.get(&category).map_or(0.0, |s| s.score);
+            adjust += metrics.points(card, score);
+        }
+        candidate.adjust = adjust;
     }
 }

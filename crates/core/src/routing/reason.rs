@@ -1,5 +1,7 @@
 //! Why a model was chosen: the numbers behind its blended score, and a sentence quoting them.
 
+use std::fmt::Write;
+
 use serde::{Deserialize, Serialize};
 use specta::Type;
 
@@ -7,7 +9,7 @@ use crate::catalog::card::{Category, ModelCard, Pricing};
 
 use super::budget::Budget;
 use super::context::ContextMetrics;
-use super::feedback::FeedbackIndex;
+use super::feedback::{FeedbackIndex, FeedbackSummary};
 use super::rank::{coverage_adjustment, Scored};
 use super::request::RouteRequest;
 
@@ -74,12 +76,45 @@ fn round(value: f64, places: i32) -> f64 {
     (value * factor).round() / factor
 }
 
-fn money(price: Option<f64>) -> String {
+/// Writes `value` with `decimals` places (and a `+` for positives when `signed`), using
+/// integer formatting: float formatting with a precision is the slowest part of a reason.
+fn fixed(out: &mut String, value: f64, decimals: u32, signed: bool) {
+    if !value.is_finite() {
+        let _ = write!(out, "{value}");
+        return;
+    }
+    let scale = 10u64.pow(decimals);
+    let scaled = (value.abs() * scale as f64).round();
+    if scaled >= u64::MAX as f64 {
+        let _ = write!(out, "{value}");
+        return;
+    }
+    let scaled = scaled as u64;
+    if value < 0.0 && scaled != 0 {
+        out.push('-');
+    } else if signed {
+        out.push('+');
+    }
+    let _ = write!(out, "{}", scaled / scale);
+    if decimals > 0 {
+        let _ = write!(
+            out,
+            ".{:0width$}",
+            scaled % scale,
+            width = decimals as usize
+        );
+    }
+}
+
+fn money(out: &mut String, price: Option<f64>) {
     match price {
-        Some(p) if p == 0.0 => "free".to_owned(),
-        Some(p) if p < 0.1 => format!("${p:.3}/M input"),
-        Some(p) => format!("${p:.2}/M input"),
-        None => "price unknown".to_owned(),
+        Some(0.0) => out.push_str("free"),
+        Some(p) => {
+            out.push('$');
+            fixed(out, p, if p < 0.1 { 3 } else { 2 }, false);
+            out.push_str("/M input");
+        }
+        None => out.push_str("price unknown"),
     }
 }
 
@@ -94,51 +129,36 @@ pub(crate) fn explain(
     metrics: &ContextMetrics<'_>,
 ) -> RankedModel {
     let category = request.category;
-    let (score, coverage) =
-        card.categories.get(&category).map_or((0.0, 0.0), |s| (s.score, s.coverage));
+    let (score, coverage) = card
+        .categories
+        .get(&category)
+        .map_or((0.0, 0.0), |s| (s.score, s.coverage));
     let coverage_adj = coverage_adjustment(coverage);
     let summary = feedback.summary(&card.id, category);
     let feedback_adj = summary.map_or(0.0, |s| s.adjustment());
     let boost = metrics.boost(card, score);
-    let context_boost = if scored.boost == 0.0 { 0.0 } else { boost.points };
+    let context_boost = boost.points;
     let blended = scored.blended();
 
-    let mut parts = vec![format!(
-        "{} score {:.1} at {:.0}% coverage",
-        category.id(),
+    let text = reason_text(&ReasonParts {
+        request,
+        card,
         score,
-        coverage * 100.0
-    )];
-    if coverage_adj < -0.05 {
-        parts.push(format!("{coverage_adj:+.1} for missing evidence"));
-    }
-    parts.push(money(card.pricing.prompt_per_m));
-    if let Some(s) = summary {
-        let plural = if s.count == 1 { "" } else { "s" };
-        parts.push(format!(
-            "feedback {feedback_adj:+.1} from {} rating{plural} (mean {:.1})",
-            s.count, s.mean
-        ));
-    }
-    if context_boost != 0.0 {
-        let named: Vec<String> =
-            boost.evidence.iter().map(|(m, v)| format!("{m} {v:.0}")).collect();
-        parts.push(format!(
-            "context {context_boost:+.1} for {} ({})",
-            request.stack.join(", "),
-            named.join(", ")
-        ));
-    }
-    let text = format!(
-        "{}; blended {:.1}: #{rank} of {qualified} {} models within {}{}",
-        parts.join("; "),
+        coverage,
+        coverage_adj,
+        summary,
+        feedback_adj,
+        context_boost,
+        evidence: &boost.evidence,
         blended,
-        category.id(),
-        request.budget.describe(),
-        needs_text(request),
-    );
+        rank,
+        qualified,
+    });
     let weight = summary.map_or(0.0, |s| s.weight());
-    let confidence = round((0.15 + 0.6 * coverage.clamp(0.0, 1.0) + 0.25 * weight).min(1.0), 2);
+    let confidence = round(
+        (0.15 + 0.6 * coverage.clamp(0.0, 1.0) + 0.25 * weight).min(1.0),
+        2,
+    );
     RankedModel {
         id: card.id.clone(),
         name: card.name.clone(),
@@ -176,6 +196,75 @@ pub(crate) fn explain(
     }
 }
 
+struct ReasonParts<'a> {
+    request: &'a RouteRequest,
+    card: &'a ModelCard,
+    score: f64,
+    coverage: f64,
+    coverage_adj: f64,
+    summary: Option<FeedbackSummary>,
+    feedback_adj: f64,
+    context_boost: f64,
+    evidence: &'a [(String, f64)],
+    blended: f64,
+    rank: u32,
+    qualified: u32,
+}
+
+/// "coding score 87.3 at 80% coverage; −1.6 for missing evidence; $3.00/M input; feedback
+/// −4.3 from 1 rating (mean 1.0); context +1.2 for rust (aa.livecodebench 91); blended
+/// 80.6: #1 of 57 coding models within medium budget ($0–5/M input) with vision".
+fn reason_text(p: &ReasonParts<'_>) -> String {
+    let category = p.request.category.id();
+    let mut text = String::with_capacity(192);
+    text.push_str(category);
+    text.push_str(" score ");
+    fixed(&mut text, p.score, 1, false);
+    text.push_str(" at ");
+    fixed(&mut text, p.coverage * 100.0, 0, false);
+    text.push_str("% coverage");
+    if p.coverage_adj < -0.05 {
+        text.push_str("; ");
+        fixed(&mut text, p.coverage_adj, 1, true);
+        text.push_str(" for missing evidence");
+    }
+    text.push_str("; ");
+    money(&mut text, p.card.pricing.prompt_per_m);
+    if let Some(s) = p.summary {
+        text.push_str("; feedback ");
+        fixed(&mut text, p.feedback_adj, 1, true);
+        let plural = if s.count == 1 { "" } else { "s" };
+        let _ = write!(text, " from {} rating{plural} (mean ", s.count);
+        fixed(&mut text, s.mean, 1, false);
+        text.push(')');
+    }
+    if p.context_boost != 0.0 {
+        text.push_str("; context ");
+        fixed(&mut text, p.context_boost, 1, true);
+        let _ = write!(text, " for {} (", p.request.stack.join(", "));
+        for (index, (metric, value)) in p.evidence.iter().enumerate() {
+            if index > 0 {
+                text.push_str(", ");
+            }
+            text.push_str(metric);
+            text.push(' ');
+            fixed(&mut text, *value, 0, false);
+        }
+        text.push(')');
+    }
+    text.push_str("; blended ");
+    fixed(&mut text, p.blended, 1, false);
+    let _ = write!(
+        text,
+        ": #{} of {} {category} models within {}{}",
+        p.rank,
+        p.qualified,
+        p.request.budget.describe(),
+        needs_text(p.request)
+    );
+    text
+}
+
 fn needs_text(request: &RouteRequest) -> String {
     let needs = &request.needs;
     let mut list = Vec::new();
@@ -195,5 +284,40 @@ fn needs_text(request: &RouteRequest) -> String {
         String::new()
     } else {
         format!(" with {}", list.join(", "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn show(value: f64, decimals: u32, signed: bool) -> String {
+        let mut out = String::new();
+        fixed(&mut out, value, decimals, signed);
+        out
+    }
+
+    #[test]
+    fn fixed_matches_std_formatting() {
+        for value in [
+            0.0, 0.04, 0.06, 1.26, 67.0, 99.94, -4.2857, -0.04, 1234.5678, 3.0,
+        ] {
+            assert_eq!(
+                show(value, 1, false),
+                format!("{:.1}", value).replace("-0.0", "0.0"),
+                "{value}"
+            );
+            assert_eq!(
+                show(value, 2, false),
+                format!("{value:.2}").replace("-0.00", "0.00"),
+                "{value}"
+            );
+        }
+        // Ties round away from zero, like the `f64::round` behind the numeric fields.
+        assert_eq!(show(1.25, 1, false), "1.3");
+        assert_eq!(show(4.25, 1, true), "+4.3");
+        assert_eq!(show(-4.25, 1, true), "-4.3");
+        assert_eq!(show(75.0, 0, false), "75");
+        assert_eq!(show(f64::NAN, 1, false), "NaN");
     }
 }

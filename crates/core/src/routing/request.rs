@@ -89,16 +89,25 @@ impl Rejections {
     /// `12 not scored in coding, 3 over budget, …`, or `none` when nothing was rejected.
     pub fn describe(&self, category: Category) -> String {
         let parts = [
-            (self.not_in_category, format!("not scored in {}", category.id())),
+            (
+                self.not_in_category,
+                format!("not scored in {}", category.id()),
+            ),
             (self.no_vision, "without image input".to_owned()),
             (self.short_context, "with too short a context".to_owned()),
             (self.no_tools, "without tool calling".to_owned()),
-            (self.no_structured_output, "without structured output".to_owned()),
+            (
+                self.no_structured_output,
+                "without structured output".to_owned(),
+            ),
             (self.over_budget, "outside the budget".to_owned()),
             (self.unusable, "without a key or endpoint".to_owned()),
         ];
-        let text: Vec<String> =
-            parts.iter().filter(|(n, _)| *n > 0).map(|(n, what)| format!("{n} {what}")).collect();
+        let text: Vec<String> = parts
+            .iter()
+            .filter(|(n, _)| *n > 0)
+            .map(|(n, what)| format!("{n} {what}"))
+            .collect();
         if text.is_empty() {
             "none".to_owned()
         } else {
@@ -122,7 +131,8 @@ pub(crate) fn meets_needs(card: &ModelCard, needs: &Needs, rejections: &mut Reje
         }
     }
     if needs.tools
-        && !(card.supported_parameters.iter().any(|p| p == "tools") || card.tags.contains(&Tag::Tools))
+        && !(card.supported_parameters.iter().any(|p| p == "tools")
+            || card.tags.contains(&Tag::Tools))
     {
         rejections.no_tools += 1;
         return false;

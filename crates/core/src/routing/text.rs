@@ -30,8 +30,11 @@ pub(crate) struct Tokens {
 impl Tokens {
     /// Lowercases `text` once and splits it.
     pub fn new(text: &str) -> Tokens {
-        let lowered =
-            if text.is_ascii() { text.to_ascii_lowercase() } else { text.to_lowercase() };
+        let lowered = if text.is_ascii() {
+            text.to_ascii_lowercase()
+        } else {
+            text.to_lowercase()
+        };
         let mut tokens = Vec::with_capacity(lowered.len() / 5 + 1);
         split(&lowered, &mut tokens);
         Tokens { lowered, tokens }
@@ -40,7 +43,9 @@ impl Tokens {
     /// The text of one token.
     #[inline]
     pub fn text(&self, token: Token) -> &str {
-        self.lowered.get(token.start as usize..token.end as usize).unwrap_or("")
+        self.lowered
+            .get(token.start as usize..token.end as usize)
+            .unwrap_or("")
     }
 }
 
@@ -102,7 +107,11 @@ fn split(text: &str, out: &mut Vec<Token>) {
                     at += 1;
                 }
             }
-            let kind = if numeric { TokenKind::Number } else { TokenKind::Word };
+            let kind = if numeric {
+                TokenKind::Number
+            } else {
+                TokenKind::Word
+            };
             push(out, kind, start, at);
         }
     }
@@ -111,15 +120,18 @@ fn split(text: &str, out: &mut Vec<Token>) {
 #[inline]
 fn push(out: &mut Vec<Token>, kind: TokenKind, start: usize, end: usize) {
     // Task texts are far below 4 GiB; longer input is cut at the u32 boundary.
-    let (Ok(start), Ok(end)) = (u32::try_from(start), u32::try_from(end)) else { return };
+    let (Ok(start), Ok(end)) = (u32::try_from(start), u32::try_from(end)) else {
+        return;
+    };
     out.push(Token { kind, start, end });
 }
 
 /// Parses a number token: `200,000` → 200000, `1.5m` → 1_500_000, `32k` → 32000.
 /// `None` for anything else (`1,2,3`, `3rd`, `gpt4`).
 pub(crate) fn parse_quantity(token: &str) -> Option<f64> {
-    let digits_end =
-        token.find(|c: char| !(c.is_ascii_digit() || c == '.' || c == ',')).unwrap_or(token.len());
+    let digits_end = token
+        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
+        .unwrap_or(token.len());
     let (number, suffix) = token.split_at(digits_end);
     let multiplier = match suffix {
         "" => 1.0,
@@ -148,14 +160,21 @@ mod tests {
 
     fn words(text: &str) -> Vec<(TokenKind, String)> {
         let tokens = Tokens::new(text);
-        tokens.tokens.iter().map(|t| (t.kind, tokens.text(*t).to_owned())).collect()
+        tokens
+            .tokens
+            .iter()
+            .map(|t| (t.kind, tokens.text(*t).to_owned()))
+            .collect()
     }
 
     #[test]
     fn splits_words_on_boundaries_and_keeps_language_suffixes() {
         let got = words("Fix the C++ and C# code; node.js API, capital!");
         let texts: Vec<&str> = got.iter().map(|(_, t)| t.as_str()).collect();
-        assert_eq!(texts, ["fix", "the", "c++", "and", "c#", "code", "node", "js", "api", "capital"]);
+        assert_eq!(
+            texts,
+            ["fix", "the", "c++", "and", "c#", "code", "node", "js", "api", "capital"]
+        );
         assert!(got.iter().all(|(kind, _)| *kind == TokenKind::Word));
     }
 

@@ -27,7 +27,12 @@ pub struct PlanOptions {
 }
 
 /// Builds a sequential plan or a swarm for `task`.
-pub fn build_plan(task: &str, mode: PlanMode, options: &PlanOptions, ctx: &RouteContext<'_>) -> Plan {
+pub fn build_plan(
+    task: &str,
+    mode: PlanMode,
+    options: &PlanOptions,
+    ctx: &RouteContext<'_>,
+) -> Plan {
     match mode {
         PlanMode::Plan => plan(task, options, ctx),
         PlanMode::Swarm => swarm(task, options, ctx),
@@ -56,13 +61,20 @@ pub fn swarm(task: &str, options: &PlanOptions, ctx: &RouteContext<'_>) -> Plan 
     let mut steps: Vec<PlanStep> = drafts.into_iter().map(|(step, _, _)| step).collect();
     for (step, reference) in unknown {
         if let Some(s) = steps.get(step) {
-            result.warnings_mut().push(format!("{} refers to step {reference}, which does not exist", s.id));
+            result.warnings_mut().push(format!(
+                "{} refers to step {reference}, which does not exist",
+                s.id
+            ));
         }
     }
     let n = steps.len();
     let pairs: Vec<(usize, usize)> = edges.iter().map(|(from, to, _)| (*from, *to)).collect();
     let found = cycles(n, &pairs);
-    let kept = if found.is_empty() { transitive_reduction(n, &pairs) } else { pairs.clone() };
+    let kept = if found.is_empty() {
+        transitive_reduction(n, &pairs)
+    } else {
+        pairs.clone()
+    };
     let mut plan_edges = Vec::new();
     for (from, to) in &kept {
         let reason = edges
@@ -70,8 +82,14 @@ pub fn swarm(task: &str, options: &PlanOptions, ctx: &RouteContext<'_>) -> Plan 
             .find(|(f, t, _)| f == from && t == to)
             .map(|(_, _, r)| r.clone())
             .unwrap_or_default();
-        let (Some(a), Some(b)) = (steps.get(*from), steps.get(*to)) else { continue };
-        plan_edges.push(PlanEdge { from: a.id.clone(), to: b.id.clone(), reason });
+        let (Some(a), Some(b)) = (steps.get(*from), steps.get(*to)) else {
+            continue;
+        };
+        plan_edges.push(PlanEdge {
+            from: a.id.clone(),
+            to: b.id.clone(),
+            reason,
+        });
     }
     for edge in &plan_edges {
         if let Some(step) = steps.iter_mut().find(|s| s.id == edge.to) {
@@ -94,7 +112,12 @@ pub fn swarm(task: &str, options: &PlanOptions, ctx: &RouteContext<'_>) -> Plan 
 type Draft = (PlanStep, StepText, StepFacts);
 
 /// Splits and classifies the steps (without models or dependencies).
-fn drafts(task: &str, prefix: &str, options: &PlanOptions, warnings: &mut Vec<String>) -> Vec<Draft> {
+fn drafts(
+    task: &str,
+    prefix: &str,
+    options: &PlanOptions,
+    warnings: &mut Vec<String>,
+) -> Vec<Draft> {
     let mut texts = split_steps(task);
     if texts.len() > MAX_STEPS {
         warnings.push(format!(
@@ -114,7 +137,14 @@ fn drafts(task: &str, prefix: &str, options: &PlanOptions, warnings: &mut Vec<St
         .zip(1u32..)
         .map(|(text, number)| {
             let facts = lexicon.facts(&text.text);
-            let step = draft_step(&format!("{prefix}{number}"), &text.text, &whole, &facts, lexicon, options);
+            let step = draft_step(
+                &format!("{prefix}{number}"),
+                &text.text,
+                &whole,
+                &facts,
+                lexicon,
+                options,
+            );
             (step, text, facts)
         })
         .collect()
@@ -137,10 +167,17 @@ fn draft_step(
             .filter(|m| m.category == Some(own.category))
             .map(|m| m.word.as_str())
             .collect();
-        notes.push(format!("category {} from: {}", own.category.id(), words.join(", ")));
+        notes.push(format!(
+            "category {} from: {}",
+            own.category.id(),
+            words.join(", ")
+        ));
         own.category
     } else {
-        notes.push(format!("category {} inherited from the whole task", whole.category.id()));
+        notes.push(format!(
+            "category {} inherited from the whole task",
+            whole.category.id()
+        ));
         whole.category
     };
     let budget = match &facts.nudge {
@@ -166,8 +203,15 @@ fn draft_step(
         model: None,
         depends_on: Vec::new(),
         wave: None,
-        phase: facts.phase.and_then(|p| lexicon.phases.get(p)).map(|p| p.phase),
-        artifacts: facts.artifacts.iter().filter_map(|a| lexicon.artifacts.get(*a).cloned()).collect(),
+        phase: facts
+            .phase
+            .and_then(|p| lexicon.phases.get(p))
+            .map(|p| p.phase),
+        artifacts: facts
+            .artifacts
+            .iter()
+            .filter_map(|a| lexicon.artifacts.get(*a).cloned())
+            .collect(),
         needs: own.signals.needs.union(options.needs),
         notes,
     }
@@ -195,10 +239,18 @@ fn infer_edges(
         .find(|p| p.phase == super::Phase::Implement)
         .map_or(2, |p| p.rank);
     let rank = |i: usize| {
-        facts[i].phase.and_then(|p| lexicon.phases.get(p)).map_or(default_rank, |p| p.rank)
+        facts[i]
+            .phase
+            .and_then(|p| lexicon.phases.get(p))
+            .map_or(default_rank, |p| p.rank)
     };
     let level = |i: usize| {
-        facts[i].artifacts.iter().map(|a| lexicon.before.get(*a).map_or(0, Vec::len)).min().unwrap_or(0)
+        facts[i]
+            .artifacts
+            .iter()
+            .map(|a| lexicon.before.get(*a).map_or(0, Vec::len))
+            .min()
+            .unwrap_or(0)
     };
     let key = |i: usize| (rank(i), level(i), i);
     let phase_name = |i: usize| {
@@ -207,9 +259,20 @@ fn infer_edges(
             .and_then(|p| lexicon.phases.get(p))
             .map_or("implement", |p| p.phase.id())
     };
-    let own_artifact = |i: usize| facts[i].phase.and_then(|p| lexicon.phases.get(p)).and_then(|p| p.own_artifact);
+    let own_artifact = |i: usize| {
+        facts[i]
+            .phase
+            .and_then(|p| lexicon.phases.get(p))
+            .and_then(|p| p.own_artifact)
+    };
     let numbered = texts.iter().any(|t| t.label.is_some());
-    let number_of = |i: usize| if numbered { texts[i].label } else { u32::try_from(i + 1).ok() };
+    let number_of = |i: usize| {
+        if numbered {
+            texts[i].label
+        } else {
+            u32::try_from(i + 1).ok()
+        }
+    };
 
     let mut edges = Vec::new();
     let mut unknown = Vec::new();
@@ -230,7 +293,10 @@ fn infer_edges(
             let (a, b) = (&facts[from].artifacts, &facts[to].artifacts);
             let same_rank = rank(from) == rank(to);
             let shared = a.iter().find(|x| {
-                b.contains(x) && !(same_rank && own_artifact(from) == Some(**x) && own_artifact(to) == Some(**x))
+                b.contains(x)
+                    && !(same_rank
+                        && own_artifact(from) == Some(**x)
+                        && own_artifact(to) == Some(**x))
             });
             if let Some(x) = shared {
                 let name = lexicon.artifacts.get(*x).map_or("", String::as_str);
@@ -249,7 +315,11 @@ fn infer_edges(
             }
             // Texts that name no artifact are about the whole project.
             if (a.is_empty() || b.is_empty()) && rank(from) < rank(to) {
-                edges.push((from, to, format!("phase {} → {}", phase_name(from), phase_name(to))));
+                edges.push((
+                    from,
+                    to,
+                    format!("phase {} → {}", phase_name(from), phase_name(to)),
+                ));
             }
         }
     }
@@ -291,7 +361,8 @@ pub fn assign_models(plan: &mut Plan, options: &PlanOptions, ctx: &RouteContext<
         }
         match chosen {
             Ok(picked) => {
-                step.notes.push(format!("model {}: {}", picked.id, picked.reason.text));
+                step.notes
+                    .push(format!("model {}: {}", picked.id, picked.reason.text));
                 step.model = Some(picked.id);
             }
             Err(error) => warnings.push(format!("{}: {error}", step.id)),

@@ -12,7 +12,9 @@ pub(crate) fn cycles(n: usize, edges: &[(usize, usize)]) -> Vec<Vec<(usize, usiz
     }
     let mut groups: Vec<(usize, Vec<(usize, usize)>)> = Vec::new();
     for &(from, to) in edges {
-        let (Some(&cf), Some(&ct)) = (component.get(from), component.get(to)) else { continue };
+        let (Some(&cf), Some(&ct)) = (component.get(from), component.get(to)) else {
+            continue;
+        };
         if cf != ct || (from != to && sizes.get(cf).copied().unwrap_or(0) < 2) {
             continue;
         }
@@ -90,7 +92,9 @@ pub(crate) fn transitive_reduction(n: usize, edges: &[(usize, usize)]) -> Vec<(u
             successors[from].push(to);
         }
     }
-    let Some(order) = topological_order(n, edges) else { return edges.to_vec() };
+    let Some(order) = topological_order(n, edges) else {
+        return edges.to_vec();
+    };
     // reach[v]: nodes reachable from v by a path of one or more edges.
     let mut reach = vec![vec![0u64; words]; n];
     for &node in order.iter().rev() {
@@ -170,15 +174,24 @@ mod tests {
     #[test]
     fn reduction_drops_implied_edges_only() {
         let edges = [(0, 1), (1, 2), (0, 2), (0, 3), (3, 2)];
-        assert_eq!(transitive_reduction(4, &edges), vec![(0, 1), (1, 2), (0, 3), (3, 2)]);
+        assert_eq!(
+            transitive_reduction(4, &edges),
+            vec![(0, 1), (1, 2), (0, 3), (3, 2)]
+        );
         let chain = [(0, 1), (1, 2), (2, 3), (0, 3), (1, 3)];
-        assert_eq!(transitive_reduction(4, &chain), vec![(0, 1), (1, 2), (2, 3)]);
+        assert_eq!(
+            transitive_reduction(4, &chain),
+            vec![(0, 1), (1, 2), (2, 3)]
+        );
     }
 
     #[test]
     fn levels_are_longest_paths_and_none_in_cycles() {
         let edges = [(0, 1), (1, 2), (0, 2), (3, 4), (4, 3), (4, 5)];
-        assert_eq!(levels(6, &edges), vec![Some(0), Some(1), Some(2), None, None, None]);
+        assert_eq!(
+            levels(6, &edges),
+            vec![Some(0), Some(1), Some(2), None, None, None]
+        );
     }
 
     #[test]

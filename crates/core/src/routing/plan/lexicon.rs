@@ -15,7 +15,9 @@ const PLAN_FILE: &str = "plan.json";
 pub(crate) const PLAN_JSON: &str = include_str!("../../../data/routing/plan.json");
 
 /// Work phases, in dependency order (`deploy` and `docs` share the last rank).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Type)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Type,
+)]
 #[serde(rename_all = "camelCase")]
 pub enum Phase {
     Design,
@@ -132,14 +134,20 @@ pub(crate) struct PlanLexicon {
 }
 
 fn data_error(message: impl Into<String>) -> RoutingError {
-    RoutingError::Data { file: PLAN_FILE, message: message.into() }
+    RoutingError::Data {
+        file: PLAN_FILE,
+        message: message.into(),
+    }
 }
 
 impl PlanLexicon {
     /// Compiles `plan.json`.
     pub fn compile(json: &str) -> Result<PlanLexicon, RoutingError> {
         let data: PlanData = serde_json::from_str(json).map_err(|e| data_error(e.to_string()))?;
-        let mut lex = PlanLexicon { lead_bonus: data.lead_bonus, ..PlanLexicon::default() };
+        let mut lex = PlanLexicon {
+            lead_bonus: data.lead_bonus,
+            ..PlanLexicon::default()
+        };
         lex.artifacts = data.artifacts.iter().map(|a| a.id.clone()).collect();
         let artifact_index = |id: &str| {
             data.artifacts
@@ -150,8 +158,16 @@ impl PlanLexicon {
         for (index, phase) in data.phases.iter().enumerate() {
             let kind = Phase::parse(&phase.id)
                 .ok_or_else(|| data_error(format!("unknown phase {:?}", phase.id)))?;
-            let own_artifact = phase.own_artifact.as_deref().map(artifact_index).transpose()?;
-            lex.phases.push(PhaseInfo { phase: kind, rank: phase.rank, own_artifact });
+            let own_artifact = phase
+                .own_artifact
+                .as_deref()
+                .map(artifact_index)
+                .transpose()?;
+            lex.phases.push(PhaseInfo {
+                phase: kind,
+                rank: phase.rank,
+                own_artifact,
+            });
             for (term, weight) in &phase.terms {
                 lex.entry(term)?.phases.push((index, *weight));
             }
@@ -185,11 +201,18 @@ impl PlanLexicon {
                 }
             }
         }
-        if lex.before.iter().enumerate().any(|(index, list)| list.contains(&index)) {
+        if lex
+            .before
+            .iter()
+            .enumerate()
+            .any(|(index, list)| list.contains(&index))
+        {
             return Err(data_error("artifact 'after' lists form a cycle"));
         }
-        for (nudge, terms) in [(Nudge::Down, &data.budget_nudge.down), (Nudge::Up, &data.budget_nudge.up)]
-        {
+        for (nudge, terms) in [
+            (Nudge::Down, &data.budget_nudge.down),
+            (Nudge::Up, &data.budget_nudge.up),
+        ] {
             for term in terms {
                 let info = lex.entry(term)?;
                 if info.nudge != Some(Nudge::Up) {
@@ -204,12 +227,17 @@ impl PlanLexicon {
         let id = self
             .matcher
             .add(term)
-            .map_err(|source| RoutingError::Term { file: PLAN_FILE, source })?;
+            .map_err(|source| RoutingError::Term {
+                file: PLAN_FILE,
+                source,
+            })?;
         let index = id as usize;
         if self.info.len() <= index {
             self.info.resize_with(index + 1, TermInfo::default);
         }
-        self.info.get_mut(index).ok_or_else(|| data_error("term table out of step"))
+        self.info
+            .get_mut(index)
+            .ok_or_else(|| data_error("term table out of step"))
     }
 
     /// The built-in lexicon (empty if the embedded file were broken; tests guarantee it is not).
@@ -228,7 +256,9 @@ impl PlanLexicon {
         let mut order = 0usize;
         self.matcher.scan(&tokens, |term, _| {
             order += 1;
-            let Some(info) = self.info.get(term as usize) else { return };
+            let Some(info) = self.info.get(term as usize) else {
+                return;
+            };
             if !info.phases.is_empty() {
                 let factor = if lead_used { 1.0 } else { self.lead_bonus };
                 lead_used = true;
@@ -280,7 +310,11 @@ mod tests {
 
     fn artifacts_of(text: &str) -> Vec<String> {
         let lex = PlanLexicon::builtin();
-        lex.facts(text).artifacts.iter().map(|a| lex.artifacts[*a].clone()).collect()
+        lex.facts(text)
+            .artifacts
+            .iter()
+            .map(|a| lex.artifacts[*a].clone())
+            .collect()
     }
 
     #[test]
@@ -294,7 +328,10 @@ mod tests {
     fn phase_follows_the_weightiest_words_with_a_lead_bonus() {
         assert_eq!(phase_of("Design the database schema"), Some(Phase::Design));
         assert_eq!(phase_of("Write unit tests for the API"), Some(Phase::Test));
-        assert_eq!(phase_of("Implement the API and test it"), Some(Phase::Implement));
+        assert_eq!(
+            phase_of("Implement the API and test it"),
+            Some(Phase::Implement)
+        );
         assert_eq!(phase_of("Set up CI to run the tests"), Some(Phase::Setup));
         assert_eq!(phase_of("Write the docs"), Some(Phase::Docs));
         assert_eq!(phase_of("Add integration tests"), Some(Phase::Test));
@@ -305,16 +342,30 @@ mod tests {
 
     #[test]
     fn artifacts_include_plurals() {
-        assert_eq!(artifacts_of("Build the REST APIs and their schemas"), ["api", "schema"]);
+        assert_eq!(
+            artifacts_of("Build the REST APIs and their schemas"),
+            ["api", "schema"]
+        );
         assert_eq!(artifacts_of("Update configs and docs"), ["config", "docs"]);
-        assert_eq!(artifacts_of("Write tests for the components"), ["tests", "component"]);
+        assert_eq!(
+            artifacts_of("Write tests for the components"),
+            ["tests", "component"]
+        );
     }
 
     #[test]
     fn up_nudges_win_over_down_nudges() {
         let lex = PlanLexicon::builtin();
-        assert_eq!(lex.facts("a simple rename").nudge.map(|n| n.0), Some(Nudge::Down));
-        assert_eq!(lex.facts("a simple but security relevant fix").nudge.map(|n| n.0), Some(Nudge::Up));
+        assert_eq!(
+            lex.facts("a simple rename").nudge.map(|n| n.0),
+            Some(Nudge::Down)
+        );
+        assert_eq!(
+            lex.facts("a simple but security relevant fix")
+                .nudge
+                .map(|n| n.0),
+            Some(Nudge::Up)
+        );
         assert_eq!(lex.facts("implement the parser").nudge, None);
     }
 }

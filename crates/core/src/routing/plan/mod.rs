@@ -121,8 +121,20 @@ impl Plan {
         let task = task.to_owned();
         let (steps, edges, warnings) = (Vec::new(), Vec::new(), Vec::new());
         match mode {
-            PlanMode::Plan => Plan::Sequential { task, steps, edges, warnings, origin },
-            PlanMode::Swarm => Plan::Swarm { task, nodes: steps, edges, warnings, origin },
+            PlanMode::Plan => Plan::Sequential {
+                task,
+                steps,
+                edges,
+                warnings,
+                origin,
+            },
+            PlanMode::Swarm => Plan::Swarm {
+                task,
+                nodes: steps,
+                edges,
+                warnings,
+                origin,
+            },
         }
     }
 

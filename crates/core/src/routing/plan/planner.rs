@@ -134,7 +134,10 @@ pub fn plan_from_model_json(
         other => return Err(reject(format!("mode {other:?} is not plan or swarm"))),
     };
     if parsed.steps.is_empty() || parsed.steps.len() > MAX_STEPS {
-        return Err(reject(format!("{} steps; 1 to {MAX_STEPS} expected", parsed.steps.len())));
+        return Err(reject(format!(
+            "{} steps; 1 to {MAX_STEPS} expected",
+            parsed.steps.len()
+        )));
     }
     let mut plan = Plan::empty(mode, task, PlanOrigin::Model);
     if answered_mode != mode {
@@ -146,19 +149,38 @@ pub fn plan_from_model_json(
         ));
     }
     for step in parsed.steps {
-        let category = Category::parse(&step.category)
-            .ok_or_else(|| reject(format!("step {}: unknown category {:?}", step.id, step.category)))?;
-        let tier = BudgetTier::parse(&step.budget)
-            .ok_or_else(|| reject(format!("step {}: unknown budget {:?}", step.id, step.budget)))?;
-        let tier = if options.budget.tier == BudgetTier::Any { BudgetTier::Any } else { tier };
+        let category = Category::parse(&step.category).ok_or_else(|| {
+            reject(format!(
+                "step {}: unknown category {:?}",
+                step.id, step.category
+            ))
+        })?;
+        let tier = BudgetTier::parse(&step.budget).ok_or_else(|| {
+            reject(format!(
+                "step {}: unknown budget {:?}",
+                step.id, step.budget
+            ))
+        })?;
+        let tier = if options.budget.tier == BudgetTier::Any {
+            BudgetTier::Any
+        } else {
+            tier
+        };
         let needs = classify(&step.task).signals.needs.union(options.needs);
         plan.steps_mut().push(PlanStep {
             id: step.id,
             task: step.task.trim().to_owned(),
             category,
-            budget: Budget { tier, max_price_per_m: options.budget.max_price_per_m },
+            budget: Budget {
+                tier,
+                max_price_per_m: options.budget.max_price_per_m,
+            },
             model: None,
-            depends_on: if mode == PlanMode::Swarm { step.depends_on } else { Vec::new() },
+            depends_on: if mode == PlanMode::Swarm {
+                step.depends_on
+            } else {
+                Vec::new()
+            },
             wave: None,
             phase: None,
             artifacts: Vec::new(),
@@ -168,7 +190,12 @@ pub fn plan_from_model_json(
     }
     recompute(&mut plan);
     for edge in plan.edges_mut().iter_mut() {
-        edge.reason = if mode == PlanMode::Swarm { "model planner" } else { "sequence" }.to_owned();
+        edge.reason = if mode == PlanMode::Swarm {
+            "model planner"
+        } else {
+            "sequence"
+        }
+        .to_owned();
     }
     let errors: Vec<String> = validate_plan(&plan)
         .into_iter()
@@ -202,7 +229,10 @@ pub fn resolve_plan(
         }
     };
     let mut plan = build_plan(task, mode, options, ctx);
-    plan.warnings_mut().insert(0, format!("{reason}; used the deterministic planner instead"));
+    plan.warnings_mut().insert(
+        0,
+        format!("{reason}; used the deterministic planner instead"),
+    );
     plan
 }
 
@@ -216,7 +246,9 @@ fn mode_name(mode: PlanMode) -> &'static str {
 /// The JSON inside a ```json fence, when a model wrapped its answer in one.
 fn strip_fence(answer: &str) -> &str {
     let trimmed = answer.trim();
-    let Some(rest) = trimmed.strip_prefix("```") else { return trimmed };
+    let Some(rest) = trimmed.strip_prefix("```") else {
+        return trimmed;
+    };
     let rest = rest.strip_prefix("json").unwrap_or(rest);
     rest.strip_suffix("```").unwrap_or(rest).trim()
 }

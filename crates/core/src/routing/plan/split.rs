@@ -41,14 +41,20 @@ pub fn split_steps(task: &str) -> Vec<StepText> {
     let normalized = task.replace("\r\n", "\n").replace('\r', "\n");
     let paragraphs: Vec<Vec<&str>> = normalized
         .split("\n\n")
-        .map(|p| p.lines().filter(|l| !l.trim().is_empty()).collect::<Vec<_>>())
+        .map(|p| {
+            p.lines()
+                .filter(|l| !l.trim().is_empty())
+                .collect::<Vec<_>>()
+        })
         .filter(|p| !p.is_empty())
         .collect();
     let many_paragraphs = paragraphs.len() > 1;
     let mut steps: Vec<StepText> = Vec::new();
     for (index, lines) in paragraphs.iter().enumerate() {
-        let next_is_list =
-            paragraphs.get(index + 1).and_then(|p| p.first()).is_some_and(|l| list_marker(l).is_some());
+        let next_is_list = paragraphs
+            .get(index + 1)
+            .and_then(|p| p.first())
+            .is_some_and(|l| list_marker(l).is_some());
         split_paragraph(lines, many_paragraphs, next_is_list, &mut steps);
     }
     if steps.len() == 1 {
@@ -66,7 +72,11 @@ fn split_paragraph(lines: &[&str], many: bool, next_is_list: bool, out: &mut Vec
         if next_is_list && text.ends_with([':', '：']) {
             return;
         }
-        let rule = if many { SplitRule::Paragraph } else { SplitRule::Whole };
+        let rule = if many {
+            SplitRule::Paragraph
+        } else {
+            SplitRule::Whole
+        };
         split_free_text(&text, rule, out);
         return;
     }
@@ -79,7 +89,12 @@ fn split_paragraph(lines: &[&str], many: bool, next_is_list: bool, out: &mut Vec
                 if let Some(done) = current.take() {
                     push_step(&mut items, done);
                 }
-                current = Some(StepText { text: rest.trim().to_owned(), label, refs: Vec::new(), rule });
+                current = Some(StepText {
+                    text: rest.trim().to_owned(),
+                    label,
+                    refs: Vec::new(),
+                    rule,
+                });
             }
             None => match current.as_mut() {
                 Some(item) => {
@@ -102,7 +117,11 @@ fn split_paragraph(lines: &[&str], many: bool, next_is_list: bool, out: &mut Vec
 }
 
 fn push_step(out: &mut Vec<StepText>, mut step: StepText) {
-    step.text = clean(&step.text).to_owned();
+    // List items are taken as written; free-text clauses lose their sequencing markers.
+    step.text = match step.rule {
+        SplitRule::Numbered | SplitRule::Bullet => strip(&step.text).to_owned(),
+        _ => clean(&step.text).to_owned(),
+    };
     if has_content(&step.text) {
         step.refs = find_refs(&step.text);
         out.push(step);
@@ -117,11 +136,20 @@ fn split_free_text(text: &str, rule: SplitRule, out: &mut Vec<StepText>) {
         first = false;
         let mut clause_first = true;
         for clause in split_sequencing(part) {
-            let clause_rule = if clause_first { part_rule } else { SplitRule::Sequencing };
+            let clause_rule = if clause_first {
+                part_rule
+            } else {
+                SplitRule::Sequencing
+            };
             clause_first = false;
             push_step(
                 out,
-                StepText { text: clause.to_owned(), label: None, refs: Vec::new(), rule: clause_rule },
+                StepText {
+                    text: clause.to_owned(),
+                    label: None,
+                    refs: Vec::new(),
+                    rule: clause_rule,
+                },
             );
         }
     }
@@ -144,12 +172,17 @@ fn list_marker(line: &str) -> Option<(SplitRule, Option<u32>, &str)> {
             }
         }
     }
-    let digits = trimmed.len() - trimmed.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let digits = trimmed.len()
+        - trimmed
+            .trim_start_matches(|c: char| c.is_ascii_digit())
+            .len();
     if (1..=3).contains(&digits) {
         let number = trimmed[..digits].parse().ok();
         let after = &trimmed[digits..];
         for mark in ["、", "．", "）", ": ", "：", ".", ")"] {
-            let Some(text) = after.strip_prefix(mark) else { continue };
+            let Some(text) = after.strip_prefix(mark) else {
+                continue;
+            };
             // `3.14` and `1.5m` are numbers, not list items.
             if !text.starts_with(|c: char| c.is_ascii_digit()) {
                 return Some((SplitRule::Numbered, number, text));
@@ -157,7 +190,10 @@ fn list_marker(line: &str) -> Option<(SplitRule, Option<u32>, &str)> {
         }
     }
     let lower_len = trimmed.len().min(5);
-    if trimmed.get(..lower_len).is_some_and(|p| p.eq_ignore_ascii_case("step ")) {
+    if trimmed
+        .get(..lower_len)
+        .is_some_and(|p| p.eq_ignore_ascii_case("step "))
+    {
         let rest = &trimmed[5..];
         let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
         if digits > 0 {
@@ -167,13 +203,18 @@ fn list_marker(line: &str) -> Option<(SplitRule, Option<u32>, &str)> {
     }
     if let Some(rest) = trimmed.strip_prefix('第') {
         let (number, len) = leading_number(rest);
-        if let (Some(number), Some(text)) = (number, rest.get(len..).and_then(|r| r.strip_prefix('步'))) {
+        if let (Some(number), Some(text)) =
+            (number, rest.get(len..).and_then(|r| r.strip_prefix('步')))
+        {
             let text = text.trim_start_matches([':', '：', ',', '，', '、', ' ', '.']);
             return Some((SplitRule::Numbered, Some(number), text));
         }
     }
     let (number, len) = leading_chinese_number(trimmed);
-    if let (Some(number), Some(text)) = (number, trimmed.get(len..).and_then(|r| r.strip_prefix('、'))) {
+    if let (Some(number), Some(text)) = (
+        number,
+        trimmed.get(len..).and_then(|r| r.strip_prefix('、')),
+    ) {
         return Some((SplitRule::Numbered, Some(number), text));
     }
     None
@@ -190,7 +231,12 @@ fn leading_number(text: &str) -> (Option<u32>, usize) {
 
 /// 一 … 九十九 at the start of `text`.
 fn leading_chinese_number(text: &str) -> (Option<u32>, usize) {
-    let digit = |c: char| "〇一二三四五六七八九".chars().position(|d| d == c).map(|p| p as u32);
+    let digit = |c: char| {
+        "〇一二三四五六七八九"
+            .chars()
+            .position(|d| d == c)
+            .map(|p| p as u32)
+    };
     let mut value: Option<u32> = None;
     let mut pending: Option<u32> = None;
     let mut len = 0;
@@ -252,9 +298,11 @@ fn split_sequencing(text: &str) -> Vec<&str> {
         if let Some(count) = matched {
             let is_then = match_words(text, &words, index, "then").is_some();
             let conditional = is_then
-                && words[clause_start_word..index]
-                    .iter()
-                    .any(|(s, e)| CONDITIONS.iter().any(|c| text[*s..*e].eq_ignore_ascii_case(c)));
+                && words[clause_start_word..index].iter().any(|(s, e)| {
+                    CONDITIONS
+                        .iter()
+                        .any(|c| text[*s..*e].eq_ignore_ascii_case(c))
+                });
             if !conditional && index > 0 {
                 let end = words[index + count - 1].1;
                 cuts.push((start, end));
@@ -291,7 +339,10 @@ fn split_sequencing(text: &str) -> Vec<&str> {
 }
 
 fn is_clause_break(c: char) -> bool {
-    matches!(c, '.' | ',' | ';' | ':' | '!' | '?' | '。' | '，' | '；' | '：' | '！' | '？' | '、' | '\n')
+    matches!(
+        c,
+        '.' | ',' | ';' | ':' | '!' | '?' | '。' | '，' | '；' | '：' | '！' | '？' | '、' | '\n'
+    )
 }
 
 /// Whether word `index` starts a clause: the text start, after punctuation, or after "and".
@@ -340,7 +391,20 @@ fn match_words(text: &str, words: &[(usize, usize)], index: usize, phrase: &str)
 }
 
 /// Leading markers a clause may keep after a split ("and", "first,", "首先").
-const LEADING: [&str; 9] = ["first of all", "firstly", "first", "to begin", "and", "also", "then", "finally", "next"];
+const LEADING: [&str; 12] = [
+    "first of all",
+    "firstly",
+    "first",
+    "to begin",
+    "and",
+    "also",
+    "then",
+    "finally",
+    "next",
+    "after that",
+    "afterwards",
+    "afterward",
+];
 
 /// Trims whitespace and punctuation.
 fn strip(text: &str) -> &str {
@@ -355,8 +419,10 @@ fn clean(text: &str) -> &str {
         for marker in LEADING {
             let len = marker.len();
             if current.len() > len
-                && current.get(..len).is_some_and(|p| p.eq_ignore_ascii_case(marker))
-                && current[len..].starts_with(|c: char| !c.is_ascii_alphanumeric())
+                && current
+                    .get(..len)
+                    .is_some_and(|p| p.eq_ignore_ascii_case(marker))
+                && current[len..].starts_with(|c: char| c.is_whitespace() || c == ',')
             {
                 current = strip(&current[len..]);
                 changed = true;
@@ -373,7 +439,9 @@ fn clean(text: &str) -> &str {
         for marker in ["and", "then"] {
             let len = marker.len();
             if current.len() > len
-                && current.get(current.len() - len..).is_some_and(|s| s.eq_ignore_ascii_case(marker))
+                && current
+                    .get(current.len() - len..)
+                    .is_some_and(|s| s.eq_ignore_ascii_case(marker))
                 && current[..current.len() - len].ends_with(|c: char| !c.is_ascii_alphanumeric())
             {
                 current = strip(&current[..current.len() - len]);
@@ -422,13 +490,16 @@ pub(crate) fn find_refs(text: &str) -> Vec<u32> {
         let rest = &text[at + '第'.len_utf8()..];
         let (number, len) = leading_number(rest);
         let Some(number) = number else { continue };
-        let Some(after) = rest.get(len..).and_then(|r| r.strip_prefix('步')) else { continue };
+        let Some(after) = rest.get(len..).and_then(|r| r.strip_prefix('步')) else {
+            continue;
+        };
         let before = &text[..at];
-        if after.starts_with("之后") || after.starts_with("完成后") || after.starts_with('后') || before.ends_with("依赖") || before.ends_with("在")
-        {
-            if !refs.contains(&number) {
-                refs.push(number);
-            }
+        let names_a_dependency = after.starts_with("之后")
+            || after.starts_with("完成后")
+            || after.starts_with('后')
+            || before.ends_with("依赖");
+        if names_a_dependency && !refs.contains(&number) {
+            refs.push(number);
         }
     }
     for (at, _) in text.match_indices("依赖步骤") {

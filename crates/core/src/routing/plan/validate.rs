@@ -69,15 +69,26 @@ pub struct PlanIssue {
 }
 
 fn issue(code: PlanIssueCode, step: Option<&str>, message: String) -> PlanIssue {
-    let severity =
-        if code == PlanIssueCode::MissingModel { Severity::Warning } else { Severity::Error };
-    PlanIssue { code, severity, step: step.map(str::to_owned), message, edges: Vec::new() }
+    let severity = if code == PlanIssueCode::MissingModel {
+        Severity::Warning
+    } else {
+        Severity::Error
+    };
+    PlanIssue {
+        code,
+        severity,
+        step: step.map(str::to_owned),
+        message,
+        edges: Vec::new(),
+    }
 }
 
 fn valid_id(id: &str) -> bool {
     !id.is_empty()
         && id.chars().count() <= MAX_ID_CHARS
-        && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }
 
 /// Index pairs `(dependency, step)` from `dependsOn`, skipping unknown ids and self-loops.
@@ -103,7 +114,11 @@ pub fn validate_plan(plan: &Plan) -> Vec<PlanIssue> {
     let steps = plan.steps();
     let mut issues = Vec::new();
     if steps.is_empty() {
-        issues.push(issue(Code::EmptyPlan, None, "the plan has no steps".to_owned()));
+        issues.push(issue(
+            Code::EmptyPlan,
+            None,
+            "the plan has no steps".to_owned(),
+        ));
         return issues;
     }
     if steps.len() > MAX_STEPS {
@@ -113,15 +128,25 @@ pub fn validate_plan(plan: &Plan) -> Vec<PlanIssue> {
     for (index, step) in steps.iter().enumerate() {
         let id = Some(step.id.as_str());
         if !valid_id(&step.id) {
-            let message = format!("step id {:?} must be 1–{MAX_ID_CHARS} of A-Z a-z 0-9 - _", step.id);
+            let message = format!(
+                "step id {:?} must be 1–{MAX_ID_CHARS} of A-Z a-z 0-9 - _",
+                step.id
+            );
             issues.push(issue(Code::InvalidId, id, message));
         }
         if steps[..index].iter().any(|s| s.id == step.id) {
-            issues.push(issue(Code::DuplicateId, id, format!("step id {:?} is used twice", step.id)));
+            issues.push(issue(
+                Code::DuplicateId,
+                id,
+                format!("step id {:?} is used twice", step.id),
+            ));
         }
         let chars = step.task.chars().count();
         if step.task.trim().is_empty() || chars > MAX_STEP_CHARS {
-            let message = format!("step {} needs a task of 1–{MAX_STEP_CHARS} characters", step.id);
+            let message = format!(
+                "step {} needs a task of 1–{MAX_STEP_CHARS} characters",
+                step.id
+            );
             issues.push(issue(Code::InvalidTask, id, message));
         }
         for dependency in &step.depends_on {
@@ -140,13 +165,21 @@ pub fn validate_plan(plan: &Plan) -> Vec<PlanIssue> {
     }
     if matches!(plan, Plan::Sequential { .. }) {
         for (index, step) in steps.iter().enumerate() {
-            let expected: Vec<String> =
-                index.checked_sub(1).and_then(|p| steps.get(p)).map(|p| p.id.clone()).into_iter().collect();
+            let expected: Vec<String> = index
+                .checked_sub(1)
+                .and_then(|p| steps.get(p))
+                .map(|p| p.id.clone())
+                .into_iter()
+                .collect();
             if step.depends_on != expected {
                 let message = format!(
                     "in a sequential plan step {} must depend on {}",
                     step.id,
-                    if expected.is_empty() { "nothing".to_owned() } else { expected.join(", ") }
+                    if expected.is_empty() {
+                        "nothing".to_owned()
+                    } else {
+                        expected.join(", ")
+                    }
                 );
                 issues.push(issue(Code::NotSequential, Some(&step.id), message));
             }
@@ -156,12 +189,20 @@ pub fn validate_plan(plan: &Plan) -> Vec<PlanIssue> {
     for cycle in cycles(steps.len(), &pairs) {
         let edges = to_edges(plan, &cycle);
         let message = format!("dependencies form a cycle: {}", describe(&edges));
-        issues.push(PlanIssue { edges, ..issue(Code::Cycle, None, message) });
+        issues.push(PlanIssue {
+            edges,
+            ..issue(Code::Cycle, None, message)
+        });
     }
-    let mut expected: Vec<(String, String)> =
-        pairs.iter().map(|(f, t)| (steps[*f].id.clone(), steps[*t].id.clone())).collect();
-    let mut actual: Vec<(String, String)> =
-        plan.edges().iter().map(|e| (e.from.clone(), e.to.clone())).collect();
+    let mut expected: Vec<(String, String)> = pairs
+        .iter()
+        .map(|(f, t)| (steps[*f].id.clone(), steps[*t].id.clone()))
+        .collect();
+    let mut actual: Vec<(String, String)> = plan
+        .edges()
+        .iter()
+        .map(|e| (e.from.clone(), e.to.clone()))
+        .collect();
     expected.sort();
     actual.sort();
     actual.dedup();
@@ -171,7 +212,10 @@ pub fn validate_plan(plan: &Plan) -> Vec<PlanIssue> {
     }
     for (step, wave) in steps.iter().zip(levels(steps.len(), &pairs)) {
         if step.wave != wave {
-            let message = format!("step {} is in wave {:?}, its dependency level is {wave:?}", step.id, step.wave);
+            let message = format!(
+                "step {} is in wave {:?}, its dependency level is {wave:?}",
+                step.id, step.wave
+            );
             issues.push(issue(Code::WaveMismatch, Some(&step.id), message));
         }
     }
@@ -184,7 +228,9 @@ pub fn validate_models(plan: &Plan, catalog: &[ModelCard]) -> Vec<PlanIssue> {
         .iter()
         .filter_map(|step| {
             let model = step.model.as_ref()?;
-            let known = catalog.iter().any(|card| card.id == *model || card.variants.contains(model));
+            let known = catalog
+                .iter()
+                .any(|card| card.id == *model || card.variants.contains(model));
             (!known).then(|| {
                 let message = format!("step {}: model {model:?} is not in the catalog", step.id);
                 issue(PlanIssueCode::UnknownModel, Some(&step.id), message)
@@ -200,7 +246,12 @@ pub fn recompute(plan: &mut Plan) {
     if matches!(plan, Plan::Sequential { .. }) {
         let ids: Vec<String> = plan.steps().iter().map(|s| s.id.clone()).collect();
         for (index, step) in plan.steps_mut().iter_mut().enumerate() {
-            step.depends_on = index.checked_sub(1).and_then(|p| ids.get(p)).cloned().into_iter().collect();
+            step.depends_on = index
+                .checked_sub(1)
+                .and_then(|p| ids.get(p))
+                .cloned()
+                .into_iter()
+                .collect();
         }
     }
     let pairs = dependency_pairs(plan);
@@ -232,7 +283,10 @@ pub(crate) fn note_cycles(plan: &mut Plan) {
         .iter()
         .map(|cycle| {
             let edges = to_edges(plan, cycle);
-            format!("{CYCLE_PREFIX}{}; these steps get no wave until it is broken", describe(&edges))
+            format!(
+                "{CYCLE_PREFIX}{}; these steps get no wave until it is broken",
+                describe(&edges)
+            )
         })
         .collect();
     let warnings = plan.warnings_mut();
@@ -248,13 +302,24 @@ fn to_edges(plan: &Plan, pairs: &[(usize, usize)]) -> Vec<PlanEdge> {
             let reason = plan
                 .edges()
                 .iter()
-                .find(|e| Some(&e.from) == steps.get(*from).map(|s| &s.id) && Some(&e.to) == steps.get(*to).map(|s| &s.id))
+                .find(|e| {
+                    Some(&e.from) == steps.get(*from).map(|s| &s.id)
+                        && Some(&e.to) == steps.get(*to).map(|s| &s.id)
+                })
                 .map_or_else(String::new, |e| e.reason.clone());
-            Some(PlanEdge { from: steps.get(*from)?.id.clone(), to: steps.get(*to)?.id.clone(), reason })
+            Some(PlanEdge {
+                from: steps.get(*from)?.id.clone(),
+                to: steps.get(*to)?.id.clone(),
+                reason,
+            })
         })
         .collect()
 }
 
 fn describe(edges: &[PlanEdge]) -> String {
-    edges.iter().map(|e| format!("{} → {}", e.from, e.to)).collect::<Vec<_>>().join(", ")
+    edges
+        .iter()
+        .map(|e| format!("{} → {}", e.from, e.to))
+        .collect::<Vec<_>>()
+        .join(", ")
 }

@@ -1,0 +1,137 @@
+//! Routing speed: classify a 500-character task; pick and recommend over a catalog-sized
+//! (340) and a 100k synthetic catalog; plan and swarm a six-step task.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use switchyard_core::catalog::card::{Category, ModelCard};
+use switchyard_core::routing::plan::{plan, swarm, PlanOptions};
+use switchyard_core::routing::{
+    classify, pick, recommend, Budget, BudgetTier, FeedbackIndex, Rating, RouteContext,
+    RouteRequest,
+};
+
+#[path = "../tests/routing_common/mod.rs"]
+mod routing_common;
+
+const TASK_EN: &str =
+    "Refactor the Rust HTTP handlers in our API so that every endpoint returns typed \
+errors instead of panicking, then add unit tests for the pagination logic and the PostgreSQL \
+queries. The service runs in production behind Kubernetes, so this is critical: keep the public \
+JSON shapes stable, document every change in the README, and make sure the CI pipeline stays \
+green. Finally, open a PR with a short summary of what changed and why, and list any follow-up \
+work you noticed in the codebase along the way, sorted by risk.";
+
+const TASK_ZH: &str = "请帮我重构这个Rust后端服务的接口代码，把所有的报错改成类型化的错误，然后为分页逻辑和数据库查询写单元测试。\
+这个服务在生产环境运行，非常关键，所以要保持接口格式稳定，并在文档里记录每一处改动。接着检查持续集成是否通过，\
+最后提交代码并写一段简短的总结，说明改了什么以及为什么这样改，顺便列出你在代码库里发现的后续工作。";
+
+fn usable(card: &ModelCard) -> bool {
+    !card.provider.ends_with('7')
+}
+
+fn feedback_for(catalog: &[ModelCard]) -> FeedbackIndex {
+    let ratings: Vec<Rating> = catalog
+        .iter()
+        .step_by(9)
+        .enumerate()
+        .map(|(i, m)| Rating {
+            model_id: m.id.clone(),
+            category: Category::Coding,
+            rating: (i % 5 + 1) as u8,
+        })
+        .collect();
+    FeedbackIndex::from_ratings(&ratings)
+}
+
+fn request(stack: bool) -> RouteRequest {
+    let mut r = RouteRequest {
+        budget: Budget::tier(BudgetTier::Medium),
+        ..RouteRequest::new(Category::Coding)
+    };
+    if stack {
+        r.stack = vec!["rust".into(), "postgresql".into()];
+    }
+    r
+}
+
+fn bench_classify(c: &mut Criterion) {
+    assert!(
+        (480..=520).contains(&TASK_EN.chars().count()),
+        "{}",
+        TASK_EN.chars().count()
+    );
+    let _ = classify("warm up the lexicon");
+    c.bench_function("classify/500 chars en", |b| {
+        b.iter(|| classify(black_box(TASK_EN)))
+    });
+    c.bench_function("classify/zh task", |b| {
+        b.iter(|| classify(black_box(TASK_ZH)))
+    });
+}
+
+fn bench_rank(c: &mut Criterion, n: usize, label: &str) {
+    let catalog = routing_common::synthetic_catalog(n);
+    let feedback = feedback_for(&catalog);
+    let ctx = RouteContext {
+        catalog: &catalog,
+        feedback: &feedback,
+        usable: &usable,
+    };
+    let plain = request(false);
+    let stacked = request(true);
+    c.bench_function(&format!("pick/{label}"), |b| {
+        b.iter(|| pick(black_box(&plain), &ctx))
+    });
+    c.bench_function(&format!("pick/{label} with stack boost"), |b| {
+        b.iter(|| pick(black_box(&stacked), &ctx))
+    });
+    c.bench_function(&format!("recommend 5/{label}"), |b| {
+        b.iter(|| recommend(black_box(&plain), 5, &ctx))
+    });
+    c.bench_function(&format!("recommend 10/{label} with stack boost"), |b| {
+        b.iter(|| recommend(black_box(&stacked), 10, &ctx))
+    });
+}
+
+fn bench_catalog(c: &mut Criterion) {
+    bench_rank(c, 340, "340 models");
+}
+
+fn bench_large(c: &mut Criterion) {
+    bench_rank(c, 10_000, "10k models");
+    bench_rank(c, 100_000, "100k models");
+}
+
+fn bench_plan(c: &mut Criterion) {
+    let catalog = routing_common::synthetic_catalog(340);
+    let feedback = FeedbackIndex::empty();
+    let ctx = RouteContext {
+        catalog: &catalog,
+        feedback: &feedback,
+        usable: &usable,
+    };
+    let task =
+        "1. Design the database schema\n2. Build the REST API\n3. Build the React components\n\
+4. Write tests for the API\n5. Document the endpoints\n6. Deploy to production";
+    let options = PlanOptions::default();
+    c.bench_function("plan/6 steps", |b| {
+        b.iter(|| plan(black_box(task), &options, &ctx))
+    });
+    c.bench_function("swarm/6 steps", |b| {
+        b.iter(|| swarm(black_box(task), &options, &ctx))
+    });
+}
+
+criterion_group! {
+    name = fast;
+    config = Criterion::default().measurement_time(Duration::from_secs(3)).warm_up_time(Duration::from_secs(1));
+    targets = bench_classify, bench_catalog, bench_plan
+}
+criterion_group! {
+    name = large;
+    config = Criterion::default().sample_size(20).measurement_time(Duration::from_secs(5)).warm_up_time(Duration::from_secs(1));
+    targets = bench_large
+}
+criterion_main!(fast, large);
