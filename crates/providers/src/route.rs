@@ -103,6 +103,33 @@ pub fn route(
     })
 }
 
+/// The providers whose keys [`route`] may consult for `model`, best first: none for local
+/// references, the named provider for `<provider>:<model>`, the vendor's own provider and
+/// OpenRouter for catalog ids. Lets a caller look up only the keys that matter.
+pub fn key_candidates(model: &str, providers: &[Provider]) -> Vec<String> {
+    let model = model.trim();
+    if model.starts_with("local/") {
+        return Vec::new();
+    }
+    if let Some((prefix, _)) = model.split_once(':') {
+        if providers.iter().any(|p| p.id == prefix) {
+            return vec![prefix.to_owned()];
+        }
+    }
+    let Some((vendor, _)) = model.split_once('/') else {
+        return Vec::new();
+    };
+    let mut ids: Vec<String> = providers
+        .iter()
+        .filter(|p| p.vendor.as_deref() == Some(vendor) && !p.custom)
+        .map(|p| p.id.clone())
+        .collect();
+    if providers.iter().any(|p| p.id == ids::OPENROUTER) {
+        ids.push(ids::OPENROUTER.to_owned());
+    }
+    ids
+}
+
 /// The vendor's own name for an OpenRouter model name.
 fn vendor_model_name(provider_id: &str, name: &str) -> String {
     let base = name.split_once(':').map_or(name, |(base, _variant)| base);
@@ -182,6 +209,19 @@ mod tests {
         );
         assert_eq!(routed("my-vllm:qwen3", &[]), ok("my-vllm", "qwen3"));
         assert!(builtin("ollama").is_some());
+    }
+
+    #[test]
+    fn key_candidates_are_the_providers_route_may_use() {
+        let all = providers();
+        assert_eq!(
+            key_candidates("anthropic/claude-x", &all),
+            ["anthropic", "openrouter"]
+        );
+        assert_eq!(key_candidates("qwen/qwen3", &all), ["openrouter"]);
+        assert_eq!(key_candidates("my-vllm:qwen3", &all), ["my-vllm"]);
+        assert!(key_candidates("local/ollama/x", &all).is_empty());
+        assert!(key_candidates("gpt-4o", &all).is_empty());
     }
 
     #[test]

@@ -13,7 +13,7 @@ use switchyard_keychain::{KeychainError, ResolvedKey};
 use switchyard_providers::client::{
     CancellationToken, ChatRequest, ClientConfig, ClientError, ModelClient, StreamEvent,
 };
-use switchyard_providers::route::{route, RouteError};
+use switchyard_providers::route::{key_candidates, route, RouteError};
 
 use super::{blocking, keychain_error, missing_key};
 use crate::{Engine, EngineError};
@@ -38,9 +38,11 @@ impl Engine {
         }
         let providers = self.providers().await?;
         let keys = self.key_store().await?;
+        // Only the keys routing may use: each keychain read is a D-Bus round trip.
+        let candidates = key_candidates(&request.model, &providers);
         let wanted: Vec<(String, Option<String>)> = providers
             .iter()
-            .filter(|p| p.takes_key() && p.target().is_some())
+            .filter(|p| p.takes_key() && p.target().is_some() && candidates.contains(&p.id))
             .map(|p| (p.id.clone(), p.env_var.clone()))
             .collect();
         let resolved: HashMap<String, Result<Option<ResolvedKey>, KeychainError>> =

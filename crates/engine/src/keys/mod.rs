@@ -39,23 +39,22 @@ impl Engine {
     pub async fn list_providers(&self) -> Result<Vec<ProviderStatus>, EngineError> {
         let providers = self.providers().await?;
         let keys = self.key_store().await?;
-        let lookups: Vec<(String, Option<String>, bool)> = providers
-            .iter()
-            .map(|p| (p.id.clone(), p.env_var.clone(), p.takes_key()))
-            .collect();
-        let statuses = blocking(move || {
-            lookups
-                .into_iter()
-                .map(|(id, env_var, takes_key)| {
-                    if takes_key {
-                        keys.status(&id, env_var.as_deref())
-                    } else {
-                        KeyStatus::NotNeeded
-                    }
-                })
-                .collect::<Vec<_>>()
-        })
-        .await?;
+        // One blocking task per provider: each keychain read is its own D-Bus round trip.
+        let lookups = providers.iter().map(|provider| {
+            let (keys, id, env_var) = (keys.clone(), provider.id.clone(), provider.env_var.clone());
+            let takes_key = provider.takes_key();
+            blocking(move || {
+                if takes_key {
+                    keys.status(&id, env_var.as_deref())
+                } else {
+                    KeyStatus::NotNeeded
+                }
+            })
+        });
+        let statuses = join_all(lookups)
+            .await
+            .into_iter()
+            .collect::<Result<Vec<_>, _>>()?;
         let reachability = join_all(providers.iter().map(local_reachability)).await;
         Ok(providers
             .iter()
