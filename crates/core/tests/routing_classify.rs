@@ -1,7 +1,7 @@
 //! Classification tables in English and Chinese, the named misfires, and the signals.
 
 use switchyard_core::catalog::card::Category;
-use switchyard_core::routing::{classify, Classification, NO_SIGNAL_CONFIDENCE};
+use switchyard_core::routing::{classify, Classification, Nudge, NO_SIGNAL_CONFIDENCE};
 
 fn words(c: &Classification) -> Vec<&str> {
     c.matched.iter().map(|m| m.word.as_str()).collect()
@@ -280,6 +280,13 @@ fn hints_for_speed_cost_and_stakes() {
     assert!(!cheap.signals.hints.critical);
     let stakes = classify("This is a critical change to the production payment service");
     assert!(stakes.signals.hints.critical && stakes.signals.hints.production);
+    assert_eq!(cheap.signals.hints.nudge(), Some(Nudge::Down));
+    assert_eq!(stakes.signals.hints.nudge(), Some(Nudge::Up));
+    assert_eq!(
+        classify("Cheap but critical fix").signals.hints.nudge(),
+        Some(Nudge::Up)
+    );
+    assert_eq!(classify("Explain closures").signals.hints.nudge(), None);
     let zh = classify("尽快上线，注意安全");
     assert!(zh.signals.hints.speed && zh.signals.hints.production && zh.signals.hints.critical);
 }

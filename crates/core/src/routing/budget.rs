@@ -83,6 +83,7 @@ impl BudgetTier {
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]
 pub struct Budget {
+    /// The price band.
     pub tier: BudgetTier,
     /// Maximum USD per million input tokens, on top of the tier.
     pub max_price_per_m: Option<f64>,

@@ -13,6 +13,7 @@ use super::lexicon::{
     builtin_stacks, Lexicon, StackSpelling, CLASSIFY_JSON, HINT_COST, HINT_CRITICAL,
     HINT_PRODUCTION, HINT_SPEED, NEED_STRUCTURED, NEED_TOOLS, NEED_VISION,
 };
+use super::signals::{Hints, Needs, Signals};
 use super::text::{is_cjk, parse_quantity, TokenKind, Tokens};
 
 /// Confidence of a task with no signal at all (classified `general`).
@@ -21,95 +22,6 @@ pub const NO_SIGNAL_CONFIDENCE: f64 = 0.1;
 pub const LONG_CONTEXT_MIN_TOKENS: u32 = 16_000;
 /// Tokens reserved for the answer when the task text itself is long.
 pub const ANSWER_RESERVE_TOKENS: u32 = 4_000;
-
-/// What a task needs from a model, beyond its category.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, Type)]
-#[serde(rename_all = "camelCase")]
-pub struct Needs {
-    /// Image input.
-    pub vision: bool,
-    /// Estimated context in tokens, when the task needs a long one.
-    pub long_context: Option<u32>,
-    /// Tool / function calling.
-    pub tools: bool,
-    /// JSON-schema structured output.
-    pub structured_output: bool,
-}
-
-impl Needs {
-    /// Parses a CLI list such as `vision,tools,structured-output,long-context=200000`.
-    /// `long-context` without a number means [`LONG_CONTEXT_MIN_TOKENS`].
-    pub fn parse_list(list: &str) -> Result<Needs, String> {
-        let mut needs = Needs::default();
-        for item in list
-            .split(',')
-            .map(str::trim)
-            .filter(|item| !item.is_empty())
-        {
-            let (name, value) = item.split_once(['=', ':']).unwrap_or((item, ""));
-            let key: String = name
-                .chars()
-                .filter(char::is_ascii_alphanumeric)
-                .collect::<String>()
-                .to_ascii_lowercase();
-            match key.as_str() {
-                "vision" | "image" | "images" => needs.vision = true,
-                "tools" | "tool" | "functioncalling" => needs.tools = true,
-                "structuredoutput" | "structured" | "json" => needs.structured_output = true,
-                "longcontext" | "context" => {
-                    let tokens = if value.is_empty() {
-                        LONG_CONTEXT_MIN_TOKENS
-                    } else {
-                        parse_quantity(&value.to_ascii_lowercase())
-                            .filter(|v| *v >= 1.0 && *v <= f64::from(u32::MAX))
-                            .map(|v| v as u32)
-                            .ok_or_else(|| format!("bad context size {value:?}"))?
-                    };
-                    needs.long_context = Some(tokens);
-                }
-                _ => return Err(format!("unknown need {name:?} (vision, tools, structured-output, long-context[=tokens])")),
-            }
-        }
-        Ok(needs)
-    }
-
-    /// Both sets of needs at once (the larger context estimate).
-    pub fn union(self, other: Needs) -> Needs {
-        Needs {
-            vision: self.vision || other.vision,
-            long_context: match (self.long_context, other.long_context) {
-                (Some(a), Some(b)) => Some(a.max(b)),
-                (a, b) => a.or(b),
-            },
-            tools: self.tools || other.tools,
-            structured_output: self.structured_output || other.structured_output,
-        }
-    }
-}
-
-/// Speed, cost and stakes words in the task.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, Type)]
-#[serde(rename_all = "camelCase")]
-pub struct Hints {
-    /// "quick", "asap", "尽快".
-    pub speed: bool,
-    /// "cheap", "on a budget", "便宜".
-    pub cost: bool,
-    /// "critical", "security", "关键".
-    pub critical: bool,
-    /// "production", "go live", "上线".
-    pub production: bool,
-}
-
-/// Everything a task says about what it needs, besides its category.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, Type)]
-#[serde(rename_all = "camelCase")]
-pub struct Signals {
-    pub needs: Needs,
-    /// Stack ids (roles library ids: `rust`, `postgresql`), in order of first mention.
-    pub stack: Vec<String>,
-    pub hints: Hints,
-}
 
 /// One matched term and what it contributed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
@@ -129,7 +41,9 @@ pub struct MatchedTerm {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]
 pub struct CategoryWeight {
+    /// The category.
     pub category: Category,
+    /// The sum of its matched terms' weights.
     pub weight: f64,
 }
 
@@ -137,9 +51,11 @@ pub struct CategoryWeight {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]
 pub struct Classification {
+    /// The winning category; `general` when nothing matched.
     pub category: Category,
     /// 0–1: grows with the winning weight and its margin over the runner-up.
     pub confidence: f64,
+    /// Needs, stack ids and hints.
     pub signals: Signals,
     /// Every term that matched, in order of first appearance.
     pub matched: Vec<MatchedTerm>,

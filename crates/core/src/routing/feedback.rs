@@ -22,7 +22,9 @@ pub const MAX_SWING: f64 = 30.0;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]
 pub struct Rating {
+    /// The catalog id of the rated model.
     pub model_id: String,
+    /// The category the model was used in.
     pub category: Category,
     /// 1–5; anything else is ignored.
     pub rating: u8,
@@ -32,7 +34,9 @@ pub struct Rating {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]
 pub struct FeedbackSummary {
+    /// Number of ratings.
     pub count: u32,
+    /// Their mean, 1–5.
     pub mean: f64,
 }
 

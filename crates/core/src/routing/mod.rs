@@ -9,6 +9,8 @@
 //! Entry points: [`classify`], [`pick`], [`recommend`], [`plan::plan`], [`plan::swarm`],
 //! [`plan::validate_plan`], [`plan::recompute`], [`plan::planner::resolve_plan`].
 
+#![warn(missing_docs)]
+
 mod budget;
 mod classify;
 mod context;
@@ -23,12 +25,13 @@ mod rank;
 mod reason;
 mod recommend;
 mod request;
+mod signals;
 mod text;
 
 pub use budget::{Budget, BudgetTier, Nudge};
 pub use classify::{
-    classify, CategoryWeight, Classification, Classifier, Hints, MatchedTerm, Needs, Signals,
-    ANSWER_RESERVE_TOKENS, LONG_CONTEXT_MIN_TOKENS, NO_SIGNAL_CONFIDENCE,
+    classify, CategoryWeight, Classification, Classifier, MatchedTerm, ANSWER_RESERVE_TOKENS,
+    LONG_CONTEXT_MIN_TOKENS, NO_SIGNAL_CONFIDENCE,
 };
 pub use error::RoutingError;
 pub use feedback::{FeedbackIndex, FeedbackSummary, Rating, MAX_SWING, PRIOR_RATINGS};
@@ -39,6 +42,7 @@ pub use rank::{coverage_adjustment, COVERAGE_PENALTY};
 pub use reason::{MetricValue, RankedModel, Reason};
 pub use recommend::{recommend, Recommendation, MAX_RECOMMENDATIONS};
 pub use request::{Rejections, RouteContext, RouteRequest};
+pub use signals::{Hints, Needs, Signals};
 
 /// Checks that every built-in routing data file compiles (for `doctor`; tests guarantee it,
 /// and a broken file would otherwise only show as poor routing).

@@ -17,15 +17,21 @@ pub const ALTERNATIVES: usize = 4;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]
 pub struct Pick {
+    /// Catalog id (`anthropic/claude-opus-4.5`).
     pub id: String,
+    /// Display name.
     pub name: String,
+    /// Provider slug.
     pub provider: String,
     /// Blended score.
     pub score: f64,
+    /// The category it was picked for.
     pub category: Category,
+    /// Its prices.
     pub pricing: Pricing,
     /// 0–1, from coverage and the number of ratings.
     pub confidence: f64,
+    /// The numbers behind the choice.
     pub reason: Reason,
     /// The next best models, best first, each with its own reason.
     pub alternatives: Vec<RankedModel>,

@@ -17,6 +17,7 @@ use super::request::RouteRequest;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]
 pub struct MetricValue {
+    /// Source-qualified metric id (`aa.livecodebench`).
     pub metric: String,
     /// 0–100.
     pub normalized: f64,
@@ -28,6 +29,7 @@ pub struct MetricValue {
 pub struct Reason {
     /// One sentence quoting the numbers below.
     pub text: String,
+    /// The category ranked in.
     pub category: Category,
     /// The catalog's 0–100 category score.
     pub category_score: f64,
@@ -41,10 +43,13 @@ pub struct Reason {
     pub completion_price_per_m: Option<f64>,
     /// Points added (or removed) by user ratings.
     pub feedback_adjustment: f64,
+    /// How many ratings the adjustment rests on.
     pub feedback_count: u32,
+    /// Their mean (1–5), when rated.
     pub feedback_mean: Option<f64>,
     /// Points added (or removed) by the stack's own metrics.
     pub context_boost: f64,
+    /// The metric values behind the boost.
     pub context_metrics: Vec<MetricValue>,
     /// categoryScore + coverageAdjustment + feedbackAdjustment + contextBoost.
     pub blended_score: f64,
@@ -52,6 +57,7 @@ pub struct Reason {
     pub rank: u32,
     /// How many models passed every filter.
     pub qualified: u32,
+    /// The budget the ranking respected.
     pub budget: Budget,
 }
 
@@ -59,15 +65,21 @@ pub struct Reason {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]
 pub struct RankedModel {
+    /// Catalog id.
     pub id: String,
+    /// Display name.
     pub name: String,
+    /// Provider slug.
     pub provider: String,
     /// Blended score.
     pub score: f64,
+    /// The category ranked in.
     pub category: Category,
+    /// Its prices.
     pub pricing: Pricing,
     /// 0–1: how much evidence stands behind the score (coverage and number of ratings).
     pub confidence: f64,
+    /// The numbers behind its place.
     pub reason: Reason,
 }
 

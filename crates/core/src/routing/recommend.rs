@@ -18,6 +18,7 @@ pub const MAX_RECOMMENDATIONS: u32 = 10;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]
 pub struct Recommendation {
+    /// The category ranked in.
     pub category: Category,
     /// Best first. One model per provider is taken first (the best of each), then the
     /// remaining places are filled by score; fewer than asked when fewer models qualify.

@@ -6,17 +6,21 @@ use specta::Type;
 use crate::catalog::card::{Category, ModelCard, Tag};
 
 use super::budget::Budget;
-use super::classify::{Classification, Needs};
+use super::classify::Classification;
 use super::feedback::FeedbackIndex;
+use super::signals::Needs;
 
 /// A routing request: the category, the hard needs, the stack words and the budget.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]
 pub struct RouteRequest {
+    /// Only models scored in this category qualify.
     pub category: Category,
+    /// Hard requirements (vision, context, tools, structured output).
     pub needs: Needs,
     /// Stack ids that may add a context boost.
     pub stack: Vec<String>,
+    /// The price band and cap.
     pub budget: Budget,
     /// Ignore whether a key or local endpoint exists for the model.
     pub any_provider: bool,
@@ -50,7 +54,9 @@ impl RouteRequest {
 /// (a key, a local endpoint, or OpenRouter). Everything is loaded before ranking starts.
 #[derive(Clone, Copy)]
 pub struct RouteContext<'a> {
+    /// Every model to choose from.
     pub catalog: &'a [ModelCard],
+    /// The ratings, loaded once for the request.
     pub feedback: &'a FeedbackIndex,
     /// Whether a model can be called now; ignored when the request says `any_provider`.
     pub usable: &'a dyn Fn(&ModelCard) -> bool,

@@ -5,9 +5,10 @@ use serde::{Deserialize, Serialize};
 use specta::Type;
 
 use crate::routing::budget::{Budget, Nudge};
-use crate::routing::classify::{classify, Classification, Needs};
+use crate::routing::classify::{classify, Classification};
 use crate::routing::pick::pick;
 use crate::routing::request::{RouteContext, RouteRequest};
+use crate::routing::signals::Needs;
 
 use super::graph::{cycles, levels, transitive_reduction};
 use super::lexicon::{PlanLexicon, StepFacts};

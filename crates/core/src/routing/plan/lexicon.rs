@@ -20,12 +20,19 @@ pub(crate) const PLAN_JSON: &str = include_str!("../../../data/routing/plan.json
 )]
 #[serde(rename_all = "camelCase")]
 pub enum Phase {
+    /// Design, architecture, specification.
     Design,
+    /// Scaffolding, installation, configuration.
     Setup,
+    /// Writing and changing code.
     Implement,
+    /// Wiring parts together.
     Integrate,
+    /// Tests and verification.
     Test,
+    /// Release and deployment.
     Deploy,
+    /// Documentation.
     Docs,
 }
 

@@ -22,7 +22,7 @@ use specta::Type;
 use crate::catalog::card::Category;
 
 use super::budget::Budget;
-use super::classify::Needs;
+use super::signals::Needs;
 
 pub use build::{assign_models, build_plan, plan, swarm, PlanOptions};
 pub use lexicon::Phase;
@@ -60,8 +60,11 @@ pub enum PlanOrigin {
 pub struct PlanStep {
     /// Unique within the plan: `s1`, `s2`, … (`n1`, … in a swarm).
     pub id: String,
+    /// What the step must do.
     pub task: String,
+    /// The category of model it needs.
     pub category: Category,
+    /// Its price band (the plan's, nudged by the step's words).
     pub budget: Budget,
     /// The model chosen for the step (catalog id); `None` when none fits.
     pub model: Option<String>,
@@ -83,7 +86,9 @@ pub struct PlanStep {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]
 pub struct PlanEdge {
+    /// The step waited for.
     pub from: String,
+    /// The waiting step.
     pub to: String,
     /// Why: `sequence`, `phase design → implement`, `shared api`, `schema before api`,
     /// `after step 2`, `model planner`, `edited`.
@@ -98,19 +103,29 @@ pub enum Plan {
     /// Steps run in list order.
     #[serde(rename = "plan")]
     Sequential {
+        /// The original task.
         task: String,
+        /// The steps in run order.
         steps: Vec<PlanStep>,
+        /// Each step after the one before it.
         edges: Vec<PlanEdge>,
+        /// What the user should know.
         warnings: Vec<String>,
+        /// Who proposed it.
         origin: PlanOrigin,
     },
     /// Nodes run as their dependencies finish.
     #[serde(rename = "swarm")]
     Swarm {
+        /// The original task.
         task: String,
+        /// The nodes, in the task's order.
         nodes: Vec<PlanStep>,
+        /// Dependencies (transitively reduced when inferred).
         edges: Vec<PlanEdge>,
+        /// What the user should know (cycles, steps without a model, fallbacks).
         warnings: Vec<String>,
+        /// Who proposed it.
         origin: PlanOrigin,
     },
 }

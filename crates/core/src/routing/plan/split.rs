@@ -26,11 +26,13 @@ pub enum SplitRule {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]
 pub struct StepText {
+    /// The step's text, without its list marker or sequencing word.
     pub text: String,
     /// The list number the task gave it, when numbered.
     pub label: Option<u32>,
     /// Steps it says it depends on ("after step 2", "第2步之后"), by number.
     pub refs: Vec<u32>,
+    /// How it was delimited.
     pub rule: SplitRule,
 }
 

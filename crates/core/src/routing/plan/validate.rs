@@ -19,7 +19,9 @@ const CYCLE_PREFIX: &str = "cycle: ";
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]
 pub enum Severity {
+    /// The plan cannot run.
     Error,
+    /// The plan can run; the user should know.
     Warning,
 }
 
@@ -59,10 +61,13 @@ pub enum PlanIssueCode {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]
 pub struct PlanIssue {
+    /// What kind of problem.
     pub code: PlanIssueCode,
+    /// Whether it stops a run.
     pub severity: Severity,
     /// The step concerned, when one is.
     pub step: Option<String>,
+    /// For people.
     pub message: String,
     /// The edges involved (cycles).
     pub edges: Vec<PlanEdge>,
