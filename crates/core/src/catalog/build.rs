@@ -6,10 +6,9 @@
 //! "(Fast)" `-fast` twin) are collapsed first, a record matches at most one OpenRouter model,
 //! and local models are scored against the OpenRouter population without joining it.
 
-use std::collections::{HashMap, HashSet};
-
 use super::card::{BenchmarkValue, Catalog, ModelCard, Pricing, SourceMatch, SourceStatus, Tier};
 use super::matching::date::DateCode;
+use super::matching::fast_hash::{FastMap, FastSet};
 use super::matching::{self, MatchOverride, MatchTarget, Matcher, RecordMatch};
 use super::record::{BenchmarkRecord, OpenRouterModel, SourceId};
 use super::scoring::{self, classify, Weights, CONTEXT_METRIC, PRICE_METRIC};
@@ -96,7 +95,7 @@ pub fn build_catalog_with(input: &CatalogInput, weights: &Weights) -> Catalog {
         .collect();
     let or_count = cards.len();
 
-    let mut seen_local = HashSet::new();
+    let mut seen_local = FastSet::default();
     let locals: Vec<&LocalModel> = input
         .local_models
         .iter()
@@ -116,7 +115,7 @@ pub fn build_catalog_with(input: &CatalogInput, weights: &Weights) -> Catalog {
     let local_matcher = (!local_targets.is_empty()).then(|| Matcher::new(&local_targets));
     let mut statuses = Vec::with_capacity(SourceId::ALL.len());
     statuses.push(openrouter_status(input));
-    let mut done = HashSet::new();
+    let mut done = FastSet::default();
     for source in &input.benchmarks {
         if source.source == SourceId::OpenRouter || !done.insert(source.source) {
             continue;
@@ -146,12 +145,12 @@ pub fn build_catalog_with(input: &CatalogInput, weights: &Weights) -> Catalog {
         finish_facts(card);
     }
     scoring::score_cards(&mut cards, |card| !card.local, weights);
-    let free_variants: HashSet<&str> = groups
+    let free_variants: FastSet<&str> = groups
         .iter()
         .filter(|g| g.free_variant)
         .map(|g| g.base_id.as_str())
         .collect();
-    let reasoning_efforts: HashSet<&str> = groups
+    let reasoning_efforts: FastSet<&str> = groups
         .iter()
         .filter(|g| !input.openrouter[g.rep].reasoning_efforts.is_empty())
         .map(|g| g.base_id.as_str())
@@ -230,14 +229,14 @@ struct Group {
 /// (`:free`, `:batch`, `~…-latest`), an id `X-fast` named "… (Fast)" collapses onto a listed
 /// `X`: the same model served faster at another price.
 fn group_openrouter(models: &[OpenRouterModel]) -> Vec<Group> {
-    let plain: HashSet<&str> = models
+    let plain: FastSet<&str> = models
         .iter()
         .filter(|m| m.variant.is_none() && m.id == m.base_id)
         .map(|m| m.id.as_str())
         .collect();
     let mut groups: Vec<Group> = Vec::new();
-    let mut index: HashMap<String, usize> = HashMap::new();
-    let mut seen_ids = HashSet::new();
+    let mut index: FastMap<String, usize> = FastMap::default();
+    let mut seen_ids = FastSet::default();
     for (i, model) in models.iter().enumerate() {
         if model.base_id.trim().is_empty() || !seen_ids.insert(model.id.as_str()) {
             continue;
@@ -274,7 +273,7 @@ fn group_openrouter(models: &[OpenRouterModel]) -> Vec<Group> {
     groups
 }
 
-fn fast_twin_of<'a>(model: &OpenRouterModel, plain: &HashSet<&'a str>) -> Option<&'a str> {
+fn fast_twin_of<'a>(model: &OpenRouterModel, plain: &FastSet<&'a str>) -> Option<&'a str> {
     let base = model.id.strip_suffix("-fast")?;
     let named_fast = model
         .name

@@ -220,7 +220,10 @@ fn month_word(token: &str) -> Option<u8> {
 }
 
 /// Finds the first date in the raw tokens and removes every date found.
-pub(crate) fn extract_date(tokens: &mut Vec<String>, allow_first: bool) -> Option<DateCode> {
+pub(crate) fn extract_date<T: AsRef<str>>(
+    tokens: &mut Vec<T>,
+    allow_first: bool,
+) -> Option<DateCode> {
     let mut first = None;
     let mut i = usize::from(!allow_first);
     while i < tokens.len() {
@@ -236,12 +239,13 @@ pub(crate) fn extract_date(tokens: &mut Vec<String>, allow_first: bool) -> Optio
 }
 
 /// A date starting at `tokens[i]` and how many tokens it spans.
-fn date_at(tokens: &[String], i: usize) -> Option<(DateCode, usize)> {
-    let t = tokens[i].as_str();
-    let next = tokens.get(i + 1).map(String::as_str);
-    let after = tokens.get(i + 2).map(String::as_str);
+fn date_at<T: AsRef<str>>(tokens: &[T], i: usize) -> Option<(DateCode, usize)> {
+    let t = tokens[i].as_ref();
+    let next = tokens.get(i + 1).map(AsRef::as_ref);
+    let after = tokens.get(i + 2).map(AsRef::as_ref);
 
-    if let Some(month) = month_word(t) {
+    let worded = (3..=9).contains(&t.len()) && t.as_bytes()[0].is_ascii_alphabetic();
+    if let Some(month) = if worded { month_word(t) } else { None } {
         let year = next.and_then(number)?;
         let year = match next.map(str::len) {
             Some(2) => 2000 + year,

@@ -22,17 +22,19 @@
 //! Manual overrides ([`MatchOverride`]) are applied on top and always win (`manual`).
 
 pub mod date;
+pub mod fast_hash;
 mod index;
 pub mod local;
+mod lookup;
 pub mod name;
 pub mod vendor;
-
-use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 use specta::Type;
 
-pub use index::{MatchTarget, ModelIndex, RecordProbe};
+use fast_hash::FastMap;
+pub use index::{MatchTarget, ModelIndex};
+pub use lookup::RecordProbe;
 
 use super::record::{BenchmarkRecord, SourceId};
 
@@ -134,7 +136,7 @@ pub struct RecordMatch {
 #[derive(Debug, Clone)]
 pub struct Matcher {
     index: ModelIndex,
-    ids: HashMap<String, usize>,
+    ids: FastMap<String, usize>,
     local: bool,
 }
 
@@ -154,8 +156,12 @@ impl Matcher {
 
     /// The automatic match of one record, ignoring overrides.
     pub fn match_record(&self, record: &BenchmarkRecord) -> Option<RecordMatch> {
+        self.match_with(record, &mut String::new())
+    }
+
+    fn match_with(&self, record: &BenchmarkRecord, buffer: &mut String) -> Option<RecordMatch> {
         if record.source == SourceId::HfLeaderboard {
-            let target = self.index.find_hugging_face(&record.key)? as usize;
+            let target = self.index.find_hugging_face(&record.key, buffer)? as usize;
             return Some(RecordMatch {
                 target,
                 rule: MatchRule::ExactHfId,
@@ -187,12 +193,15 @@ impl Matcher {
         records: &[BenchmarkRecord],
         overrides: &[MatchOverride],
     ) -> Vec<Option<RecordMatch>> {
-        let mut result: Vec<Option<RecordMatch>> =
-            records.iter().map(|r| self.match_record(r)).collect();
+        let mut buffer = String::new();
+        let mut result: Vec<Option<RecordMatch>> = records
+            .iter()
+            .map(|r| self.match_with(r, &mut buffer))
+            .collect();
         if overrides.is_empty() {
             return result;
         }
-        let by_key: HashMap<(SourceId, &str), usize> = records
+        let by_key: FastMap<(SourceId, &str), usize> = records
             .iter()
             .enumerate()
             .map(|(i, r)| ((r.source, r.key.as_str()), i))
@@ -268,7 +277,7 @@ pub fn record_strength(record: &BenchmarkRecord) -> f64 {
 /// one with the strongest rule, then the highest [`record_strength`], then the first listed.
 /// Every matched target gets exactly one primary record.
 pub fn primary_flags(records: &[BenchmarkRecord], matches: &[Option<RecordMatch>]) -> Vec<bool> {
-    let mut best: HashMap<usize, (usize, u8, f64)> = HashMap::new();
+    let mut best: FastMap<usize, (usize, u8, f64)> = FastMap::default();
     for (i, m) in matches.iter().enumerate() {
         let Some(m) = m else { continue };
         let Some(record) = records.get(i) else {

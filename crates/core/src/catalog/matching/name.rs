@@ -8,6 +8,8 @@
 //! `qwen-2.5-72b` and `qwen2.5-72b` agree, and AA's hyphenated versions (`gpt-5-1`,
 //! `qwen3-5-397b`) are re-joined.
 
+use std::borrow::Cow;
+
 use super::date::{all_digits, extract_date, DateCode};
 
 /// A parsed name.
@@ -108,37 +110,44 @@ const PAREN_CORE_WORDS: &[&str] = &[
 /// Parses a display name, slug, id or key from any source.
 pub fn parse_name(text: &str) -> NameParts {
     let lower = text.trim().to_ascii_lowercase();
-    let (main, groups) = split_parens(&lower);
-    let (vendor, main) = split_vendor(&main);
+    let groups = paren_groups(&lower);
 
-    let mut raw = raw_tokens(main);
-    let mut date = extract_date(&mut raw, false);
-    merge_versions(&mut raw);
-    let mut tokens = split_family_versions(raw);
-
+    let mut date = None;
     let mut reasoning = None;
-    for group in &groups {
-        for part in group.split(',') {
+    let mut paren_words: Vec<&'static str> = Vec::new();
+    for &(start, end) in &groups {
+        for part in lower[start..end].split(',') {
             let mut part_tokens = raw_tokens(part);
             let part_date = extract_date(&mut part_tokens, true);
-            if date.is_none() {
-                date = part_date;
-            }
+            date = date.or(part_date);
             if part_tokens.is_empty() {
                 continue;
             }
             if part_tokens
                 .iter()
-                .all(|t| PAREN_MODE_WORDS.contains(&t.as_str()))
+                .all(|t| PAREN_MODE_WORDS.contains(&t.as_ref()))
             {
                 reasoning = merge_reasoning(reasoning, reasoning_of(&part_tokens));
             } else if let [word] = part_tokens.as_slice() {
-                if PAREN_CORE_WORDS.contains(&word.as_str()) {
-                    tokens.push(word.clone());
+                if let Some(core) = PAREN_CORE_WORDS.iter().find(|w| **w == word.as_ref()) {
+                    paren_words.push(core);
                 }
             }
         }
     }
+
+    let main = if groups.is_empty() {
+        Cow::Borrowed(lower.as_str())
+    } else {
+        Cow::Owned(outside(&lower, &groups))
+    };
+    let (vendor, main) = split_vendor(&main);
+    let mut raw = raw_tokens(main);
+    // A date in the name itself comes before one in a qualifier.
+    date = extract_date(&mut raw, false).or(date);
+    let merged = merge_versions(raw);
+    let mut tokens = split_family_versions(merged);
+    tokens.extend(paren_words.into_iter().map(str::to_string));
 
     let (strip_points, run_reasoning) = mode_run(&tokens);
     NameParts {
@@ -152,76 +161,135 @@ pub fn parse_name(text: &str) -> NameParts {
 
 /// Tokens in order, joined: the `normalizedName` key.
 pub fn ordered_key(tokens: &[String]) -> String {
-    tokens.join(" ")
+    let mut out = String::new();
+    write_ordered(tokens.iter().map(String::as_str), &mut out);
+    out
 }
 
 /// Tokens sorted, joined: the `wordOrder` key (`claude 4.5 opus` = `claude opus 4.5`).
 pub fn bag_key(tokens: &[String]) -> String {
-    let mut sorted: Vec<&str> = tokens.iter().map(String::as_str).collect();
-    sorted.sort_unstable();
-    sorted.join(" ")
+    let (mut words, mut out) = (Vec::new(), String::new());
+    write_bag(tokens.iter().map(String::as_str), &mut words, &mut out);
+    out
 }
 
 /// Tokens sorted without [`LOOSE_DROP`] words: the `looseName` key. `None` when nothing
 /// would be dropped (the key would equal the bag key) or nothing would remain.
 pub fn loose_key(tokens: &[String]) -> Option<String> {
-    let mut kept: Vec<&str> = tokens
-        .iter()
-        .map(String::as_str)
-        .filter(|t| !LOOSE_DROP.contains(t))
-        .collect();
-    if kept.len() == tokens.len() || kept.is_empty() {
-        return None;
-    }
-    kept.sort_unstable();
-    Some(kept.join(" "))
+    let (mut words, mut out) = (Vec::new(), String::new());
+    write_loose(tokens.iter().map(String::as_str), &mut words, &mut out).then_some(out)
 }
 
 /// Loose key that always exists (equal to the bag key when nothing is dropped); used to
 /// index targets so a record's loose key finds them either way.
 pub fn loose_key_always(tokens: &[String]) -> String {
-    loose_key(tokens).unwrap_or_else(|| bag_key(tokens))
+    let (mut words, mut out) = (Vec::new(), String::new());
+    write_loose(tokens.iter().map(String::as_str), &mut words, &mut out);
+    out
+}
+
+/// Writes the ordered key into `out` (cleared first).
+pub fn write_ordered<'a>(tokens: impl Iterator<Item = &'a str>, out: &mut String) {
+    out.clear();
+    for (i, token) in tokens.enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(token);
+    }
+}
+
+/// Writes the bag key of `tokens` into `out`, sorting in `words` (both reused buffers).
+pub fn write_bag<'a>(
+    tokens: impl Iterator<Item = &'a str>,
+    words: &mut Vec<&'a str>,
+    out: &mut String,
+) {
+    words.clear();
+    words.extend(tokens);
+    join_sorted(words, out);
+}
+
+/// Writes the loose key into `out`; returns whether a word was dropped and one remains
+/// (otherwise `out` holds the bag key of all tokens).
+pub fn write_loose<'a>(
+    tokens: impl Iterator<Item = &'a str> + Clone,
+    words: &mut Vec<&'a str>,
+    out: &mut String,
+) -> bool {
+    words.clear();
+    words.extend(tokens.clone().filter(|t| !LOOSE_DROP.contains(t)));
+    let dropped = words.len() != tokens.clone().count();
+    if !dropped || words.is_empty() {
+        words.clear();
+        words.extend(tokens);
+        join_sorted(words, out);
+        return false;
+    }
+    join_sorted(words, out);
+    true
+}
+
+fn join_sorted(words: &mut [&str], out: &mut String) {
+    words.sort_unstable();
+    out.clear();
+    for (i, word) in words.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
 }
 
 /// Whether a token list is specific enough to identify a model on its own: two tokens, or
 /// one that carries a digit (`o3`, never `mistral`).
-pub fn specific_enough(tokens: &[String]) -> bool {
+pub fn specific_enough<T: AsRef<str>>(tokens: &[T]) -> bool {
     match tokens {
         [] => false,
-        [only] => only.bytes().any(|b| b.is_ascii_digit()),
+        [only] => only.as_ref().bytes().any(|b| b.is_ascii_digit()),
         _ => true,
     }
 }
 
-fn split_parens(lower: &str) -> (String, Vec<String>) {
-    let mut main = String::with_capacity(lower.len());
+/// Byte ranges of the outermost `(…)` and `[…]` groups (contents only).
+fn paren_groups(lower: &str) -> Vec<(usize, usize)> {
     let mut groups = Vec::new();
-    let mut current = String::new();
     let mut depth = 0u32;
-    for ch in lower.chars() {
-        match ch {
-            '(' | '[' => {
-                depth += 1;
-                if depth == 1 {
-                    current.clear();
+    let mut start = 0;
+    for (i, b) in lower.bytes().enumerate() {
+        match b {
+            b'(' | b'[' => {
+                if depth == 0 {
+                    start = i + 1;
                 }
+                depth += 1;
             }
-            ')' | ']' if depth > 0 => {
+            b')' | b']' if depth > 0 => {
                 depth -= 1;
                 if depth == 0 {
-                    groups.push(std::mem::take(&mut current));
+                    groups.push((start, i));
                 }
             }
-            '\'' | '\u{2019}' => {}
-            '+' => {
-                let target = if depth > 0 { &mut current } else { &mut main };
-                target.push_str(" plus ");
-            }
-            _ if depth > 0 => current.push(ch),
-            _ => main.push(ch),
+            _ => {}
         }
     }
-    (main, groups)
+    if depth > 0 {
+        groups.push((start, lower.len()));
+    }
+    groups
+}
+
+/// The text outside the groups (each group with its brackets replaced by a space).
+fn outside(lower: &str, groups: &[(usize, usize)]) -> String {
+    let mut main = String::with_capacity(lower.len());
+    let mut from = 0;
+    for &(start, end) in groups {
+        main.push_str(&lower[from..start.saturating_sub(1)]);
+        main.push(' ');
+        from = (end + 1).min(lower.len());
+    }
+    main.push_str(&lower[from.min(lower.len())..]);
+    main
 }
 
 fn split_vendor(main: &str) -> (Option<String>, &str) {
@@ -244,11 +312,12 @@ fn split_vendor(main: &str) -> (Option<String>, &str) {
     (vendor.filter(|v| !v.is_empty()), rest)
 }
 
-/// Splits on every non-alphanumeric character except a `.` between two digits.
-fn raw_tokens(text: &str) -> Vec<String> {
+/// Splits on every non-alphanumeric character except a `.` between two digits; `+` reads
+/// as the word `plus` (Command R+).
+fn raw_tokens(text: &str) -> Vec<Cow<'_, str>> {
     let bytes = text.as_bytes();
-    let mut tokens = Vec::new();
-    let mut current = String::new();
+    let mut tokens = Vec::with_capacity(8);
+    let mut start = None;
     for (i, &b) in bytes.iter().enumerate() {
         let keep = b.is_ascii_alphanumeric()
             || (b == b'.'
@@ -256,28 +325,34 @@ fn raw_tokens(text: &str) -> Vec<String> {
                 && bytes[i - 1].is_ascii_digit()
                 && bytes.get(i + 1).is_some_and(u8::is_ascii_digit));
         if keep {
-            current.push(char::from(b));
-        } else if !current.is_empty() {
-            tokens.push(std::mem::take(&mut current));
+            start.get_or_insert(i);
+            continue;
+        }
+        if let Some(from) = start.take() {
+            tokens.push(Cow::Borrowed(&text[from..i]));
+        }
+        if b == b'+' {
+            tokens.push(Cow::Borrowed("plus"));
         }
     }
-    if !current.is_empty() {
-        tokens.push(current);
+    if let Some(from) = start {
+        tokens.push(Cow::Borrowed(&text[from..]));
     }
     tokens
 }
 
 /// Re-joins hyphenated versions: `gpt 5 1` → `gpt 5.1`, `qwen3 5 397b` → `qwen3.5 397b`,
 /// `lfm2.5 1 2b` → `lfm2.5 1.2b`.
-fn merge_versions(tokens: &mut Vec<String>) {
-    let mut out: Vec<String> = Vec::with_capacity(tokens.len());
-    for token in tokens.drain(..) {
+fn merge_versions(tokens: Vec<Cow<'_, str>>) -> Vec<Cow<'_, str>> {
+    let mut out: Vec<Cow<'_, str>> = Vec::with_capacity(tokens.len());
+    for token in tokens {
         if let Some(prev) = out.last_mut() {
             let prev_versionable =
                 prev.ends_with(|c: char| c.is_ascii_digit()) && !prev.contains('.');
             let minor =
                 all_digits(&token) && token.len() <= 2 && (token == "0" || !token.starts_with('0'));
             if prev_versionable && minor {
+                let prev = prev.to_mut();
                 prev.push('.');
                 prev.push_str(&token);
                 continue;
@@ -289,14 +364,13 @@ fn merge_versions(tokens: &mut Vec<String>) {
             let before_is_version =
                 before.contains('.') || before.ends_with(|c: char| c.is_ascii_digit());
             if before_is_version && all_digits(prev) && prev.len() <= 2 {
-                let merged = format!("{prev}.{token}");
-                out[n - 1] = merged;
+                out[n - 1] = Cow::Owned(format!("{prev}.{token}"));
                 continue;
             }
         }
         out.push(token);
     }
-    *tokens = out;
+    out
 }
 
 /// `70b`, `2b`, `4t`, `270m`: a parameter count.
@@ -313,27 +387,37 @@ fn is_size(token: &str) -> bool {
 
 /// Splits letters from a following version (`qwen2.5` → `qwen`, `2.5`; `v3` → `v`, `3`;
 /// `a22b` → `a`, `22b`) and drops a `.0` minor (`4.0` = `4`).
-fn split_family_versions(raw: Vec<String>) -> Vec<String> {
+fn split_family_versions(raw: Vec<Cow<'_, str>>) -> Vec<String> {
     let mut out = Vec::with_capacity(raw.len() + 4);
+    let is_split =
+        |bytes: &[u8], i: usize| bytes[i - 1].is_ascii_alphabetic() && bytes[i].is_ascii_digit();
     for token in raw {
         let bytes = token.as_bytes();
         let mut start = 0;
         for i in 1..bytes.len() {
-            if bytes[i - 1].is_ascii_alphabetic() && bytes[i].is_ascii_digit() {
-                out.push(normalize_version(&token[start..i]));
+            if is_split(bytes, i) {
+                out.push(normalize_version(token[start..i].to_string()));
                 start = i;
             }
         }
-        out.push(normalize_version(&token[start..]));
+        let rest = if start == 0 {
+            token.into_owned()
+        } else {
+            token[start..].to_string()
+        };
+        out.push(normalize_version(rest));
     }
     out
 }
 
-fn normalize_version(token: &str) -> String {
-    match token.strip_suffix(".0") {
-        Some(major) if all_digits(major) => major.to_string(),
-        _ => token.to_string(),
+fn normalize_version(mut token: String) -> String {
+    if let Some(major) = token.strip_suffix(".0") {
+        if all_digits(major) {
+            let len = major.len();
+            token.truncate(len);
+        }
     }
+    token
 }
 
 fn is_budget(token: &str) -> bool {
@@ -378,11 +462,11 @@ fn mode_run(tokens: &[String]) -> (Vec<usize>, Option<bool>) {
     (points, reasoning)
 }
 
-fn reasoning_of(words: &[String]) -> Option<bool> {
+fn reasoning_of<T: AsRef<str>>(words: &[T]) -> Option<bool> {
     let mut negated = false;
     let mut result = None;
     for word in words {
-        match word.as_str() {
+        match word.as_ref() {
             "non" | "no" => negated = true,
             "nonreasoning" | "nothinking" | "base" => result = Some(false),
             "thinking" | "think" | "reasoning" | "highthinking" | "adaptive" => {

@@ -7,22 +7,22 @@ use crate::catalog::card::{CategoryScore, ScoreInput};
 
 use super::weights::CategoryWeights;
 
-/// Scores one category. `normalized(metric)` gives the model's 0–100 value of a metric, `None`
-/// when it has none (or the metric is not normalized in this catalog).
+/// Scores one category. `normalized(i, metric)` gives the model's 0–100 value of the `i`-th
+/// weighted metric, `None` when it has none (or the metric is not normalized in this catalog).
 pub fn score_category(
     weights: &CategoryWeights,
     min_coverage: f64,
     has_image_input: bool,
-    normalized: impl Fn(&str) -> Option<f64>,
+    normalized: impl Fn(usize, &str) -> Option<f64>,
 ) -> Option<CategoryScore> {
     if weights.requires_image_input && !has_image_input {
         return None;
     }
-    let mut inputs = Vec::with_capacity(weights.weights.len());
+    let mut inputs = Vec::new();
     let mut present = 0.0;
     let mut weighted = 0.0;
-    for (metric, weight) in &weights.weights {
-        if let Some(value) = normalized(metric) {
+    for (i, (metric, weight)) in weights.weights.iter().enumerate() {
+        if let Some(value) = normalized(i, metric) {
             present += weight;
             weighted += weight * value;
             inputs.push(ScoreInput {
@@ -66,7 +66,7 @@ mod tests {
     #[test]
     fn weighted_mean_of_present_metrics_with_coverage() {
         let w = weights(&[("a", 3.0), ("b", 1.0), ("c", 4.0)]);
-        let score = score_category(&w, 0.2, false, |m| match m {
+        let score = score_category(&w, 0.2, false, |_, m| match m {
             "a" => Some(80.0),
             "b" => Some(40.0),
             _ => None,
@@ -81,16 +81,16 @@ mod tests {
     #[test]
     fn no_evidence_or_too_little_gives_no_score() {
         let w = weights(&[("a", 1.0), ("b", 9.0)]);
-        assert!(score_category(&w, 0.2, false, |_| None).is_none());
-        assert!(score_category(&w, 0.2, false, |m| (m == "a").then_some(90.0)).is_none());
+        assert!(score_category(&w, 0.2, false, |_, _| None).is_none());
+        assert!(score_category(&w, 0.2, false, |_, m| (m == "a").then_some(90.0)).is_none());
         let mut required = weights(&[("quality", 1.0), ("price", 3.0)]);
         required.require_any = vec!["quality".to_string()];
         assert!(
-            score_category(&required, 0.2, false, |m| (m == "price").then_some(99.0)).is_none()
+            score_category(&required, 0.2, false, |_, m| (m == "price").then_some(99.0)).is_none()
         );
         let mut vision = weights(&[("a", 1.0)]);
         vision.requires_image_input = true;
-        assert!(score_category(&vision, 0.2, false, |_| Some(60.0)).is_none());
-        assert!(score_category(&vision, 0.2, true, |_| Some(60.0)).is_some());
+        assert!(score_category(&vision, 0.2, false, |_, _| Some(60.0)).is_none());
+        assert!(score_category(&vision, 0.2, true, |_, _| Some(60.0)).is_some());
     }
 }

@@ -12,6 +12,7 @@ pub mod normalize;
 pub mod weights;
 
 use crate::catalog::card::{Category, ModelCard};
+use crate::catalog::matching::fast_hash::FastMap;
 
 pub use normalize::{MetricStats, Normalizer};
 pub use weights::{Weights, WeightsError, CONTEXT_METRIC, PRICE_METRIC};
@@ -32,25 +33,39 @@ pub fn score_cards(
             .flat_map(|card| card.benchmarks.iter().map(|b| (b.metric.as_str(), b.raw))),
         floor,
     );
+    // Every weighted metric gets a slot, so a card's values are looked up by position, not
+    // by comparing metric ids for each category.
+    let mut slot_of: FastMap<&str, usize> = FastMap::default();
+    let categories: Vec<(Category, &weights::CategoryWeights, Vec<usize>)> = Category::ALL
+        .into_iter()
+        .filter_map(|category| {
+            let category_weights = weights.categories.get(&category)?;
+            let slots = category_weights
+                .weights
+                .iter()
+                .map(|(metric, _)| {
+                    let next = slot_of.len();
+                    *slot_of.entry(metric.as_str()).or_insert(next)
+                })
+                .collect();
+            Some((category, category_weights, slots))
+        })
+        .collect();
+    let mut values: Vec<Option<f64>> = vec![None; slot_of.len()];
     for card in cards.iter_mut() {
+        values.fill(None);
         for value in &mut card.benchmarks {
             value.normalized = normalizer.normalize(&value.metric, value.raw, floor);
+            if let Some(&slot) = slot_of.get(value.metric.as_str()) {
+                values[slot] = value.normalized;
+            }
         }
         card.benchmarks.sort_by(|a, b| a.metric.cmp(&b.metric));
         let has_image_input = card.input_modalities.iter().any(|m| m == "image");
-        let benchmarks = &card.benchmarks;
-        let lookup = |metric: &str| {
-            let i = benchmarks
-                .binary_search_by(|b| b.metric.as_str().cmp(metric))
-                .ok()?;
-            benchmarks[i].normalized
-        };
         card.categories.clear();
         card.efficiency.clear();
-        for category in Category::ALL {
-            let Some(category_weights) = weights.categories.get(&category) else {
-                continue;
-            };
+        for (category, category_weights, slots) in &categories {
+            let lookup = |i: usize, _: &str| slots.get(i).and_then(|&slot| values[slot]);
             let score = category::score_category(
                 category_weights,
                 weights.min_coverage,
@@ -61,9 +76,9 @@ pub fn score_cards(
                 let efficiency =
                     classify::efficiency(score.score, &card.pricing, card.local, floor);
                 if let Some(efficiency) = efficiency {
-                    card.efficiency.insert(category, efficiency);
+                    card.efficiency.insert(*category, efficiency);
                 }
-                card.categories.insert(category, score);
+                card.categories.insert(*category, score);
             }
         }
     }

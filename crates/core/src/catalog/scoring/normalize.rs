@@ -3,9 +3,8 @@
 //! lower-is-better metrics. A metric with fewer than [`MIN_VALUES`] values or no spread is
 //! not normalized and therefore not used in any score.
 
-use std::collections::HashMap;
-
 use super::weights::{higher_is_better, CONTEXT_METRIC, PRICE_METRIC};
+use crate::catalog::matching::fast_hash::FastMap;
 
 /// Fewest values a metric needs before a z-score means anything.
 pub const MIN_VALUES: usize = 5;
@@ -68,7 +67,7 @@ pub fn scored_value(metric: &str, raw: f64, price_floor: f64) -> f64 {
 /// copies never count twice).
 #[derive(Debug, Clone, Default)]
 pub struct Normalizer {
-    stats: HashMap<String, MetricStats>,
+    stats: FastMap<String, MetricStats>,
 }
 
 impl Normalizer {
@@ -77,7 +76,7 @@ impl Normalizer {
         values: impl IntoIterator<Item = (&'a str, f64)>,
         price_floor: f64,
     ) -> Normalizer {
-        let mut by_metric: HashMap<&'a str, Vec<f64>> = HashMap::new();
+        let mut by_metric: FastMap<&'a str, Vec<f64>> = FastMap::default();
         for (metric, raw) in values {
             by_metric
                 .entry(metric)

@@ -132,16 +132,22 @@ impl Weights {
     pub fn bundled() -> &'static Weights {
         static BUNDLED_WEIGHTS: OnceLock<Weights> = OnceLock::new();
         BUNDLED_WEIGHTS.get_or_init(|| {
-            // The file is compiled in and validated by this module's tests: a failure here is
-            // a defect of the build, not of any input.
+            // The file is compiled in and validated strictly by this module's tests; at run time
+            // a metric the registry dropped since is skipped rather than fatal.
             #[allow(clippy::expect_used)]
-            Weights::parse(BUNDLED).expect("bundled category_weights.json is valid")
+            Weights::parse_with(BUNDLED, false).expect("bundled category_weights.json is valid")
         })
     }
 
     /// Parses and validates a weights file: every category present, every metric known,
     /// every weight and threshold positive.
     pub fn parse(text: &str) -> Result<Weights, WeightsError> {
+        Weights::parse_with(text, true)
+    }
+
+    /// Like [`Weights::parse`]; with `strict` off, metrics no parser emits are left out of
+    /// their category instead of rejecting the file.
+    pub fn parse_with(text: &str, strict: bool) -> Result<Weights, WeightsError> {
         let file: FileShape =
             serde_json::from_str(text).map_err(|e| WeightsError::Shape(e.to_string()))?;
         positive("minCoverage", file.min_coverage)?;
@@ -172,6 +178,9 @@ impl Weights {
             let mut weights = Vec::with_capacity(shape.weights.len());
             for (metric, weight) in shape.weights {
                 if !known_metric(&metric) {
+                    if !strict {
+                        continue;
+                    }
                     return Err(WeightsError::UnknownMetric {
                         category: key.clone(),
                         metric,
@@ -181,7 +190,7 @@ impl Weights {
                 weights.push((metric, weight));
             }
             for metric in &shape.require_any {
-                if !weights.iter().any(|(m, _)| m == metric) {
+                if strict && !weights.iter().any(|(m, _)| m == metric) {
                     return Err(WeightsError::UnknownMetric {
                         category: key.clone(),
                         metric: metric.clone(),
@@ -258,6 +267,9 @@ mod tests {
             Weights::parse(&unknown),
             Err(WeightsError::UnknownMetric { .. })
         ));
+        let lenient = Weights::parse_with(&unknown, false).expect("unknown metric skipped");
+        let coding = &lenient.categories[&Category::Coding];
+        assert!(coding.weights.iter().all(|(m, _)| m != "aa.sci_code"));
         let negative = BUNDLED.replace("\"minCoverage\": 0.2", "\"minCoverage\": -1");
         assert!(matches!(
             Weights::parse(&negative),
