@@ -58,6 +58,13 @@ macro_rules! specta_builder {
                 $crate::commands::roles::delete_custom_block,
                 $crate::commands::roles::export_roles,
                 $crate::commands::roles::import_roles,
+                $crate::commands::keys::list_providers,
+                $crate::commands::keys::set_provider_key,
+                $crate::commands::keys::delete_provider_key,
+                $crate::commands::keys::test_provider,
+                $crate::commands::keys::set_provider_base_url,
+                $crate::commands::keys::add_provider,
+                $crate::commands::keys::remove_provider,
             ])
             .events($crate::__tauri_specta::collect_events![
                 $crate::events::DoctorUpdated,

@@ -2,4 +2,5 @@
 
 pub mod app;
 pub mod catalog;
+pub mod keys;
 pub mod roles;

@@ -75,6 +75,42 @@ export const commands = {
 	 *  `invalidInput` naming the first problem, and nothing is written.
 	 */
 	importRoles: (json: string, mode: ImportMode) => typedError<ImportReport, IpcError>(__TAURI_INVOKE("import_roles", { json, mode })),
+	/**
+	 *  Every provider (built-ins in display order, then the user's custom endpoints) with its
+	 *  base URL, kind and key status: missing, stored (last 4 characters), from the environment
+	 *  (variable name and last 4), not needed (local servers, probed for reachability), or
+	 *  `unavailable` with the keychain's reason and fix. Never a key.
+	 */
+	listProviders: () => typedError<ProviderStatus_Serialize[], IpcError>(__TAURI_INVOKE("list_providers")),
+	/**
+	 *  Stores (or replaces) `provider`'s key in the OS keychain; returns the new status (last 4
+	 *  characters only). `invalidInput` for an empty key or a local server, `notFound` for an
+	 *  unknown provider, `keychain` when no keychain can be used (the message says how to fix it).
+	 */
+	setProviderKey: (provider: string, key: string) => typedError<ProviderStatus_Serialize, IpcError>(__TAURI_INVOKE("set_provider_key", { provider, key })),
+	/**
+	 *  Deletes `provider`'s stored key; `false` when there was none. An environment variable, if
+	 *  set, still applies afterwards (the returned list shows it).
+	 */
+	deleteProviderKey: (provider: string) => typedError<boolean, IpcError>(__TAURI_INVOKE("delete_provider_key", { provider })),
+	/**
+	 *  "Test": one real request to the provider's model-list endpoint with its key. A provider
+	 *  that answers with an error is `ok: false` with the provider's own message and HTTP status,
+	 *  not a command error; `missingCredential` when no key is stored or set in the environment.
+	 */
+	testProvider: (provider: string) => typedError<ProviderTest_Serialize, IpcError>(__TAURI_INVOKE("test_provider", { provider })),
+	/**
+	 *  Points a provider at another base URL (`null`: back to the built-in default); returns its
+	 *  new status. `invalidInput` for a URL that is not http(s), carries credentials or a query.
+	 */
+	setProviderBaseUrl: (provider: string, baseUrl: string | null) => typedError<ProviderStatus_Serialize, IpcError>(__TAURI_INVOKE("set_provider_base_url", { provider, baseUrl })),
+	/**
+	 *  Adds a custom OpenAI-compatible or Anthropic endpoint (id, optional display name, kind,
+	 *  base URL); returns its status. `invalidInput` for a bad or taken id, URL or name.
+	 */
+	addProvider: (request: AddProviderRequest_Deserialize) => typedError<ProviderStatus_Serialize, IpcError>(__TAURI_INVOKE("add_provider", { request })),
+	/**  Removes a custom provider and its stored key; built-in providers are `invalidInput`. */
+	removeProvider: (provider: string) => typedError<null, IpcError>(__TAURI_INVOKE("remove_provider", { provider })),
 };
 
 /** Events */
@@ -85,6 +121,33 @@ export const events = {
 };
 
 /* Types */
+/**  Adds a user-defined provider (`switchyard providers add`). */
+export type AddProviderRequest = AddProviderRequest_Serialize | AddProviderRequest_Deserialize;
+
+/**  Adds a user-defined provider (`switchyard providers add`). */
+export type AddProviderRequest_Deserialize = {
+	/**  New id; must pass [`validate_provider_id`] and not be a built-in id. */
+	id: string,
+	/**  Display name; defaults to the id. */
+	name?: string | null,
+	/**  `openai-compatible` or `anthropic`. */
+	kind: ProviderKind,
+	/**  Base URL, e.g. `http://127.0.0.1:8000/v1`. */
+	baseUrl: string,
+};
+
+/**  Adds a user-defined provider (`switchyard providers add`). */
+export type AddProviderRequest_Serialize = {
+	/**  New id; must pass [`validate_provider_id`] and not be a built-in id. */
+	id: string,
+	/**  Display name; defaults to the id. */
+	name: string | null,
+	/**  `openai-compatible` or `anthropic`. */
+	kind: ProviderKind,
+	/**  Base URL, e.g. `http://127.0.0.1:8000/v1`. */
+	baseUrl: string,
+};
+
 /**  What the app knows about itself and where it keeps its data. */
 export type AppInfo = AppInfo_Serialize | AppInfo_Deserialize;
 
@@ -488,6 +551,34 @@ export type IpcError = {
 	message: string,
 };
 
+/**  Where a key in use came from. */
+export type KeySource = 
+/**  The OS keychain. */
+"keychain" | 
+/**  The provider's environment variable (e.g. `OPENROUTER_API_KEY`). */
+"environment";
+
+/**  What the Keys page shows about a provider's key. Never the key itself. */
+export type KeyStatus = 
+/**  The provider needs a key and none is stored or set in the environment. */
+{ state: "missing" } | 
+/**  A key is stored in the keychain; the UI may show its last four characters. */
+{ state: "stored"; 
+/**  Last four characters of the key. */
+last4: string } | 
+/**  No key in the keychain, but the provider's environment variable is set. */
+{ state: "environment"; 
+/**  The variable's name, e.g. `OPENROUTER_API_KEY`. */
+variable: string; 
+/**  Last four characters of its value. */
+last4: string } | 
+/**  The provider takes no key (local servers). */
+{ state: "notNeeded" } | 
+/**  The keychain could not be read; the message says why and how to fix it. */
+{ state: "unavailable"; 
+/**  Reason and fix, e.g. "no keychain available: no D-Bus session bus …". */
+message: string };
+
 /**  A local model server (Ollama, LM Studio) and whether it answered. */
 export type LocalEndpoint = LocalEndpoint_Serialize | LocalEndpoint_Deserialize;
 
@@ -520,6 +611,29 @@ export type LocalEndpoint_Serialize = {
 	/**  Number of models it lists when reachable. */
 	modelCount: number | null,
 	/**  Why it is not reachable (connection refused, timeout, unexpected body). */
+	error: string | null,
+};
+
+/**  Whether a local server answered. */
+export type LocalReachability = LocalReachability_Serialize | LocalReachability_Deserialize;
+
+/**  Whether a local server answered. */
+export type LocalReachability_Deserialize = {
+	/**  It answered with a model list. */
+	reachable: boolean,
+	/**  Number of models it lists when reachable. */
+	modelCount?: number | null,
+	/**  Why not (connection refused, timeout, unexpected body). */
+	error?: string | null,
+};
+
+/**  Whether a local server answered. */
+export type LocalReachability_Serialize = {
+	/**  It answered with a model list. */
+	reachable: boolean,
+	/**  Number of models it lists when reachable. */
+	modelCount: number | null,
+	/**  Why not (connection refused, timeout, unexpected body). */
 	error: string | null,
 };
 
@@ -723,6 +837,107 @@ export type Pricing_Deserialize = {
 export type Pricing_Serialize = {
 	promptPerM: number | null,
 	completionPerM: number | null,
+};
+
+/**  How Switchyard talks to a provider. */
+export type ProviderKind = 
+/**  OpenAI's chat-completions wire format (OpenRouter, OpenAI, Gemini, DeepSeek, custom). */
+"openai-compatible" | 
+/**  Anthropic's Messages API. */
+"anthropic" | 
+/**  A model server on this machine (Ollama, LM Studio); no key. */
+"local" | 
+/**  A catalog data source (Artificial Analysis); its key is used for fetching benchmarks. */
+"data-source";
+
+/**  One row of the Keys page / `switchyard providers list`. */
+export type ProviderStatus = ProviderStatus_Serialize | ProviderStatus_Deserialize;
+
+/**  One row of the Keys page / `switchyard providers list`. */
+export type ProviderStatus_Deserialize = {
+	/**  Stable id (`openrouter`, `ollama`, or a custom id). */
+	id: string,
+	/**  Display name. */
+	name: string,
+	/**  Wire format / role. */
+	kind: ProviderKind,
+	/**  The base URL in use (override or default). */
+	baseUrl: string,
+	/**  The built-in default base URL; `None` for custom providers. */
+	defaultBaseUrl?: string | null,
+	/**  Added by the user rather than built in. */
+	custom: boolean,
+	/**  Environment variable honoured when the keychain has no key. */
+	envVar?: string | null,
+	/**  Key presence. */
+	key: KeyStatus,
+	/**  For local servers: whether they answered just now. */
+	local?: LocalReachability_Deserialize | null,
+};
+
+/**  One row of the Keys page / `switchyard providers list`. */
+export type ProviderStatus_Serialize = {
+	/**  Stable id (`openrouter`, `ollama`, or a custom id). */
+	id: string,
+	/**  Display name. */
+	name: string,
+	/**  Wire format / role. */
+	kind: ProviderKind,
+	/**  The base URL in use (override or default). */
+	baseUrl: string,
+	/**  The built-in default base URL; `None` for custom providers. */
+	defaultBaseUrl: string | null,
+	/**  Added by the user rather than built in. */
+	custom: boolean,
+	/**  Environment variable honoured when the keychain has no key. */
+	envVar: string | null,
+	/**  Key presence. */
+	key: KeyStatus,
+	/**  For local servers: whether they answered just now. */
+	local: LocalReachability_Serialize | null,
+};
+
+/**  The outcome of "Test": one real request to the provider's model-list endpoint. */
+export type ProviderTest = ProviderTest_Serialize | ProviderTest_Deserialize;
+
+/**  The outcome of "Test": one real request to the provider's model-list endpoint. */
+export type ProviderTest_Deserialize = {
+	/**  Which provider was tested. */
+	providerId: string,
+	/**  The URL requested (never carries the key). */
+	url: string,
+	/**  The provider answered with a model list. */
+	ok: boolean,
+	/**  Round-trip time of the request in milliseconds. */
+	latencyMs: number,
+	/**  Number of models listed when `ok`. */
+	modelCount?: number | null,
+	/**  HTTP status when the server answered. */
+	httpStatus?: number | null,
+	/**  The provider's own error message, or why no answer came. */
+	error?: string | null,
+	/**  Which key was sent; `None` when none was needed. */
+	keySource?: KeySource | null,
+};
+
+/**  The outcome of "Test": one real request to the provider's model-list endpoint. */
+export type ProviderTest_Serialize = {
+	/**  Which provider was tested. */
+	providerId: string,
+	/**  The URL requested (never carries the key). */
+	url: string,
+	/**  The provider answered with a model list. */
+	ok: boolean,
+	/**  Round-trip time of the request in milliseconds. */
+	latencyMs: number,
+	/**  Number of models listed when `ok`. */
+	modelCount: number | null,
+	/**  HTTP status when the server answered. */
+	httpStatus: number | null,
+	/**  The provider's own error message, or why no answer came. */
+	error: string | null,
+	/**  Which key was sent; `None` when none was needed. */
+	keySource: KeySource | null,
 };
 
 /**  Progress of a refresh, one event per source stage. */

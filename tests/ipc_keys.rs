@@ -1,0 +1,464 @@
+//! Keys and providers commands through Tauri's mock runtime: the real invoke handler, a real
+//! engine on a temp SQLite file, the scripted HTTP server of the providers crate on 127.0.0.1,
+//! and the real keychain, JSON in and out exactly as the UI sends and receives it.
+//!
+//! Tests that store a key need a Secret Service: run them inside `with_session` (scripts/lib.sh:
+//! a private D-Bus session with an unlocked gnome-keyring). Without a session bus they print a
+//! note and skip, unless `SWITCHYARD_REQUIRE_KEYCHAIN` is set. Each harness stores its keys
+//! under a keychain service of its own, so the user's real keys are never touched.
+
+#[path = "../crates/providers/tests/support/mod.rs"]
+mod http;
+
+use std::io::Write;
+use std::path::Path;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use http::{wire, Reply, TestServer};
+use serde_json::{json, Value};
+use switchyard_desktop::AppState;
+use switchyard_engine::{Engine, EngineConfig};
+use switchyard_store::{Store, DATABASE_FILE};
+use tauri::ipc::{CallbackFn, InvokeBody};
+use tauri::test::{
+    get_ipc_response, mock_builder, mock_context, noop_assets, MockRuntime, INVOKE_KEY,
+};
+use tauri::webview::InvokeRequest;
+use tauri::{App, WebviewWindow, WebviewWindowBuilder};
+
+/// A recognizable test key; its bytes must never leave the keychain and the HTTP header.
+const KEY: &str = "sk-IPCLEAK-7f3e9a1c-b00c55d2";
+
+static HARNESSES: AtomicU32 = AtomicU32::new(0);
+
+/// Every log line of this test binary, at TRACE level, for the leak checks.
+fn captured_logs() -> &'static Arc<Mutex<Vec<u8>>> {
+    static LOGS: OnceLock<Arc<Mutex<Vec<u8>>>> = OnceLock::new();
+    LOGS.get_or_init(|| {
+        let logs = Arc::new(Mutex::new(Vec::new()));
+        let sink = logs.clone();
+        tracing_subscriber::fmt()
+            .with_max_level(tracing::Level::TRACE)
+            .with_ansi(false)
+            .with_writer(move || LogSink(sink.clone()))
+            .init();
+        logs
+    })
+}
+
+struct LogSink(Arc<Mutex<Vec<u8>>>);
+
+impl Write for LogSink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().expect("log buffer").extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+fn keychain_present() -> bool {
+    if cfg!(not(target_os = "linux")) || std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_some() {
+        return true;
+    }
+    assert!(
+        std::env::var_os("SWITCHYARD_REQUIRE_KEYCHAIN").is_none(),
+        "SWITCHYARD_REQUIRE_KEYCHAIN is set but there is no D-Bus session bus"
+    );
+    eprintln!(
+        "note: no D-Bus session bus; skipping a real keychain test (run it under with_session)"
+    );
+    false
+}
+
+/// One app with its engine on a temp dir; the dir lives as long as the app.
+struct Harness {
+    dir: tempfile::TempDir,
+    _app: App<MockRuntime>,
+    window: WebviewWindow<MockRuntime>,
+}
+
+impl Harness {
+    fn new() -> Self {
+        captured_logs();
+        let dir = tempfile::tempdir().expect("tempdir");
+        let service = format!(
+            "dev.switchyard.test.ipc.{}.{}",
+            std::process::id(),
+            HARNESSES.fetch_add(1, Ordering::Relaxed)
+        );
+        let engine = tauri::async_runtime::block_on(async {
+            let store = Store::open(&dir.path().join(DATABASE_FILE))
+                .await
+                .expect("open store");
+            store
+                .set_setting("keychain.service", &service, "2026-11-29T12:00:00Z")
+                .await
+                .expect("keychain service setting");
+            store.close().await;
+            Engine::open(EngineConfig {
+                home: Some(dir.path().to_path_buf()),
+            })
+            .await
+        })
+        .expect("engine");
+        let builder = switchyard_desktop::specta_builder!(MockRuntime);
+        let app = mock_builder()
+            .invoke_handler(builder.invoke_handler())
+            .manage(AppState::ready(Arc::new(engine)))
+            .build(mock_context(noop_assets()))
+            .expect("mock app");
+        builder.mount_events(&app);
+        let window = WebviewWindowBuilder::new(&app, "main", Default::default())
+            .build()
+            .expect("window");
+        Self {
+            dir,
+            _app: app,
+            window,
+        }
+    }
+
+    fn call(&self, cmd: &str, body: Value) -> Result<Value, Value> {
+        let request = InvokeRequest {
+            cmd: cmd.into(),
+            callback: CallbackFn(0),
+            error: CallbackFn(1),
+            url: "tauri://localhost".parse().expect("url"),
+            body: InvokeBody::Json(body),
+            headers: Default::default(),
+            invoke_key: INVOKE_KEY.to_string(),
+        };
+        let response = get_ipc_response(&self.window, request)
+            .map(|r| r.deserialize().expect("json response"));
+        let text = match &response {
+            Ok(v) | Err(v) => v.to_string(),
+        };
+        assert!(!text.contains(KEY), "{cmd} returned the key: {text}");
+        response
+    }
+
+    fn ok(&self, cmd: &str, body: Value) -> Value {
+        self.call(cmd, body)
+            .unwrap_or_else(|e| panic!("{cmd} should succeed, got {e}"))
+    }
+
+    fn err(&self, cmd: &str, body: Value) -> Value {
+        match self.call(cmd, body) {
+            Ok(v) => panic!("{cmd} should fail, got {v}"),
+            Err(e) => e,
+        }
+    }
+
+    fn row(&self, id: &str) -> Value {
+        self.ok("list_providers", json!({}))
+            .as_array()
+            .expect("array")
+            .iter()
+            .find(|p| p["id"] == id)
+            .cloned()
+            .unwrap_or_else(|| panic!("provider {id} in the list"))
+    }
+}
+
+fn server(script: Vec<Reply>) -> TestServer {
+    tauri::async_runtime::block_on(TestServer::start(script))
+}
+
+/// Every byte under `dir`: the database, its WAL, anything else the engine wrote.
+fn all_bytes(dir: &Path) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("read dir").flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            bytes.extend(all_bytes(&path));
+        } else {
+            bytes.extend(std::fs::read(&path).expect("read file"));
+        }
+    }
+    bytes
+}
+
+fn contains(haystack: &[u8], needle: &str) -> bool {
+    haystack
+        .windows(needle.len())
+        .any(|w| w == needle.as_bytes())
+}
+
+#[test]
+fn providers_are_listed_with_kinds_urls_and_key_state() {
+    let h = Harness::new();
+    let tags = r#"{"models":[{"name":"llama3.2:3b"},{"name":"qwen3:8b"}]}"#;
+    let ollama = server(vec![Reply::json(200, tags), Reply::json(200, tags)]);
+    let moved = h.ok(
+        "set_provider_base_url",
+        json!({"provider": "ollama", "baseUrl": ollama.at("/v1/")}),
+    );
+    assert_eq!(moved["baseUrl"], ollama.at("/v1"), "normalized: {moved}");
+    assert_eq!(moved["defaultBaseUrl"], "http://127.0.0.1:11434/v1");
+
+    let list = h.ok("list_providers", json!({}));
+    let ids: Vec<&str> = list
+        .as_array()
+        .expect("array")
+        .iter()
+        .filter_map(|p| p["id"].as_str())
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            "openrouter",
+            "openai",
+            "anthropic",
+            "gemini",
+            "deepseek",
+            "ollama",
+            "lmstudio",
+            "artificialanalysis"
+        ]
+    );
+    let row = |id: &str| {
+        list.as_array()
+            .expect("array")
+            .iter()
+            .find(|p| p["id"] == id)
+            .cloned()
+            .expect("row")
+    };
+    let ollama_row = row("ollama");
+    assert_eq!(ollama_row["kind"], "local");
+    assert_eq!(ollama_row["key"], json!({"state": "notNeeded"}));
+    assert_eq!(ollama_row["local"]["reachable"], true);
+    assert_eq!(ollama_row["local"]["modelCount"], 2);
+    let anthropic = row("anthropic");
+    assert_eq!(anthropic["kind"], "anthropic");
+    assert_eq!(anthropic["envVar"], "ANTHROPIC_API_KEY");
+    assert_eq!(anthropic["custom"], false);
+    assert!(anthropic["local"].is_null());
+    assert_eq!(row("artificialanalysis")["kind"], "data-source");
+    if keychain_present() {
+        // A fresh keychain service: nothing stored (the test command sets no provider variable).
+        assert_eq!(
+            row("openrouter")["key"]["state"],
+            "missing",
+            "{}",
+            row("openrouter")
+        );
+    } else {
+        let key = &row("openrouter")["key"];
+        assert_eq!(key["state"], "unavailable", "{key}");
+        assert!(
+            key["message"].as_str().is_some_and(|m| m.contains("D-Bus")),
+            "the reason names what is missing: {key}"
+        );
+    }
+}
+
+#[test]
+fn a_key_is_stored_tested_and_deleted_and_never_comes_back() {
+    if !keychain_present() {
+        return;
+    }
+    let h = Harness::new();
+    let api = server(vec![Reply::json(200, wire::model_list(7))]);
+    h.ok(
+        "set_provider_base_url",
+        json!({"provider": "openai", "baseUrl": api.at("/v1")}),
+    );
+
+    let stored = h.ok(
+        "set_provider_key",
+        json!({"provider": "openai", "key": format!("  {KEY}\n")}),
+    );
+    assert_eq!(stored["id"], "openai");
+    assert_eq!(stored["key"], json!({"state": "stored", "last4": "55d2"}));
+    assert_eq!(
+        h.row("openai")["key"],
+        json!({"state": "stored", "last4": "55d2"})
+    );
+
+    let report = h.ok("test_provider", json!({"provider": "openai"}));
+    assert_eq!(report["ok"], true, "{report}");
+    assert_eq!(report["modelCount"], 7);
+    assert_eq!(report["httpStatus"], 200);
+    assert_eq!(report["keySource"], "keychain");
+    assert_eq!(report["url"], api.at("/v1/models"));
+    assert!(report["latencyMs"].is_u64());
+    let sent = api.requests();
+    assert_eq!(sent.len(), 1);
+    assert_eq!(sent[0].path, "/v1/models");
+    assert_eq!(
+        sent[0].header("authorization"),
+        Some(format!("Bearer {KEY}").as_str()),
+        "the stored key (trimmed) goes to the provider and only there"
+    );
+
+    assert_eq!(
+        h.ok("delete_provider_key", json!({"provider": "openai"})),
+        true
+    );
+    assert_eq!(h.row("openai")["key"], json!({"state": "missing"}));
+    assert_eq!(
+        h.ok("delete_provider_key", json!({"provider": "openai"})),
+        false
+    );
+    let missing = h.err("test_provider", json!({"provider": "openai"}));
+    assert_eq!(missing["code"], "missingCredential", "{missing}");
+    assert!(
+        missing["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("switchyard keys set openai")),
+        "{missing}"
+    );
+
+    assert!(
+        !contains(&all_bytes(h.dir.path()), KEY),
+        "the key reached the data directory"
+    );
+    let logs = captured_logs().lock().expect("logs").clone();
+    assert!(
+        contains(&logs, "provider key stored"),
+        "the log capture must see the engine's lines"
+    );
+    assert!(!contains(&logs, KEY), "the key reached a log line");
+}
+
+#[test]
+fn refusals_have_codes_the_ui_switches_on() {
+    let h = Harness::new();
+    for (cmd, body, code) in [
+        (
+            "set_provider_key",
+            json!({"provider": "nope", "key": "sk-x"}),
+            "notFound",
+        ),
+        (
+            "set_provider_key",
+            json!({"provider": "ollama", "key": "sk-x"}),
+            "invalidInput",
+        ),
+        (
+            "set_provider_key",
+            json!({"provider": "openai", "key": " \n"}),
+            "invalidInput",
+        ),
+        (
+            "set_provider_base_url",
+            json!({"provider": "openai", "baseUrl": "ftp://example.com"}),
+            "invalidInput",
+        ),
+        (
+            "set_provider_base_url",
+            json!({"provider": "openai", "baseUrl": "https://user:pw@example.com/v1"}),
+            "invalidInput",
+        ),
+        (
+            "add_provider",
+            json!({"request": {"id": "openai", "kind": "openai-compatible", "baseUrl": "http://h"}}),
+            "invalidInput",
+        ),
+        (
+            "add_provider",
+            json!({"request": {"id": "lab", "kind": "local", "baseUrl": "http://h"}}),
+            "invalidInput",
+        ),
+        (
+            "remove_provider",
+            json!({"provider": "openai"}),
+            "invalidInput",
+        ),
+        ("test_provider", json!({"provider": "nope"}), "notFound"),
+    ] {
+        let err = h.err(cmd, body.clone());
+        assert_eq!(err["code"], code, "{cmd} {body}: {err}");
+        assert!(err["message"].as_str().is_some_and(|m| !m.is_empty()));
+    }
+}
+
+#[test]
+fn a_custom_endpoint_is_added_tested_reset_and_removed() {
+    let h = Harness::new();
+    let api = server(vec![
+        Reply::json(200, wire::model_list(3)),
+        Reply::json(
+            401,
+            wire::openai_error(
+                "Incorrect API key provided",
+                "invalid_request_error",
+                "invalid_api_key",
+            ),
+        ),
+    ]);
+    let added = h.ok(
+        "add_provider",
+        json!({"request": {"id": "lab-vllm", "name": "Lab vLLM", "kind": "openai-compatible", "baseUrl": api.at("/v1/")}}),
+    );
+    assert_eq!(added["custom"], true);
+    assert_eq!(added["name"], "Lab vLLM");
+    assert_eq!(added["baseUrl"], api.at("/v1"));
+    assert!(added["defaultBaseUrl"].is_null());
+    let list = h.ok("list_providers", json!({}));
+    assert_eq!(
+        list.as_array()
+            .and_then(|l| l.last())
+            .map(|p| p["id"].clone()),
+        Some(json!("lab-vllm")),
+        "custom providers come after the built-ins"
+    );
+
+    // A custom endpoint's key is optional: the Test goes out without one.
+    let report = h.ok("test_provider", json!({"provider": "lab-vllm"}));
+    assert_eq!(report["ok"], true, "{report}");
+    assert_eq!(report["modelCount"], 3);
+    assert!(report["keySource"].is_null());
+    assert_eq!(api.requests()[0].header("authorization"), None);
+
+    // The provider's own error message is the report, not a command failure.
+    let report = h.ok("test_provider", json!({"provider": "lab-vllm"}));
+    assert_eq!(report["ok"], false);
+    assert_eq!(report["httpStatus"], 401);
+    assert!(
+        report["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("Incorrect API key provided")),
+        "{report}"
+    );
+
+    let err = h.err(
+        "set_provider_base_url",
+        json!({"provider": "lab-vllm", "baseUrl": null}),
+    );
+    assert_eq!(
+        err["code"], "invalidInput",
+        "a custom provider has no default"
+    );
+
+    h.ok("remove_provider", json!({"provider": "lab-vllm"}));
+    let list = h.ok("list_providers", json!({}));
+    assert!(list
+        .as_array()
+        .expect("array")
+        .iter()
+        .all(|p| p["id"] != "lab-vllm"));
+    let gone = h.err("remove_provider", json!({"provider": "lab-vllm"}));
+    assert_eq!(gone["code"], "notFound");
+}
+
+#[test]
+fn a_built_in_base_url_goes_back_to_its_default() {
+    let h = Harness::new();
+    let moved = h.ok(
+        "set_provider_base_url",
+        json!({"provider": "deepseek", "baseUrl": "http://127.0.0.1:9/v1"}),
+    );
+    assert_eq!(moved["baseUrl"], "http://127.0.0.1:9/v1");
+    let reset = h.ok(
+        "set_provider_base_url",
+        json!({"provider": "deepseek", "baseUrl": null}),
+    );
+    assert_eq!(reset["baseUrl"], "https://api.deepseek.com");
+    assert_eq!(h.row("deepseek")["baseUrl"], "https://api.deepseek.com");
+}
