@@ -22,6 +22,8 @@ use switchyard_core::info::AppInfo;
 use switchyard_store::{Store, DATABASE_FILE};
 
 pub use error::EngineError;
+pub use switchyard_keychain::Secret;
+pub use switchyard_providers::client::CancellationToken;
 
 /// The version of this build, shared by the app and the CLI.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

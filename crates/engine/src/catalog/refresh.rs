@@ -13,7 +13,6 @@ use switchyard_core::catalog::snapshot::{SnapshotBundle, SourceSnapshot, FORMAT_
 use switchyard_core::catalog::sources::{detect, parse_file_with};
 use switchyard_core::catalog::view::{RefreshProgress, RefreshReport, RefreshStage, SourceRefresh};
 use switchyard_core::providers::ARTIFICIAL_ANALYSIS;
-use switchyard_keychain::KeyStore;
 use switchyard_providers::sources::{self as fetcher, FetchedSource, SourceEndpoints};
 
 use super::now;
@@ -82,8 +81,9 @@ impl Engine {
         emit(progress, None, RefreshStage::Started, None);
         let endpoints = self.source_endpoints().await?;
         let client = fetcher::http_client().map_err(|e| EngineError::Internal(e.to_string()))?;
-        let aa_key = tokio::task::spawn_blocking(|| {
-            KeyStore::new().resolve(ARTIFICIAL_ANALYSIS, Some(AA_KEY_ENV))
+        let keys = self.key_store().await?;
+        let aa_key = tokio::task::spawn_blocking(move || {
+            keys.resolve(ARTIFICIAL_ANALYSIS, Some(AA_KEY_ENV))
         })
         .await
         .ok()
