@@ -32,8 +32,11 @@ pub struct SnapshotInfo {
 /// One benchmark source's records and snapshot state.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BenchmarkSource {
+    /// Which source.
     pub source: SourceId,
+    /// The parsed records.
     pub records: Vec<BenchmarkRecord>,
+    /// Fetch time, data date, skipped count, last error.
     pub info: SnapshotInfo,
 }
 
@@ -44,6 +47,7 @@ pub struct LocalModel {
     pub server: String,
     /// The name the server lists (`qwen2.5-coder:7b`).
     pub name: String,
+    /// Context length the server reports, when it does.
     pub context_length: Option<u64>,
 }
 
@@ -59,6 +63,7 @@ impl LocalModel {
 pub struct CatalogInput {
     /// The OpenRouter listing, variants included.
     pub openrouter: Vec<OpenRouterModel>,
+    /// The OpenRouter snapshot's state.
     pub openrouter_info: SnapshotInfo,
     /// At most one entry per source; a later entry of the same source is ignored.
     pub benchmarks: Vec<BenchmarkSource>,
@@ -127,7 +132,7 @@ pub fn build_catalog_with(input: &CatalogInput, weights: &Weights) -> Catalog {
             None => vec![None; records.len()],
         };
         let mut matched = vec![false; records.len()];
-        attach(&mut cards, records, &or_matches, &mut matched, |t| Some(t));
+        attach(&mut cards, records, &or_matches, &mut matched, Some);
         attach(&mut cards, records, &local_matches, &mut matched, |slot| {
             local_target_card.get(slot).copied()
         });

@@ -56,6 +56,7 @@ pub struct ModelQuery {
     pub search: Option<String>,
     /// Only models scored in this category; also the category score and efficiency sort by.
     pub category: Option<Category>,
+    /// Only models of this tier.
     pub tier: Option<Tier>,
     /// Models having every one of these tags.
     pub tags: Vec<Tag>,
@@ -65,6 +66,7 @@ pub struct ModelQuery {
     pub max_price: Option<f64>,
     /// Least context length in tokens; models with unknown context are excluded.
     pub min_context: Option<u32>,
+    /// What to sort by.
     pub sort: SortKey,
     /// Highest first. Models without the sort value come last either way.
     pub descending: bool,

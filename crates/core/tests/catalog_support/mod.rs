@@ -107,10 +107,19 @@ pub fn hf(fullname: &str) -> BenchmarkRecord {
     record(SourceId::HfLeaderboard, fullname, None, None, None, &[])
 }
 
+/// `(id, name, canonical slug, Hugging Face id, created date)`.
+type ListingRow = (
+    &'static str,
+    &'static str,
+    Option<&'static str>,
+    Option<&'static str>,
+    &'static str,
+);
+
 /// A listing modelled on the 2026 OpenRouter catalog, with the neighbours that make the
 /// matching traps real (re-released checkpoints, instruct/thinking twins, previews).
 pub fn listing() -> Vec<OpenRouterModel> {
-    let rows: &[(&str, &str, Option<&str>, Option<&str>, &str)] = &[
+    let rows: &[ListingRow] = &[
         (
             "anthropic/claude-opus-4.5",
             "Anthropic: Claude Opus 4.5",

@@ -116,11 +116,13 @@ pub enum OverrideAction {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]
 pub struct MatchOverride {
+    /// The record's source.
     pub source: SourceId,
     /// The record's key in its source.
     pub key: String,
     /// Catalog model id (`anthropic/claude-opus-4.5` or `local/ollama/llama3.2:3b`).
     pub model_id: String,
+    /// Add or remove.
     pub action: OverrideAction,
 }
 
@@ -129,6 +131,7 @@ pub struct MatchOverride {
 pub struct RecordMatch {
     /// Index of the target in the slice the [`Matcher`] was built from.
     pub target: usize,
+    /// How it was tied.
     pub rule: MatchRule,
 }
 

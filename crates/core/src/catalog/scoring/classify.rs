@@ -55,16 +55,21 @@ pub fn tier(pricing: &Pricing, provider: &str, local: bool, rules: &TierRules) -
 /// The facts tags are read from.
 #[derive(Debug, Clone, Copy)]
 pub struct TagFacts<'a> {
+    /// Prices per million tokens.
     pub pricing: &'a Pricing,
+    /// OpenRouter input modalities (`image` means vision).
     pub input_modalities: &'a [String],
+    /// OpenRouter supported parameters (`tools`, `reasoning`, ...).
     pub supported_parameters: &'a [String],
     /// The model lists reasoning efforts.
     pub has_reasoning_efforts: bool,
+    /// Context length in tokens.
     pub context_length: Option<u64>,
     /// Measured median output tokens/s.
     pub output_speed: Option<f64>,
     /// A `:free` variant exists.
     pub free_variant: bool,
+    /// Served by a local server.
     pub local: bool,
 }
 

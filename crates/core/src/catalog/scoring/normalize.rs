@@ -12,10 +12,13 @@ pub const MIN_VALUES: usize = 5;
 /// Mean and spread of one metric over the population, in the scale it is scored on.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MetricStats {
+    /// Values the stats rest on.
     pub count: usize,
+    /// Mean on the scored scale.
     pub mean: f64,
     /// Population standard deviation (divides by `count`).
     pub std_dev: f64,
+    /// Direction: lower-is-better metrics are inverted.
     pub higher_is_better: bool,
 }
 

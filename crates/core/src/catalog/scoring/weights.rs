@@ -84,10 +84,13 @@ pub struct Weights {
     pub min_coverage: f64,
     /// Price per million used for free (and local) models in efficiency and price scores.
     pub price_floor_per_m: f64,
+    /// Tier thresholds.
     pub tiers: TierRules,
+    /// Fast/slow thresholds.
     pub speed: SpeedRules,
     /// Context length from which a model is tagged long-context.
     pub long_context_min_tokens: u64,
+    /// Every category's weights.
     pub categories: BTreeMap<Category, CategoryWeights>,
 }
 
