@@ -4,6 +4,7 @@
 
 mod app;
 mod catalog;
+mod keys;
 mod output;
 mod roles;
 
@@ -53,6 +54,12 @@ enum Command {
     },
     /// Roles composer: blocks, compose, presets, export and import.
     Roles(roles::RolesArgs),
+    /// Provider keys in the OS keychain: set (from stdin), list, delete, test.
+    Keys(keys::KeysArgs),
+    /// Providers: list with key status, base URLs, custom OpenAI-compatible/Anthropic endpoints.
+    Providers(keys::ProvidersArgs),
+    /// Stream one answer from a model; usage and cost follow on stderr (--json: JSON Lines).
+    Ask(keys::AskArgs),
 }
 
 fn main() -> ExitCode {
@@ -93,6 +100,9 @@ async fn run(cli: Cli) -> ExitCode {
         Command::Compare { ids } => catalog::compare(&engine, ids, json).await,
         Command::Catalog { command } => catalog::catalog(&engine, command, json).await,
         Command::Roles(args) => roles::run(&engine, args, json).await,
+        Command::Keys(args) => keys::keys(&engine, args, json).await,
+        Command::Providers(args) => keys::providers(&engine, args, json).await,
+        Command::Ask(args) => keys::ask(&engine, args, json).await,
     };
     engine.close().await;
     match result {

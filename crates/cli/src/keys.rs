@@ -1,0 +1,572 @@
+//! `keys`, `providers` and `ask`: provider keys in the OS keychain, provider settings (base
+//! URLs, custom endpoints), and one streamed answer from whichever provider serves a model.
+//!
+//! A key is read from standard input only (hidden when it is a terminal), never from argv, and
+//! goes straight into a `Secret`; nothing here prints more of it than its last four characters.
+
+use std::io::{IsTerminal, Read, Write};
+use std::process::ExitCode;
+
+use clap::{Args, Subcommand};
+use serde::Serialize;
+use switchyard_core::catalog::card::Pricing;
+use switchyard_core::error::ErrorCode;
+use switchyard_core::providers::{
+    AddProviderRequest, AskAnswer, AskRequest, KeyStatus, ProviderKind, ProviderStatus,
+    ProviderTest,
+};
+use switchyard_engine::Engine;
+use switchyard_keychain::Secret;
+
+use crate::output::{print, CliError};
+
+/// Longest key accepted on standard input.
+const MAX_KEY_BYTES: u64 = 16 * 1024;
+
+/// `switchyard keys …`
+#[derive(Args)]
+pub struct KeysArgs {
+    #[command(subcommand)]
+    command: KeysCommand,
+}
+
+#[derive(Subcommand)]
+enum KeysCommand {
+    /// Store (or replace) a provider's key in the OS keychain. The key is read from standard
+    /// input (hidden when typed), never from the command line:
+    /// `printf '%s' "$KEY" | switchyard keys set openrouter`.
+    Set {
+        /// Provider id (see `switchyard providers list`).
+        provider: String,
+    },
+    /// Which providers have a key: stored (last 4 characters), from the environment, or none.
+    List,
+    /// Delete a provider's stored key (an environment variable still applies).
+    Delete {
+        /// Provider id.
+        provider: String,
+    },
+    /// Request the provider's model list with its key: latency and model count, or the
+    /// provider's own error. Exits 2 when the provider refused or did not answer.
+    Test {
+        /// Provider id.
+        provider: String,
+    },
+}
+
+/// `switchyard providers …`
+#[derive(Args)]
+pub struct ProvidersArgs {
+    #[command(subcommand)]
+    command: ProvidersCommand,
+}
+
+#[derive(Subcommand)]
+enum ProvidersCommand {
+    /// Every provider with its kind, base URL, key status and (local servers) reachability.
+    List,
+    /// Point a provider at another base URL, or back to its default.
+    Set {
+        /// Provider id.
+        id: String,
+        /// The new base URL, e.g. http://127.0.0.1:8000/v1.
+        #[arg(long, value_name = "URL", required_unless_present = "default")]
+        base_url: Option<String>,
+        /// Go back to the built-in default URL.
+        #[arg(long, conflicts_with = "base_url")]
+        default: bool,
+    },
+    /// Add an OpenAI-compatible or Anthropic endpoint of your own (vLLM, a proxy, a gateway).
+    Add {
+        /// New id: a lowercase letter, then a-z, 0-9, '-' or '_'.
+        id: String,
+        /// Wire format: openai (OpenAI-compatible chat completions) or anthropic.
+        #[arg(long, value_parser = ["openai", "openai-compatible", "anthropic"])]
+        kind: String,
+        /// Base URL, e.g. http://127.0.0.1:8000/v1.
+        #[arg(long, value_name = "URL")]
+        base_url: String,
+        /// Display name (default: the id).
+        #[arg(long)]
+        name: Option<String>,
+    },
+    /// Remove a custom provider and its stored key.
+    Remove {
+        /// Provider id.
+        id: String,
+    },
+}
+
+/// `switchyard ask`
+#[derive(Args)]
+pub struct AskArgs {
+    /// Catalog id (openai/gpt-4o-mini, local/ollama/llama3.2:3b) or <provider>:<model>
+    /// (openrouter:anthropic/claude-sonnet-4.5, ollama:llama3.2).
+    #[arg(long)]
+    model: String,
+    /// The prompt; `-` reads it from standard input.
+    prompt: String,
+    /// A system prompt.
+    #[arg(long)]
+    system: Option<String>,
+    /// Cap on answer tokens.
+    #[arg(long, value_name = "N")]
+    max_tokens: Option<u32>,
+}
+
+/// One provider's key as `keys list`, `keys set` and `keys delete` report it.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct KeyRow {
+    provider: String,
+    name: String,
+    /// Environment variable honoured when the keychain has no key.
+    env_var: Option<String>,
+    /// Never the key: missing, stored (last 4), environment (variable, last 4), unavailable.
+    key: KeyStatus,
+    /// `keys delete` only: whether a stored key was there to delete.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    deleted: Option<bool>,
+}
+
+impl KeyRow {
+    fn of(status: ProviderStatus, deleted: Option<bool>) -> Self {
+        Self {
+            provider: status.id,
+            name: status.name,
+            env_var: status.env_var,
+            key: status.key,
+            deleted,
+        }
+    }
+}
+
+/// Runs `switchyard keys …`.
+pub async fn keys(engine: &Engine, args: KeysArgs, json: bool) -> Result<ExitCode, CliError> {
+    match args.command {
+        KeysCommand::Set { provider } => {
+            let status = engine.provider_status(&provider).await?;
+            if status.kind == ProviderKind::Local {
+                return Err(invalid(format!("{} takes no key", status.name)));
+            }
+            // Learn about an unusable keychain before asking for the key, not after.
+            if let KeyStatus::Unavailable { message } = &status.key {
+                return Err(CliError {
+                    code: ErrorCode::Keychain,
+                    message: message.clone(),
+                });
+            }
+            let key = read_key(&status)?;
+            let stored = engine.set_key(&status.id, key).await?;
+            print(&KeyRow::of(stored, None), json, |row| {
+                format!("stored the {} key {}", row.name, describe_key(&row.key))
+            })
+        }
+        KeysCommand::List => {
+            let rows: Vec<KeyRow> = engine
+                .list_providers()
+                .await?
+                .into_iter()
+                .filter(|p| p.kind != ProviderKind::Local)
+                .map(|p| KeyRow::of(p, None))
+                .collect();
+            print(&rows, json, |rows| key_table(rows))
+        }
+        KeysCommand::Delete { provider } => {
+            let deleted = engine.delete_key(&provider).await?;
+            let status = engine.provider_status(&provider).await?;
+            print(&KeyRow::of(status, Some(deleted)), json, |row| {
+                let what = if deleted {
+                    format!("deleted the stored {} key", row.name)
+                } else {
+                    format!("no {} key was stored", row.name)
+                };
+                match &row.key {
+                    KeyStatus::Environment { variable, .. } => {
+                        format!("{what}; {variable} is still set and will be used")
+                    }
+                    _ => what,
+                }
+            })
+        }
+        KeysCommand::Test { provider } => {
+            let report = engine.test_provider(&provider).await?;
+            print(&report, json, describe_test)?;
+            Ok(if report.ok {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(2)
+            })
+        }
+    }
+}
+
+/// Runs `switchyard providers …`.
+pub async fn providers(
+    engine: &Engine,
+    args: ProvidersArgs,
+    json: bool,
+) -> Result<ExitCode, CliError> {
+    match args.command {
+        ProvidersCommand::List => print(&engine.list_providers().await?, json, |list| {
+            provider_table(list)
+        }),
+        ProvidersCommand::Set {
+            id,
+            base_url,
+            default,
+        } => {
+            let url = if default { None } else { base_url };
+            let status = engine.set_provider_base_url(&id, url.as_deref()).await?;
+            print(&status, json, |s| {
+                format!("{} now uses {}", s.name, s.base_url)
+            })
+        }
+        ProvidersCommand::Add {
+            id,
+            kind,
+            base_url,
+            name,
+        } => {
+            let kind: ProviderKind = kind.parse().map_err(|e| invalid(format!("{e}")))?;
+            let status = engine
+                .add_provider(AddProviderRequest {
+                    id,
+                    name,
+                    kind,
+                    base_url,
+                })
+                .await?;
+            print(&status, json, |s| {
+                format!(
+                    "added {} ({}, {}); store a key with `switchyard keys set {}` if it needs one",
+                    s.id, s.kind, s.base_url, s.id
+                )
+            })
+        }
+        ProvidersCommand::Remove { id } => {
+            engine.remove_provider(&id).await?;
+            print(&serde_json::json!({ "removed": id }), json, |_| {
+                format!("removed {id}")
+            })
+        }
+    }
+}
+
+/// Runs `switchyard ask`: the answer streams to stdout as it arrives; usage and cost follow
+/// on stderr. With `--json`, stdout is JSON Lines: `{"delta": "…"}` per streamed piece, then
+/// one `{"answer": {…}}` with the whole text, usage, cost, provider and latency.
+pub async fn ask(engine: &Engine, args: AskArgs, json: bool) -> Result<ExitCode, CliError> {
+    let prompt = if args.prompt == "-" {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .map_err(|e| invalid(format!("cannot read the prompt from standard input: {e}")))?;
+        text
+    } else {
+        args.prompt
+    };
+    let pricing = catalog_pricing(engine, &args.model).await;
+    let request = AskRequest {
+        model: args.model,
+        prompt,
+        system: args.system,
+        max_tokens: args.max_tokens,
+        pricing,
+    };
+    let mut ends_with_newline = true;
+    let answer = engine
+        .ask(request, None, |delta: &str| {
+            let mut out = std::io::stdout().lock();
+            // A closed pipe (`| head`) is the reader's choice, not an error of the answer.
+            let _ = if json {
+                writeln!(out, "{}", serde_json::json!({ "delta": delta }))
+            } else {
+                write!(out, "{delta}")
+            };
+            let _ = out.flush();
+            if !delta.is_empty() {
+                ends_with_newline = delta.ends_with('\n');
+            }
+        })
+        .await?;
+    if json {
+        println!("{}", serde_json::json!({ "answer": answer }));
+    } else {
+        if !ends_with_newline {
+            println!();
+        }
+        eprintln!("{}", describe_answer(&answer));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Reads one key from standard input: hidden when typed at a terminal, otherwise the whole
+/// (bounded) input. Empty input and keys with inner whitespace are refused.
+fn read_key(provider: &ProviderStatus) -> Result<Secret, CliError> {
+    let stdin = std::io::stdin();
+    let text = if stdin.is_terminal() {
+        eprint!(
+            "Paste the {} key (input hidden), then press Enter: ",
+            provider.name
+        );
+        rpassword::read_password()
+            .map_err(|e| invalid(format!("cannot read the key from the terminal: {e}")))?
+    } else {
+        let mut text = String::new();
+        stdin
+            .lock()
+            .take(MAX_KEY_BYTES + 1)
+            .read_to_string(&mut text)
+            .map_err(|e| invalid(format!("cannot read the key from standard input: {e}")))?;
+        if text.len() as u64 > MAX_KEY_BYTES {
+            return Err(invalid(format!(
+                "standard input holds more than {MAX_KEY_BYTES} bytes; pipe in only the key"
+            )));
+        }
+        text
+    };
+    let key = Secret::new(text);
+    if key.is_empty() {
+        return Err(invalid(format!(
+            "no key on standard input. Keys are never taken from the command line; pipe one in, \
+             e.g. `printf '%s' \"$KEY\" | switchyard keys set {}`, or run it in a terminal to \
+             paste it",
+            provider.id
+        )));
+    }
+    if key
+        .expose()
+        .chars()
+        .any(|c| c.is_whitespace() || c.is_control())
+    {
+        return Err(invalid(
+            "the key contains spaces or line breaks; pass only the key, on one line".into(),
+        ));
+    }
+    Ok(key)
+}
+
+/// The catalog's per-million prices for a model reference: the id as given, or the part after
+/// `<provider>:`. `None` when the catalog does not know the model (no cost is reported then).
+async fn catalog_pricing(engine: &Engine, model: &str) -> Option<Pricing> {
+    let mut ids = vec![model];
+    if let Some((provider, rest)) = model.split_once(':') {
+        if !provider.contains('/') {
+            ids.push(rest);
+        }
+    }
+    for id in ids {
+        if let Ok(card) = engine.model(id).await {
+            return Some(card.pricing);
+        }
+    }
+    None
+}
+
+fn invalid(message: String) -> CliError {
+    CliError {
+        code: ErrorCode::InvalidInput,
+        message,
+    }
+}
+
+/// "stored …55d2", "from OPENAI_API_KEY …abcd", "no key".
+fn describe_key(key: &KeyStatus) -> String {
+    match key {
+        KeyStatus::Missing => "no key".into(),
+        KeyStatus::Stored { last4 } => format!("stored …{last4}"),
+        KeyStatus::Environment { variable, last4 } => format!("from {variable} …{last4}"),
+        KeyStatus::NotNeeded => "no key needed".into(),
+        KeyStatus::Unavailable { .. } => "keychain unavailable".into(),
+    }
+}
+
+/// The keychain's reason, once, under a table whose rows say "keychain unavailable".
+fn unavailable_note<'a>(mut keys: impl Iterator<Item = &'a KeyStatus>) -> Option<String> {
+    keys.find_map(|k| match k {
+        KeyStatus::Unavailable { message } => Some(format!("\n{message}")),
+        _ => None,
+    })
+}
+
+fn key_table(rows: &[KeyRow]) -> String {
+    let mut lines: Vec<String> = rows
+        .iter()
+        .map(|row| {
+            let hint = match (&row.key, &row.env_var) {
+                (KeyStatus::Missing, Some(var)) => format!(" (or set {var})"),
+                _ => String::new(),
+            };
+            format!(
+                "{:<20} {:<22} {}{hint}",
+                row.provider,
+                row.name,
+                describe_key(&row.key)
+            )
+        })
+        .collect();
+    lines.extend(unavailable_note(rows.iter().map(|r| &r.key)));
+    lines.join("\n")
+}
+
+fn provider_table(list: &[ProviderStatus]) -> String {
+    let mut lines: Vec<String> = list
+        .iter()
+        .map(|p| {
+            let state = match &p.local {
+                Some(local) if local.reachable => {
+                    format!("reachable, {} models", local.model_count.unwrap_or(0))
+                }
+                Some(local) => format!(
+                    "not reachable: {}",
+                    local.error.as_deref().unwrap_or("no answer")
+                ),
+                None => describe_key(&p.key),
+            };
+            let id = if p.custom {
+                format!("{} (custom)", p.id)
+            } else {
+                p.id.clone()
+            };
+            format!(
+                "{id:<20} {:<18} {:<56} {state}",
+                p.kind.as_str(),
+                p.base_url
+            )
+        })
+        .collect();
+    lines.extend(unavailable_note(list.iter().map(|p| &p.key)));
+    lines.join("\n")
+}
+
+fn describe_test(report: &ProviderTest) -> String {
+    let status = report
+        .http_status
+        .map(|s| format!("HTTP {s}, "))
+        .unwrap_or_default();
+    if report.ok {
+        format!(
+            "ok: {} models in {} ms ({status}{})",
+            report.model_count.unwrap_or(0),
+            report.latency_ms,
+            report.url
+        )
+    } else {
+        format!(
+            "failed after {} ms ({status}{}): {}",
+            report.latency_ms,
+            report.url,
+            report.error.as_deref().unwrap_or("no answer")
+        )
+    }
+}
+
+/// `[openai · gpt-4o-mini · 12 in, 34 out tokens · $0.000022 · 850 ms]`
+fn describe_answer(answer: &AskAnswer) -> String {
+    let approx = if answer.usage.estimated { "~" } else { "" };
+    let cost = match &answer.cost {
+        Some(cost) => format!("{}{}", if cost.estimated { "~" } else { "" }, usd(cost.usd)),
+        None => "cost unknown (no catalog price for this model)".into(),
+    };
+    let estimated = if answer.usage.estimated {
+        " (estimated: the provider sent no usage)"
+    } else {
+        ""
+    };
+    format!(
+        "[{} · {} · {approx}{} in, {approx}{} out tokens{estimated} · {cost} · {} ms]",
+        answer.provider_id,
+        answer.provider_model,
+        answer.usage.input_tokens,
+        answer.usage.output_tokens,
+        answer.latency_ms
+    )
+}
+
+/// Dollars with enough digits to show sub-cent answers.
+fn usd(amount: f64) -> String {
+    if amount == 0.0 {
+        "$0 (free)".into()
+    } else if amount < 0.01 {
+        format!("${amount:.6}")
+    } else {
+        format!("${amount:.4}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use switchyard_core::providers::{Cost, Usage};
+
+    #[test]
+    fn key_descriptions_show_at_most_the_last_four() {
+        assert_eq!(
+            describe_key(&KeyStatus::Stored {
+                last4: "55d2".into()
+            }),
+            "stored …55d2"
+        );
+        assert_eq!(
+            describe_key(&KeyStatus::Environment {
+                variable: "OPENAI_API_KEY".into(),
+                last4: "abcd".into()
+            }),
+            "from OPENAI_API_KEY …abcd"
+        );
+        assert_eq!(describe_key(&KeyStatus::Missing), "no key");
+    }
+
+    #[test]
+    fn the_keychain_reason_is_printed_once() {
+        let unavailable = KeyStatus::Unavailable {
+            message: "no keychain available: no D-Bus session bus".into(),
+        };
+        let row = |id: &str| KeyRow {
+            provider: id.into(),
+            name: id.into(),
+            env_var: None,
+            key: unavailable.clone(),
+            deleted: None,
+        };
+        let table = key_table(&[row("openai"), row("anthropic")]);
+        assert_eq!(table.matches("keychain unavailable").count(), 2);
+        assert_eq!(table.matches("no D-Bus session bus").count(), 1);
+    }
+
+    #[test]
+    fn answer_line_marks_estimates_and_prices() {
+        let mut answer = AskAnswer {
+            model: "openai/gpt-4o-mini".into(),
+            provider_id: "openai".into(),
+            provider_model: "gpt-4o-mini".into(),
+            key_source: None,
+            text: "hi".into(),
+            finish_reason: Some("stop".into()),
+            usage: Usage {
+                input_tokens: 12,
+                output_tokens: 34,
+                estimated: false,
+            },
+            cost: Some(Cost {
+                usd: 0.000_022_2,
+                input_usd: 0.000_001_8,
+                output_usd: 0.000_020_4,
+                estimated: false,
+            }),
+            latency_ms: 850,
+        };
+        assert_eq!(
+            describe_answer(&answer),
+            "[openai · gpt-4o-mini · 12 in, 34 out tokens · $0.000022 · 850 ms]"
+        );
+        answer.usage.estimated = true;
+        answer.cost = None;
+        let line = describe_answer(&answer);
+        assert!(line.contains("~12 in, ~34 out tokens (estimated"), "{line}");
+        assert!(line.contains("cost unknown"), "{line}");
+        assert_eq!(usd(0.0), "$0 (free)");
+        assert_eq!(usd(1.5), "$1.5000");
+    }
+}
