@@ -101,6 +101,14 @@ fn budget_bands_and_the_explicit_cap_filter_by_input_price() {
     );
     assert_eq!(best(BudgetTier::High, Some(1.0)), None, "high starts at $2");
     assert_eq!(BudgetTier::default(), BudgetTier::Medium);
+    let mut capped = request(Category::Coding, BudgetTier::High);
+    capped.budget.max_price_per_m = Some(1.0);
+    let feedback = FeedbackIndex::empty();
+    let error = pick(&capped, &ctx(&catalog, &feedback)).expect_err("nothing fits");
+    assert!(
+        error.to_string().contains("6 outside the budget"),
+        "{error}"
+    );
 }
 
 #[test]

@@ -1,12 +1,13 @@
 //! The ranking loop shared by pick and recommend: filter, score, select the top few.
 //!
-//! Scores are read in a first tight pass (the category score is behind a pointer in every
-//! card, and a loop doing nothing else lets those memory loads overlap). The second pass
-//! filters and computes the cheap part of the score (category score and coverage); nothing
-//! in it allocates besides pushing a small candidate. Feedback and the context boost, which
-//! need a hash probe or a walk over a model's benchmarks, are both bounded, so they are
-//! computed only for candidates close enough to the top to be moved by them. The top few
-//! are chosen by partial selection (`select_nth_unstable_by`), not a full sort.
+//! The catalog is filtered in chunks, two passes each: budgets and category scores first in
+//! a tight loop (the category score is behind a pointer in every card, and a loop doing
+//! little else lets those memory loads overlap), then the other filters and the cheap part of the score (category score and
+//! coverage); nothing in it allocates besides pushing a small candidate. Feedback and the
+//! context boost, which need a hash probe or a walk over a model's benchmarks, are both
+//! bounded, so they are computed only for candidates close enough to the top to be moved by
+//! them. The top few are chosen by partial selection (`select_nth_unstable_by`), not a full
+//! sort.
 
 use std::cmp::Ordering;
 
@@ -22,6 +23,18 @@ pub const COVERAGE_PENALTY: f64 = 8.0;
 /// The score points a model loses for the share of its category's evidence it lacks.
 pub fn coverage_adjustment(coverage: f64) -> f64 {
     -COVERAGE_PENALTY * (1.0 - coverage.clamp(0.0, 1.0))
+}
+
+/// Models per chunk of the two filtering passes.
+const CHUNK: usize = 128;
+
+/// A model's standing after the first pass.
+#[derive(Debug, Clone, Copy)]
+enum Member {
+    OverBudget,
+    NotScored,
+    /// Category score and coverage.
+    Scored(f64, f64),
 }
 
 /// A candidate: index into the catalog and its score parts.
@@ -63,50 +76,61 @@ pub(crate) fn rank<'r>(
 ) -> Ranking<'r> {
     let catalog = ctx.catalog;
     let category = request.category;
-    let members: Vec<Option<(f64, f64)>> = catalog
-        .iter()
-        .map(|card| {
-            card.categories
-                .get(&category)
-                .filter(|s| s.score.is_finite())
-                .map(|s| (s.score, s.coverage))
-        })
-        .collect();
     let mut rejections = Rejections::default();
     let mut candidates: Vec<Scored> = Vec::with_capacity(catalog.len().min(4096));
     let mut providers: FxHashMap<&str, u32> = FxHashMap::default();
-    for ((index, card), member) in catalog.iter().enumerate().zip(members) {
-        let Some((score, coverage)) = member else {
-            rejections.not_in_category += 1;
-            continue;
-        };
-        if !meets_needs(card, &request.needs, &mut rejections) {
-            continue;
+    let mut members: Vec<Member> = Vec::with_capacity(CHUNK.min(catalog.len()));
+    // Chunks small enough that the second pass finds the cards the first one brought into
+    // cache, large enough that the first pass keeps many loads in flight.
+    for (chunk_index, chunk) in catalog.chunks(CHUNK).enumerate() {
+        members.clear();
+        // The price is inside the card, the category score behind a pointer: checking the
+        // budget first spares the pointer chase for every model outside it.
+        members.extend(chunk.iter().map(|card| {
+            if !request.budget.fits(&card.pricing) {
+                return Member::OverBudget;
+            }
+            card.categories
+                .get(&category)
+                .filter(|s| s.score.is_finite())
+                .map_or(Member::NotScored, |s| Member::Scored(s.score, s.coverage))
+        }));
+        for ((offset, card), member) in chunk.iter().enumerate().zip(&members) {
+            let (score, coverage) = match *member {
+                Member::Scored(score, coverage) => (score, coverage),
+                Member::OverBudget => {
+                    rejections.over_budget += 1;
+                    continue;
+                }
+                Member::NotScored => {
+                    rejections.not_in_category += 1;
+                    continue;
+                }
+            };
+            if !meets_needs(card, &request.needs, &mut rejections) {
+                continue;
+            }
+            if !request.any_provider && !(ctx.usable)(card) {
+                rejections.unusable += 1;
+                continue;
+            }
+            let Ok(index) = u32::try_from(chunk_index * CHUNK + offset) else {
+                break;
+            };
+            let provider = if diverse {
+                let next = u32::try_from(providers.len()).unwrap_or(u32::MAX);
+                *providers.entry(card.provider.as_str()).or_insert(next)
+            } else {
+                0
+            };
+            let base = score + coverage_adjustment(coverage);
+            candidates.push(Scored {
+                index,
+                provider,
+                base,
+                adjust: 0.0,
+            });
         }
-        if !request.budget.fits(&card.pricing) {
-            rejections.over_budget += 1;
-            continue;
-        }
-        if !request.any_provider && !(ctx.usable)(card) {
-            rejections.unusable += 1;
-            continue;
-        }
-        let Ok(index) = u32::try_from(index) else {
-            break;
-        };
-        let provider = if diverse {
-            let next = u32::try_from(providers.len()).unwrap_or(u32::MAX);
-            *providers.entry(card.provider.as_str()).or_insert(next)
-        } else {
-            0
-        };
-        let base = score + coverage_adjustment(coverage);
-        candidates.push(Scored {
-            index,
-            provider,
-            base,
-            adjust: 0.0,
-        });
     }
     let qualified = u32::try_from(candidates.len()).unwrap_or(u32::MAX);
     let metrics = ContextRules::builtin().metrics_for(&request.stack);
@@ -203,9 +227,10 @@ fn select_diverse(
 /// Adds feedback and context boost to every candidate they could move into the selection.
 ///
 /// Both are bounded: feedback by the largest gain and loss among the category's ratings, the
-/// boost by `maxBoost`. A candidate whose base is more than their combined reach below the
-/// `want`-th best base (with `providers`: below its provider's best base too) cannot be
-/// selected whatever its own adjustments are, so it is left alone.
+/// boost by `maxBoost`. A candidate further below the `want`-th best (with `providers`: below
+/// its provider's best too) than what adjustments can make up cannot be selected, so it is
+/// left alone. Feedback goes first (its reach is the wider), then the boost, whose window is
+/// measured from the scores with feedback.
 fn refine(
     candidates: &mut [Scored],
     ctx: &RouteContext<'_>,
@@ -215,18 +240,51 @@ fn refine(
     providers: Option<usize>,
 ) {
     let category = request.category;
-    let feedback_on = ctx.feedback.has_category(category);
-    let boost_on = metrics.is_active();
-    if candidates.is_empty() || !(feedback_on || boost_on) {
+    let boost = if metrics.is_active() {
+        metrics.max_boost
+    } else {
+        0.0
+    };
+    if ctx.feedback.has_category(category) {
+        let (gain, loss) = ctx.feedback.adjustment_bounds(category);
+        within_reach(
+            candidates,
+            want,
+            providers,
+            gain + loss + 2.0 * boost,
+            |candidate| {
+                let Some(card) = ctx.catalog.get(candidate.index as usize) else {
+                    return;
+                };
+                if let Some(summary) = ctx.feedback.summary(&card.id, category) {
+                    candidate.adjust += summary.adjustment();
+                }
+            },
+        );
+    }
+    if metrics.is_active() {
+        within_reach(candidates, want, providers, 2.0 * boost, |candidate| {
+            let Some(card) = ctx.catalog.get(candidate.index as usize) else {
+                return;
+            };
+            let score = card.categories.get(&category).map_or(0.0, |s| s.score);
+            candidate.adjust += metrics.points(card, score);
+        });
+    }
+}
+
+/// Calls `adjust` on every candidate whose blended score is within `window` of the
+/// `want`-th best (twice `want` when diverse), or of its provider's best.
+fn within_reach(
+    candidates: &mut [Scored],
+    want: usize,
+    providers: Option<usize>,
+    window: f64,
+    mut adjust: impl FnMut(&mut Scored),
+) {
+    if candidates.is_empty() {
         return;
     }
-    let (gain, loss) = if feedback_on {
-        ctx.feedback.adjustment_bounds(category)
-    } else {
-        (0.0, 0.0)
-    };
-    let boost = if boost_on { metrics.max_boost } else { 0.0 };
-    let window = gain + loss + 2.0 * boost;
     let reach = if providers.is_some() {
         want.saturating_mul(2)
     } else {
@@ -235,15 +293,15 @@ fn refine(
     let global = if reach == 0 || candidates.len() <= reach {
         f64::NEG_INFINITY
     } else {
-        let mut bases: Vec<f64> = candidates.iter().map(|c| c.base).collect();
-        let (_, kth, _) = bases.select_nth_unstable_by(reach - 1, |a, b| b.total_cmp(a));
+        let mut values: Vec<f64> = candidates.iter().map(Scored::blended).collect();
+        let (_, kth, _) = values.select_nth_unstable_by(reach - 1, |a, b| b.total_cmp(a));
         *kth - window
     };
     let mut provider_floor: Vec<f64> = vec![f64::NEG_INFINITY; providers.unwrap_or(0)];
     if providers.is_some() {
         for candidate in candidates.iter() {
             if let Some(best) = provider_floor.get_mut(candidate.provider as usize) {
-                *best = best.max(candidate.base);
+                *best = best.max(candidate.blended());
             }
         }
         for floor in &mut provider_floor {
@@ -251,25 +309,12 @@ fn refine(
         }
     }
     for candidate in candidates.iter_mut() {
+        let value = candidate.blended();
         let near_provider_best = provider_floor
             .get(candidate.provider as usize)
-            .is_some_and(|floor| candidate.base >= *floor);
-        if candidate.base < global && !near_provider_best {
-            continue;
+            .is_some_and(|floor| value >= *floor);
+        if value >= global || near_provider_best {
+            adjust(candidate);
         }
-        let Some(card) = ctx.catalog.get(candidate.index as usize) else {
-            continue;
-        };
-        let mut adjust = 0.0;
-        if feedback_on {
-            if let Some(summary) = ctx.feedback.summary(&card.id, category) {
-                adjust += summary.adjustment();
-            }
-        }
-        if boost_on {
-            let score = card.categories.get(&category).map_or(0.0, |s| s.score);
-            adjust += metrics.points(card, score);
-        }
-        candidate.adjust = adjust;
     }
 }

@@ -71,10 +71,13 @@ impl std::fmt::Debug for RouteContext<'_> {
     }
 }
 
-/// Why models were left out, per filter, in the order filters run.
+/// Why models were left out, each counted under the first filter it failed. Filters run in
+/// this order: budget, category, needs (vision, context, tools, structured output), usable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]
 pub struct Rejections {
+    /// Input price outside the budget (or unknown).
+    pub over_budget: u32,
     /// No score in the category (not a member).
     pub not_in_category: u32,
     /// No image input when vision is needed.
@@ -85,8 +88,6 @@ pub struct Rejections {
     pub no_tools: u32,
     /// No structured output when it is needed.
     pub no_structured_output: u32,
-    /// Input price outside the budget (or unknown).
-    pub over_budget: u32,
     /// No key, local endpoint or OpenRouter route.
     pub unusable: u32,
 }
@@ -95,6 +96,7 @@ impl Rejections {
     /// `12 not scored in coding, 3 over budget, …`, or `none` when nothing was rejected.
     pub fn describe(&self, category: Category) -> String {
         let parts = [
+            (self.over_budget, "outside the budget".to_owned()),
             (
                 self.not_in_category,
                 format!("not scored in {}", category.id()),
@@ -106,7 +108,6 @@ impl Rejections {
                 self.no_structured_output,
                 "without structured output".to_owned(),
             ),
-            (self.over_budget, "outside the budget".to_owned()),
             (self.unusable, "without a key or endpoint".to_owned()),
         ];
         let text: Vec<String> = parts
