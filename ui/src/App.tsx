@@ -3,6 +3,7 @@ import { Icon } from "./components/Icon";
 import { StatusBar } from "./components/StatusBar";
 import { type AppInfo, describeError, ipc } from "./ipc";
 import { hashFor, PAGES, type PageId, pageFromHash } from "./nav";
+import { KeysPage } from "./pages/keys/KeysPage";
 import { ModelsPage } from "./pages/models/ModelsPage";
 import { Placeholder } from "./pages/Placeholder";
 import { RolesPage } from "./pages/roles/RolesPage";
@@ -74,6 +75,8 @@ export function App() {
           <RolesPage />
         ) : page === "models" ? (
           <ModelsPage />
+        ) : page === "keys" ? (
+          <KeysPage />
         ) : (
           current && <Placeholder page={current.id} />
         )}

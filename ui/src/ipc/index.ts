@@ -1,5 +1,6 @@
 // The UI's only door to Rust. Pages import from here, never from `./bindings` directly.
 import type {
+  AddProviderRequest_Deserialize,
   CatalogRefreshed_Serialize,
   ComposeRequest_Deserialize,
   CustomBlockInput_Deserialize,
@@ -126,4 +127,32 @@ export const catalogEvents = {
   /** Calls `handler` when a refresh ends, with its report or the error that stopped it. */
   onRefreshed: (handler: (outcome: CatalogRefreshed_Serialize) => void) =>
     events.catalogRefreshed.listen((event) => handler(event.payload)),
+};
+
+// Provider keys and providers: the Keys page. No call ever returns a key: statuses carry
+// presence, source and the last four characters only.
+export type {
+  AddProviderRequest_Deserialize as AddProviderRequest,
+  KeySource,
+  KeyStatus,
+  LocalReachability_Serialize as LocalReachability,
+  ProviderKind,
+  ProviderStatus_Serialize as ProviderStatus,
+  ProviderTest_Serialize as ProviderTest,
+} from "./bindings";
+
+export const keysIpc = {
+  /** Every provider with its base URL and key status; local servers are probed. */
+  providers: () => unwrap(commands.listProviders()),
+  /** Stores (or replaces) a key in the OS keychain; resolves to the new status (last 4). */
+  setKey: (provider: string, key: string) => unwrap(commands.setProviderKey(provider, key)),
+  /** Deletes a stored key; resolves to whether there was one. */
+  deleteKey: (provider: string) => unwrap(commands.deleteProviderKey(provider)),
+  /** One request to the provider's model list: latency and model count, or its own error. */
+  test: (provider: string) => unwrap(commands.testProvider(provider)),
+  /** `null` goes back to the built-in default URL. */
+  setBaseUrl: (provider: string, baseUrl: string | null) =>
+    unwrap(commands.setProviderBaseUrl(provider, baseUrl)),
+  addProvider: (request: AddProviderRequest_Deserialize) => unwrap(commands.addProvider(request)),
+  removeProvider: (provider: string) => unwrap(commands.removeProvider(provider)),
 };
