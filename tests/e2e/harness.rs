@@ -86,6 +86,7 @@ impl E2e {
         driver
             .args(["--port", &port.to_string(), "--native-port", &native_port.to_string()])
             .env("SWITCHYARD_HOME", &home)
+            .env("SWITCHYARD_NO_BACKGROUND_REFRESH", "1")
             .env("XDG_DATA_HOME", scratch.path().join("xdg-data"))
             .env("XDG_CACHE_HOME", scratch.path().join("xdg-cache"))
             .env("XDG_CONFIG_HOME", scratch.path().join("xdg-config"))

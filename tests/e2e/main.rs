@@ -1,5 +1,6 @@
 //! End-to-end tests against the real app window. See `harness.rs`.
 
 mod harness;
+mod models;
 mod roles;
 mod shell;

@@ -16,6 +16,8 @@ import {
 import { plotPrice } from "./pareto";
 
 const ROW_HEIGHT = 42;
+/** Tags shown in a row; the rest are counted (all are in the cell's tooltip). */
+const MAX_TAGS = 2;
 /** How many models compare takes at most. */
 export const MAX_COMPARE = 5;
 
@@ -257,11 +259,14 @@ export function ModelTable(props: ModelTableProps) {
                     <span className={`tier tier-${model.tier}`}>{TIER_LABEL[model.tier]}</span>
                   </td>
                   <td className="c-tags" title={model.tags.map((t) => TAG_LABEL[t]).join(", ")}>
-                    {model.tags.map((tag) => (
+                    {model.tags.slice(0, MAX_TAGS).map((tag) => (
                       <span key={tag} className={`tag tag-${tag}`}>
                         {TAG_LABEL[tag]}
                       </span>
                     ))}
+                    {model.tags.length > MAX_TAGS && (
+                      <span className="tag more">+{model.tags.length - MAX_TAGS}</span>
+                    )}
                   </td>
                 </tr>
               );

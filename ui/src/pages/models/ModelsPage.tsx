@@ -67,13 +67,23 @@ export function ModelsPage() {
   const plotVisible = useRef(true);
   plotVisible.current = showPlot && tab === "browse";
   const sent = useRef(0);
+  const filtersNow = useRef(filters);
+  filtersNow.current = filters;
+  const mounted = useRef(performance.now());
 
   const reloadCatalog = useCallback(() => setCatalogVersion((v) => v + 1), []);
   const { refresh, startRefresh } = useCatalogRefresh(reloadCatalog);
 
   useEffect(() => {
     // Started before the data arrives so the chart code is ready when it does.
-    void import("./chart").catch(() => {});
+    const start = performance.now();
+    void import("./chart")
+      .then(() => {
+        if (root.current) {
+          root.current.dataset.chartLoadMs = (performance.now() - start).toFixed(1);
+        }
+      })
+      .catch(() => {});
   }, []);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: catalogVersion re-runs the query after the catalog changed
@@ -88,7 +98,14 @@ export function ModelsPage() {
           return;
         }
         timer.arrived(version, rows.length, plotVisible.current);
+        if (root.current && root.current.dataset.firstDataMs === undefined) {
+          root.current.dataset.firstDataMs = (performance.now() - mounted.current).toFixed(1);
+        }
         setListing({ version, rows, category });
+        if (!isFiltered(filters)) {
+          // The unfiltered answer is the whole catalog: no second query for the provider list.
+          setEverything(rows);
+        }
         setListError(null);
         setBusy(false);
       })
@@ -103,10 +120,12 @@ export function ModelsPage() {
   // biome-ignore lint/correctness/useExhaustiveDependencies: catalogVersion reloads after the catalog changed
   useEffect(() => {
     let current = true;
-    catalogIpc
-      .listModels({})
-      .then((all) => current && setEverything(all))
-      .catch(() => {});
+    if (isFiltered(filtersNow.current)) {
+      catalogIpc
+        .listModels({})
+        .then((all) => current && setEverything(all))
+        .catch(() => {});
+    }
     catalogIpc
       .status()
       .then((s) => {

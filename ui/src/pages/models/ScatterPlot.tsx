@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { Category } from "../../ipc";
 import type { ECharts } from "./chart";
 import { CATEGORY_LABEL } from "./format";
@@ -43,6 +43,7 @@ export function ScatterPlot({
 }: ScatterPlotProps) {
   const host = useRef<HTMLDivElement>(null);
   const chart = useRef<ECharts | null>(null);
+  const colors = useRef<PlotColors | null>(null);
   const [state, setState] = useState<ChartState>("loading");
   const [error, setError] = useState<string | null>(null);
   const openRef = useRef(onOpen);
@@ -86,14 +87,17 @@ export function ScatterPlot({
     };
   }, []);
 
-  useEffect(() => {
+  // Drawn in the same task as the table's commit, so both reach the screen in one frame.
+  useLayoutEffect(() => {
     const instance = chart.current;
     const element = host.current;
     if (state !== "ready" || !instance || !element) {
       return;
     }
-    instance.setOption(plotOption(data.points, frontier, category, cssColors(element), selected), {
-      notMerge: true,
+    colors.current ??= cssColors(element);
+    // Components (axes, grid, tooltip) are kept; the two series are replaced.
+    instance.setOption(plotOption(data.points, frontier, category, colors.current, selected), {
+      replaceMerge: ["series"],
     });
     onRendered(version);
   }, [state, data, frontier, category, selected, version, onRendered]);
@@ -103,17 +107,15 @@ export function ScatterPlot({
     if (!media) {
       return;
     }
-    // Colours come from CSS variables: redraw when the system theme flips.
+    // Colours come from CSS variables: read them again and redraw when the theme flips.
     const redraw = () => {
       const instance = chart.current;
       const element = host.current;
       if (instance && element) {
-        instance.setOption(
-          plotOption(data.points, frontier, category, cssColors(element), selected),
-          {
-            notMerge: true,
-          },
-        );
+        colors.current = cssColors(element);
+        instance.setOption(plotOption(data.points, frontier, category, colors.current, selected), {
+          notMerge: true,
+        });
       }
     };
     media.addEventListener("change", redraw);
@@ -158,9 +160,11 @@ export function ScatterPlot({
         role="img"
         aria-label={`${CATEGORY_LABEL[category]} score against price`}
       />
-      {state === "loading" && <p className="plot-overlay muted">Loading chart…</p>}
+      {(state === "loading" || (state === "ready" && version === 0)) && (
+        <p className="plot-overlay muted">Loading…</p>
+      )}
       {state === "failed" && <p className="plot-overlay error">Chart unavailable: {error}</p>}
-      {state === "ready" && data.points.length === 0 && (
+      {state === "ready" && version > 0 && data.points.length === 0 && (
         <p className="plot-overlay muted">
           No model in this view has both a {CATEGORY_LABEL[category].toLowerCase()} score and a
           known price.

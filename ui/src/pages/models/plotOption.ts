@@ -139,7 +139,10 @@ export function plotOption(
           formatter: (p: { name: string }) => p.name,
         },
         labelLayout: { hideOverlap: true },
-        data: frontier.map(item),
+        // The cheapest point sits on the axis's left edge: its label goes right, inside.
+        data: frontier.map((p, i) =>
+          i === 0 ? { ...item(p), label: { position: "right" } } : item(p),
+        ),
         z: 3,
       },
     ],

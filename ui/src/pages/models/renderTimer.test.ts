@@ -34,6 +34,8 @@ describe("RenderTimer", () => {
     expect(root.dataset.renderMs).toBe("62.0");
     expect(root.dataset.firstRenderMs).toBe("62.0");
     expect(root.dataset.renderRows).toBe("334");
+    expect(root.dataset.renderTableMs).toBe("20.0");
+    expect(root.dataset.renderPlotMs).toBe("50.0");
   });
 
   it("ignores renders of an older query and keeps the first figure", () => {

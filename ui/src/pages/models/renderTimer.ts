@@ -1,14 +1,16 @@
 // Measures how long the page takes from data arrival to the frame after the table and the
 // plot have rendered that data, and writes it on the page root as `data-render-ms` (the
-// first measurement also as `data-first-render-ms`). Plain object, no React state: writing
+// first measurement also as `data-first-render-ms`; `data-render-table-ms` and
+// `data-render-plot-ms` say when each part was done). Plain object, no React state: writing
 // the figure must not cause another render.
 
 interface Pending {
   version: number;
   start: number;
   rows: number;
-  table: boolean;
-  plot: boolean;
+  /** When the table, and the plot, had rendered (`null` = not yet). */
+  table: number | null;
+  plot: number | null;
 }
 
 export class RenderTimer {
@@ -24,13 +26,14 @@ export class RenderTimer {
 
   /** Data for `version` arrived; `plotShown` = whether the plot has to draw it too. */
   arrived(version: number, rows: number, plotShown: boolean): void {
-    this.pending = { version, start: this.now(), rows, table: false, plot: !plotShown };
+    const start = this.now();
+    this.pending = { version, start, rows, table: null, plot: plotShown ? null : start };
   }
 
   /** The table committed `version`. */
   tableRendered(version: number): void {
     if (this.pending?.version === version) {
-      this.pending.table = true;
+      this.pending.table = this.now();
       this.finishIfDone();
     }
   }
@@ -38,14 +41,14 @@ export class RenderTimer {
   /** The plot drew `version`. */
   plotRendered(version: number): void {
     if (this.pending?.version === version) {
-      this.pending.plot = true;
+      this.pending.plot = this.now();
       this.finishIfDone();
     }
   }
 
   private finishIfDone(): void {
     const pending = this.pending;
-    if (!pending?.table || !pending.plot) {
+    if (pending?.table == null || pending.plot == null) {
       return;
     }
     this.pending = null;
@@ -57,6 +60,8 @@ export class RenderTimer {
       }
       root.dataset.renderMs = ms;
       root.dataset.renderRows = String(pending.rows);
+      root.dataset.renderTableMs = ((pending.table ?? pending.start) - pending.start).toFixed(1);
+      root.dataset.renderPlotMs = ((pending.plot ?? pending.start) - pending.start).toFixed(1);
       root.dataset.renderVersion = String(pending.version);
       if (this.measured === 0) {
         root.dataset.firstRenderMs = ms;
