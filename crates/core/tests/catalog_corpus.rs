@@ -7,7 +7,7 @@ mod catalog_support;
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
-use catalog_support::corpus::{corpus_dir, refresh, CorpusBytes, Refreshed};
+use catalog_support::corpus::{corpus_dir, refresh, CorpusBytes, HfRows, Refreshed};
 use switchyard_core::catalog::card::{Category, ModelCard};
 use switchyard_core::catalog::record::SourceId;
 use switchyard_core::catalog::sources::{self, detect, SourceFile};
@@ -77,7 +77,7 @@ fn every_file_of_every_source_parses() {
 fn corpus_matches_precisely_and_scores_sanely() {
     let (_, bytes) = corpus_or_skip!();
     let start = Instant::now();
-    let refreshed = refresh(&bytes);
+    let refreshed = refresh(&bytes, HfRows::All);
     eprintln!(
         "parse + match + score (test profile): {:.1} ms",
         start.elapsed().as_secs_f64() * 1e3

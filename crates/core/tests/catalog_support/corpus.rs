@@ -4,6 +4,7 @@
 
 #![allow(dead_code)]
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use switchyard_core::catalog::build::{build_catalog, BenchmarkSource, CatalogInput, SnapshotInfo};
@@ -89,23 +90,43 @@ fn info<T>(parsed: &Parsed<T>, date: &str) -> SnapshotInfo {
     }
 }
 
+/// Which HF leaderboard rows a refresh reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HfRows {
+    /// Every row: the matcher itself must refuse fine-tunes and renamed repos.
+    All,
+    /// Only rows whose repo id is some OpenRouter model's `hugging_face_id` (the only rows
+    /// that can match), as the product's refresh does.
+    Listed,
+}
+
 /// Parses every source from memory and builds the catalog. Panics when a file does not
 /// parse (the corpus is known-good).
-pub fn refresh(bytes: &CorpusBytes) -> Refreshed {
+pub fn refresh(bytes: &CorpusBytes, hf_rows: HfRows) -> Refreshed {
     let snapshot =
         openrouter::parse_snapshot(bytes.bytes(SourceId::OpenRouter)).expect("OpenRouter parses");
     let openrouter_info = info(&snapshot.models, "2026-08-22");
+    let listed: HashSet<String> = snapshot
+        .models
+        .items
+        .iter()
+        .filter_map(|m| m.hugging_face_id.as_deref())
+        .map(str::to_ascii_lowercase)
+        .collect();
+    let hf_bytes = bytes.bytes(SourceId::HfLeaderboard);
+    let hf = match hf_rows {
+        HfRows::All => hf_leaderboard::parse(hf_bytes),
+        HfRows::Listed => hf_leaderboard::parse_only(hf_bytes, |repo| {
+            listed.contains(&repo.trim().to_ascii_lowercase())
+        }),
+    };
     let parsed = [
         (
             SourceId::ArtificialAnalysis,
             artificial_analysis::parse(bytes.bytes(SourceId::ArtificialAnalysis)),
             "2026-08-21",
         ),
-        (
-            SourceId::HfLeaderboard,
-            hf_leaderboard::parse(bytes.bytes(SourceId::HfLeaderboard)),
-            "2025-03-13",
-        ),
+        (SourceId::HfLeaderboard, hf, "2025-03-13"),
         (
             SourceId::LmArena,
             lmarena::parse(bytes.bytes(SourceId::LmArena)),
