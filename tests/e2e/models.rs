@@ -257,10 +257,39 @@ async fn details_show_sources(app: &App, id: &str) -> E2eResult {
     if !formula.starts_with(&format!("coding {drawer_score} = (")) {
         return Err(format!("why-this-score formula {formula:?}"));
     }
-    app.wait_text("#model-matches", |t| !t.is_empty()).await?;
     save_screenshot(app, "models_detail").await;
+    edit_a_match(app).await?;
     app.click("#model-drawer button[aria-label='Close']")
         .await?;
+    Ok(())
+}
+
+/// Removes the drawer's first match (the engine rebuilds the card without it), then undoes it.
+async fn edit_a_match(app: &App) -> E2eResult {
+    let first = "#model-matches tr[data-record]";
+    let record = app
+        .attr(first, "data-record")
+        .await?
+        .ok_or("a match row has no record")?;
+    let source = app
+        .attr(first, "data-source")
+        .await?
+        .ok_or("a match row has no source")?;
+    let row = format!("#model-matches tr[data-source='{source}'][data-record='{record}']");
+    app.click(&format!("{row} button")).await?;
+    app.wait_text("#model-matches .removed", |t| t.contains(&record))
+        .await?;
+    let still = js(
+        app,
+        "return !!document.querySelector(arguments[0]);",
+        vec![row.clone().into()],
+    )
+    .await?;
+    if still != Value::Bool(false) {
+        return Err(format!("{source} {record} still listed after removing it"));
+    }
+    app.click("#model-matches .removed button").await?;
+    app.wait_for(&row).await?;
     Ok(())
 }
 

@@ -42,7 +42,7 @@ function columns(category: Category): Column[] {
     },
     {
       id: "efficiency",
-      label: "Score per $",
+      label: "Score/$",
       sort: "efficiency",
       align: "end",
       title: `${name} score per blended $/M`,
