@@ -95,7 +95,17 @@ struct Scratch<'a> {
 impl ModelIndex {
     /// Builds the index; target `i` is reported back as `i`.
     pub fn build(targets: &[MatchTarget]) -> ModelIndex {
-        let mut index = ModelIndex::default();
+        let keys = targets.len() * 4;
+        let map = || KeyMap::with_capacity_and_hasher(keys, Default::default());
+        let mut index = ModelIndex {
+            targets: Vec::with_capacity(targets.len()),
+            exact: KeyMap::with_capacity_and_hasher(targets.len() * 2, Default::default()),
+            ordered: map(),
+            bag: map(),
+            loose: map(),
+            versionless: map(),
+            hugging_face: FastMap::with_capacity_and_hasher(targets.len(), Default::default()),
+        };
         for (i, target) in targets.iter().enumerate() {
             let Ok(slot) = u32::try_from(i) else { break };
             index.add(slot, target);
