@@ -100,7 +100,7 @@ async fn render_figures(app: &App, when: &str) -> E2eResult {
     let rows = number_attr(app, page, "data-render-rows").await?;
     let first = number_attr(app, page, "data-first-render-ms").await?;
     let chart = app
-        .attr(page, "data-chart-load-ms")
+        .attr("#models-plot .plot-canvas", "data-load-ms")
         .await?
         .unwrap_or_default();
     let data = app
@@ -109,8 +109,8 @@ async fn render_figures(app: &App, when: &str) -> E2eResult {
         .unwrap_or_default();
     eprintln!(
         "e2e models: render {when}: {ms:.1} ms for {rows} models (table done at {table:.1} ms, \
-         plot at {plot:.1} ms); page's first render {first:.1} ms; chart code loaded {chart} ms \
-         and first data {data} ms after the page mounted"
+         plot at {plot:.1} ms); page's first render {first:.1} ms; chart ready {chart} ms after \
+         it mounted; first data {data} ms after the page mounted"
     );
     let frames = app
         .client

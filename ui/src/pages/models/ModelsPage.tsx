@@ -74,18 +74,6 @@ export function ModelsPage() {
   const reloadCatalog = useCallback(() => setCatalogVersion((v) => v + 1), []);
   const { refresh, startRefresh } = useCatalogRefresh(reloadCatalog);
 
-  useEffect(() => {
-    // Started before the data arrives so the chart code is ready when it does.
-    const start = performance.now();
-    void import("./chart")
-      .then(() => {
-        if (root.current) {
-          root.current.dataset.chartLoadMs = (performance.now() - start).toFixed(1);
-        }
-      })
-      .catch(() => {});
-  }, []);
-
   // biome-ignore lint/correctness/useExhaustiveDependencies: catalogVersion re-runs the query after the catalog changed
   useEffect(() => {
     const version = ++sent.current;

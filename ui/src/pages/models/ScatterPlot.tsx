@@ -55,13 +55,19 @@ export function ScatterPlot({
   useEffect(() => {
     let disposed = false;
     let observer: ResizeObserver | null = null;
-    import("./chart")
+    const mounted = performance.now();
+    // After the first frame: parsing the chart code must not hold up the app's first paint.
+    const loaded = new Promise<void>((resolve) =>
+      requestAnimationFrame(() => setTimeout(resolve, 0)),
+    ).then(() => import("./chart"));
+    loaded
       .then(({ createChart }) => {
         const element = host.current;
         if (disposed || !element) {
           return;
         }
         const instance = createChart(element);
+        element.dataset.loadMs = (performance.now() - mounted).toFixed(1);
         instance.on("click", (params) => {
           const id = (params.data as { id?: string } | undefined)?.id;
           if (id) {
