@@ -1,5 +1,5 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { type KeyboardEvent, useRef } from "react";
+import { type KeyboardEvent, memo, useRef } from "react";
 import type { Category, ModelSummary, SortKey } from "../../ipc";
 import type { FilterState } from "./filters";
 import {
@@ -96,8 +96,11 @@ export interface ModelTableProps {
   empty: React.ReactNode;
 }
 
-/** Every model of the query in a virtualized grid: only the visible rows are in the DOM. */
-export function ModelTable(props: ModelTableProps) {
+/**
+ * Every model of the query in a virtualized table: only the rows in view are in the DOM.
+ * Memoized: the page re-renders for things the table does not show (status, busy flags).
+ */
+export const ModelTable = memo(function ModelTable(props: ModelTableProps) {
   const {
     rows,
     category,
@@ -278,4 +281,4 @@ export function ModelTable(props: ModelTableProps) {
       </div>
     </div>
   );
-}
+});

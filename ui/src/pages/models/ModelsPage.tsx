@@ -161,30 +161,33 @@ export function ModelsPage() {
   const total = everything?.length ?? status?.modelCount ?? null;
   const bundledAll = status !== null && status.bundledSources.length > 0;
 
-  const empty =
-    listing === null ? (
-      <div className="table-empty">
-        {listError ? (
-          <p className="error">{listError}</p>
-        ) : (
-          <p className="muted">Loading the catalog…</p>
-        )}
-      </div>
-    ) : isFiltered(filters) ? (
-      <div className="table-empty" id="models-empty">
-        <p>No models match these filters.</p>
-        <button type="button" onClick={() => setFilters(clearFilters(filters))}>
-          Clear filters
-        </button>
-      </div>
-    ) : (
-      <div className="table-empty" id="models-empty">
-        <p>The catalog is empty.</p>
-        <button type="button" onClick={() => setTab("status")}>
-          Refresh or import it
-        </button>
-      </div>
-    );
+  const empty = useMemo(
+    () =>
+      listing === null ? (
+        <div className="table-empty">
+          {listError ? (
+            <p className="error">{listError}</p>
+          ) : (
+            <p className="muted">Loading the catalog…</p>
+          )}
+        </div>
+      ) : isFiltered(filters) ? (
+        <div className="table-empty" id="models-empty">
+          <p>No models match these filters.</p>
+          <button type="button" onClick={() => setFilters(clearFilters(filters))}>
+            Clear filters
+          </button>
+        </div>
+      ) : (
+        <div className="table-empty" id="models-empty">
+          <p>The catalog is empty.</p>
+          <button type="button" onClick={() => setTab("status")}>
+            Refresh or import it
+          </button>
+        </div>
+      ),
+    [listing, listError, filters],
+  );
 
   return (
     <section className="page models-page" id="models-page" ref={root} data-tab={tab}>

@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { Category } from "../../ipc";
 import type { ECharts } from "./chart";
 import { CATEGORY_LABEL } from "./format";
@@ -33,7 +33,7 @@ export interface ScatterPlotProps {
 }
 
 /** Quality vs price for the chosen category, log price axis, Pareto frontier highlighted. */
-export function ScatterPlot({
+export const ScatterPlot = memo(function ScatterPlot({
   data,
   category,
   version,
@@ -178,4 +178,4 @@ export function ScatterPlot({
       )}
     </div>
   );
-}
+});
