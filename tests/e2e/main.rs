@@ -1,6 +1,7 @@
 //! End-to-end tests against the real app window. See `harness.rs`.
 
 mod harness;
+mod keys;
 mod models;
 mod roles;
 mod shell;

@@ -216,5 +216,7 @@ describe("KeysPage", () => {
       expect(document.querySelector("#keychain-reason")?.textContent).toBe(message),
     );
     expect(document.querySelector("#keychain-banner")?.textContent).toContain("dbus-run-session");
+    expect((within("openai", ".key-add") as HTMLButtonElement).disabled).toBe(true);
+    expect(within("openai", ".env-hint").textContent).toContain("OPENAI_API_KEY");
   });
 });

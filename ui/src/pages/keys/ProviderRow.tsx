@@ -32,6 +32,7 @@ export function ProviderRow({ provider, onUpdated, onReload }: ProviderRowProps)
   const [test, setTest] = useState<TestState>(null);
   const badge = statusBadge(provider);
   const hasStoredKey = provider.key.state === "stored";
+  const keychainDown = provider.key.state === "unavailable";
 
   const act = async (action: () => Promise<void>) => {
     setBusy(true);
@@ -101,7 +102,7 @@ export function ProviderRow({ provider, onUpdated, onReload }: ProviderRowProps)
             {provider.baseUrl}
           </span>
           {urlOverridden(provider) && <span className="provider-tag accent">custom URL</span>}
-          {provider.envVar && provider.key.state === "missing" && (
+          {provider.envVar && (provider.key.state === "missing" || keychainDown) && (
             <span className="muted small env-hint">
               or set <code>{provider.envVar}</code>
             </span>
@@ -120,7 +121,8 @@ export function ProviderRow({ provider, onUpdated, onReload }: ProviderRowProps)
             type="button"
             className={hasStoredKey ? "key-add" : "primary-ghost key-add"}
             onClick={() => setMode(mode === "key" ? "idle" : "key")}
-            disabled={busy}
+            disabled={busy || keychainDown}
+            title={keychainDown ? "No keychain to store it in (see above)" : undefined}
           >
             {hasStoredKey ? "Replace key" : "Add key"}
           </button>

@@ -160,6 +160,11 @@ describe("keychain banner", () => {
   it("suggests the fix that matches the failure and always the environment fallback", () => {
     const locked = keychainFixes("keychain locked or access denied: collection is locked");
     expect(locked[0]).toContain("Unlock");
+    const noService = keychainFixes(
+      "no keychain available: Failed to connect to socket /run/user/1000/bus: No such file",
+    );
+    expect(noService[0]).toContain("Secret Service");
+    expect(keychainFixes("keychain error: something else")[0]).toContain("available and unlocked");
     const timeout = keychainFixes("keychain did not answer within 5s");
     expect(timeout[0]).toContain("running and unlocked");
     for (const fixes of [locked, timeout, keychainFixes("anything")]) {

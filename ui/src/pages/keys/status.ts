@@ -177,7 +177,12 @@ export function keychainFixes(reason: string): string[] {
     fixes.push(
       "Unlock the keychain (on Linux: the “login” collection in Seahorse or your keyring tool), then press Check again.",
     );
-  } else if (text.includes("d-bus") || text.includes("secret service") || text.includes("dbus")) {
+  } else if (
+    text.includes("no keychain available") ||
+    text.includes("d-bus") ||
+    text.includes("dbus") ||
+    text.includes("secret service")
+  ) {
     fixes.push(
       "Linux: run a Secret Service — log in to a desktop session with GNOME Keyring or KWallet, or enable the Secret Service in KeePassXC.",
       "Headless: start Switchyard under `dbus-run-session` after `gnome-keyring-daemon --unlock --components=secrets`.",
@@ -188,7 +193,7 @@ export function keychainFixes(reason: string): string[] {
     fixes.push("Make sure the system keychain is available and unlocked, then press Check again.");
   }
   fixes.push(
-    "Or set a provider's environment variable (e.g. OPENROUTER_API_KEY) before starting Switchyard: it is read at call time and shown as “from environment”. Keys are never written anywhere else.",
+    "Or set a provider's environment variable (e.g. `OPENROUTER_API_KEY`) before starting Switchyard: it is read at call time and shown as “from environment”. Keys are never written anywhere else.",
   );
   return fixes;
 }
