@@ -96,6 +96,10 @@ fn sequencing_words_split_free_text() {
         ["Lint the code", "run the tests", "publish"]
     );
     assert_eq!(
+        texts("First, find the root cause. Second, propose a fix."),
+        ["find the root cause", "propose a fix"]
+    );
+    assert_eq!(
         texts("先写接口，然后写测试，接着部署，最后写文档"),
         ["先写接口", "写测试", "部署", "写文档"]
     );
@@ -112,6 +116,14 @@ fn sequencing_words_inside_conditions_or_names_do_not_split() {
         ["Migrate the app to Next.js and the next version of React"]
     );
     assert_eq!(texts("把最后一个元素删掉"), ["把最后一个元素删掉"]);
+    assert_eq!(
+        texts("When the build is red, then page the on-call"),
+        ["When the build is red, then page the on-call"]
+    );
+    assert_eq!(
+        texts("If it compiles, ship it. Then write the changelog"),
+        ["If it compiles, ship it", "write the changelog"]
+    );
     assert_eq!(rules("Explain closures"), [SplitRule::Whole]);
 }
 

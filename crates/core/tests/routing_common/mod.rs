@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+pub mod corpus;
+
 use std::collections::BTreeMap;
 
 use switchyard_core::catalog::card::{

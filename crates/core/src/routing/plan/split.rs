@@ -262,7 +262,17 @@ fn leading_chinese_number(text: &str) -> (Option<u32>, usize) {
 /// English sequencing words allowed anywhere in a clause (unless the clause is a condition).
 const ANYWHERE: [&str; 4] = ["after that", "afterwards", "afterward", "then"];
 /// English sequencing words that split only at the start of a clause.
-const CLAUSE_START: [&str; 5] = ["next", "finally", "lastly", "subsequently", "and finally"];
+const CLAUSE_START: [&str; 9] = [
+    "next",
+    "finally",
+    "lastly",
+    "subsequently",
+    "and finally",
+    "second",
+    "secondly",
+    "third",
+    "thirdly",
+];
 /// Chinese sequencing words allowed anywhere.
 const CJK_ANYWHERE: [&str; 3] = ["然后", "随后", "再然后"];
 /// Chinese sequencing words that split only at the start of a clause.
@@ -274,13 +284,14 @@ const CONDITIONS: [&str; 5] = ["if", "when", "once", "unless", "whenever"];
 fn split_sequencing(text: &str) -> Vec<&str> {
     let mut cuts: Vec<(usize, usize)> = Vec::new();
     let words = word_spans(text);
-    let mut clause_start_word = 0;
+    // A condition ("if …, then …", "when …, then …") runs to the end of its sentence.
+    let mut sentence_start_word = 0;
     let mut index = 0;
     while index < words.len() {
         let (start, _) = words[index];
         let at_clause_start = is_clause_start(text, start, &words, index);
-        if at_clause_start {
-            clause_start_word = index;
+        if text[..start].trim_end().ends_with(is_sentence_break) {
+            sentence_start_word = index;
         }
         let mut matched = None;
         for (list, needs_start) in [(&ANYWHERE[..], false), (&CLAUSE_START[..], true)] {
@@ -300,7 +311,7 @@ fn split_sequencing(text: &str) -> Vec<&str> {
         if let Some(count) = matched {
             let is_then = match_words(text, &words, index, "then").is_some();
             let conditional = is_then
-                && words[clause_start_word..index].iter().any(|(s, e)| {
+                && words[sentence_start_word..index].iter().any(|(s, e)| {
                     CONDITIONS
                         .iter()
                         .any(|c| text[*s..*e].eq_ignore_ascii_case(c))
@@ -308,7 +319,7 @@ fn split_sequencing(text: &str) -> Vec<&str> {
             if !conditional && index > 0 {
                 let end = words[index + count - 1].1;
                 cuts.push((start, end));
-                clause_start_word = index + count;
+                sentence_start_word = index + count;
             }
             index += count;
             continue;
@@ -338,6 +349,10 @@ fn split_sequencing(text: &str) -> Vec<&str> {
     }
     pieces.push(&text[from..]);
     pieces
+}
+
+fn is_sentence_break(c: char) -> bool {
+    matches!(c, '.' | ';' | '!' | '?' | '。' | '；' | '！' | '？' | '\n')
 }
 
 fn is_clause_break(c: char) -> bool {
