@@ -258,7 +258,15 @@ async fn details_show_sources(app: &App, id: &str) -> E2eResult {
         return Err(format!("why-this-score formula {formula:?}"));
     }
     save_screenshot(app, "models_detail").await;
+    js(
+        app,
+        "document.querySelector('#model-sources').scrollIntoView();",
+        vec![],
+    )
+    .await?;
+    save_screenshot(app, "models_detail_sources").await;
     edit_a_match(app).await?;
+    save_screenshot(app, "models_detail_matches").await;
     app.click("#model-drawer button[aria-label='Close']")
         .await?;
     Ok(())
