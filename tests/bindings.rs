@@ -13,7 +13,10 @@ fn committed_bindings_match_the_rust_types() {
     let fresh_path = dir.path().join("bindings.ts");
     render_bindings(&fresh_path).expect("export bindings");
     let fresh = std::fs::read_to_string(&fresh_path).expect("read fresh bindings");
-    assert!(fresh.contains("getAppInfo") && fresh.contains("doctorUpdated"), "unexpected export");
+    assert!(
+        fresh.contains("getAppInfo") && fresh.contains("doctorUpdated"),
+        "unexpected export"
+    );
 
     let committed = std::fs::read_to_string(&committed_path).unwrap_or_default();
     if committed != fresh {

@@ -8,7 +8,9 @@ use switchyard_core::error::ErrorCode;
 use switchyard_desktop::{AppState, IpcError};
 use switchyard_engine::{Engine, EngineConfig};
 use tauri::ipc::{CallbackFn, InvokeBody};
-use tauri::test::{get_ipc_response, mock_builder, mock_context, noop_assets, MockRuntime, INVOKE_KEY};
+use tauri::test::{
+    get_ipc_response, mock_builder, mock_context, noop_assets, MockRuntime, INVOKE_KEY,
+};
 use tauri::webview::InvokeRequest;
 use tauri::{App, WebviewWindow, WebviewWindowBuilder};
 
@@ -32,7 +34,9 @@ fn app_with(state: AppState) -> (App<MockRuntime>, WebviewWindow<MockRuntime>) {
         .build(mock_context(noop_assets()))
         .expect("mock app");
     builder.mount_events(&app);
-    let window = WebviewWindowBuilder::new(&app, "main", Default::default()).build().expect("window");
+    let window = WebviewWindowBuilder::new(&app, "main", Default::default())
+        .build()
+        .expect("window");
     (app, window)
 }
 
@@ -53,7 +57,10 @@ fn app_info_comes_from_the_engine() {
         .deserialize()
         .expect("json");
     assert_eq!(info["dataDir"], dir.path().display().to_string());
-    assert_eq!(info["databasePath"], dir.path().join("switchyard.db").display().to_string());
+    assert_eq!(
+        info["databasePath"],
+        dir.path().join("switchyard.db").display().to_string()
+    );
     assert!(info["migrationsApplied"].as_u64().is_some_and(|n| n >= 1));
     assert_eq!(info["version"], env!("CARGO_PKG_VERSION"));
 }
@@ -75,17 +82,26 @@ fn doctor_runs_through_ipc() {
 
 #[test]
 fn startup_failure_is_the_error_shape_with_code() {
-    let state = AppState::failed(IpcError::new(ErrorCode::Startup, "data directory /x: cannot create"));
+    let state = AppState::failed(IpcError::new(
+        ErrorCode::Startup,
+        "data directory /x: cannot create",
+    ));
     let (_app, window) = app_with(state);
     let err = get_ipc_response(&window, request("get_app_info", json!({}))).expect_err("fails");
-    assert_eq!(err, json!({ "code": "startup", "message": "data directory /x: cannot create" }));
+    assert_eq!(
+        err,
+        json!({ "code": "startup", "message": "data directory /x: cannot create" })
+    );
 }
 
 #[test]
 fn open_link_refuses_non_http_urls() {
     let dir = tempfile::tempdir().expect("tempdir");
     let (_app, window) = app_with(AppState::ready(engine_in(dir.path())));
-    let err = get_ipc_response(&window, request("open_link", json!({ "url": "file:///etc/passwd" })))
-        .expect_err("refused");
+    let err = get_ipc_response(
+        &window,
+        request("open_link", json!({ "url": "file:///etc/passwd" })),
+    )
+    .expect_err("refused");
     assert_eq!(err["code"], "invalidInput");
 }

@@ -13,12 +13,18 @@ pub struct IpcError {
 
 impl IpcError {
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
-        Self { code, message: message.into() }
+        Self {
+            code,
+            message: message.into(),
+        }
     }
 }
 
 impl From<EngineError> for IpcError {
     fn from(error: EngineError) -> Self {
-        Self { code: error.code(), message: error.to_string() }
+        Self {
+            code: error.code(),
+            message: error.to_string(),
+        }
     }
 }

@@ -26,10 +26,16 @@ pub async fn run<R: Runtime>(app: AppHandle<R>, engine: Arc<Engine>, from_dir: O
         None => engine.refresh_catalog_from_network(&progress).await,
     };
     let event = match result {
-        Ok(report) => CatalogRefreshed { report: Some(report), error: None },
+        Ok(report) => CatalogRefreshed {
+            report: Some(report),
+            error: None,
+        },
         Err(error) => {
             tracing::warn!(%error, "catalog refresh failed");
-            CatalogRefreshed { report: None, error: Some(crate::IpcError::from(error)) }
+            CatalogRefreshed {
+                report: None,
+                error: Some(crate::IpcError::from(error)),
+            }
         }
     };
     if let Err(error) = event.emit(&app) {
@@ -47,7 +53,12 @@ pub async fn background<R: Runtime>(app: AppHandle<R>, engine: Arc<Engine>) {
     loop {
         let due = match engine.last_network_refresh().await {
             Ok(Some(last)) => chrono::DateTime::parse_from_rfc3339(&last)
-                .map(|t| chrono::Utc::now().signed_duration_since(t).to_std().unwrap_or_default())
+                .map(|t| {
+                    chrono::Utc::now()
+                        .signed_duration_since(t)
+                        .to_std()
+                        .unwrap_or_default()
+                })
                 .map(|age| INTERVAL.saturating_sub(age))
                 .unwrap_or_default(),
             _ => Duration::ZERO,

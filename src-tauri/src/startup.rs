@@ -12,5 +12,8 @@ pub fn mark_process_start() {
 
 /// Time since [`mark_process_start`] (zero if it was never called).
 pub fn since_process_start() -> Duration {
-    PROCESS_START.get().map(Instant::elapsed).unwrap_or_default()
+    PROCESS_START
+        .get()
+        .map(Instant::elapsed)
+        .unwrap_or_default()
 }

@@ -33,11 +33,17 @@ pub struct Launch {
 
 impl Launch {
     pub fn fresh() -> Self {
-        Self { home: None, env: Vec::new() }
+        Self {
+            home: None,
+            env: Vec::new(),
+        }
     }
 
     pub fn with_home(home: &Path) -> Self {
-        Self { home: Some(home.to_path_buf()), env: Vec::new() }
+        Self {
+            home: Some(home.to_path_buf()),
+            env: Vec::new(),
+        }
     }
 }
 
@@ -78,13 +84,24 @@ impl E2e {
         if !Self::enabled(name) {
             return;
         }
-        assert!(std::env::var_os("DISPLAY").is_some(), "e2e needs DISPLAY (run under xvfb-run)");
+        assert!(
+            std::env::var_os("DISPLAY").is_some(),
+            "e2e needs DISPLAY (run under xvfb-run)"
+        );
         let scratch = tempfile::tempdir().expect("scratch dir");
-        let home = launch.home.clone().unwrap_or_else(|| scratch.path().join("home"));
+        let home = launch
+            .home
+            .clone()
+            .unwrap_or_else(|| scratch.path().join("home"));
         let (port, native_port) = (free_port(), free_port());
         let mut driver = Command::new(tauri_driver());
         driver
-            .args(["--port", &port.to_string(), "--native-port", &native_port.to_string()])
+            .args([
+                "--port",
+                &port.to_string(),
+                "--native-port",
+                &native_port.to_string(),
+            ])
             .env("SWITCHYARD_HOME", &home)
             .env("SWITCHYARD_NO_BACKGROUND_REFRESH", "1")
             .env("XDG_DATA_HOME", scratch.path().join("xdg-data"))
@@ -111,7 +128,10 @@ impl E2e {
             .connect(&format!("http://127.0.0.1:{port}"))
             .await
             .expect("webdriver session");
-        let app = App { client: client.clone(), home };
+        let app = App {
+            client: client.clone(),
+            home,
+        };
 
         let outcome = std::panic::AssertUnwindSafe(body(app)).catch_unwind().await;
         let failure = match &outcome {
@@ -139,7 +159,8 @@ impl App {
     /// Clicks the sidebar entry of `page` (`models`, `settings`, …) and waits for it to show.
     pub async fn goto(&self, page: &str) -> E2eResult {
         self.click(&format!("nav a[data-page='{page}']")).await?;
-        self.wait_for(&format!("main#page[data-page='{page}']")).await?;
+        self.wait_for(&format!("main#page[data-page='{page}']"))
+            .await?;
         Ok(())
     }
 
@@ -149,7 +170,9 @@ impl App {
         loop {
             match self.client.find(Locator::Css(css)).await {
                 Ok(element) => return Ok(element),
-                Err(_) if start.elapsed() < WAIT => tokio::time::sleep(Duration::from_millis(100)).await,
+                Err(_) if start.elapsed() < WAIT => {
+                    tokio::time::sleep(Duration::from_millis(100)).await
+                }
                 Err(e) => return Err(format!("{css} did not appear within {WAIT:?}: {e}")),
             }
         }
@@ -183,24 +206,40 @@ impl App {
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
-        Err(format!("text of {css} never matched within {WAIT:?}; last seen {last:?}"))
+        Err(format!(
+            "text of {css} never matched within {WAIT:?}; last seen {last:?}"
+        ))
     }
 
     /// Clicks an element once it exists.
     pub async fn click(&self, css: &str) -> E2eResult {
-        self.wait_for(css).await?.click().await.map_err(|e| format!("click {css}: {e}"))
+        self.wait_for(css)
+            .await?
+            .click()
+            .await
+            .map_err(|e| format!("click {css}: {e}"))
     }
 
     /// Types into an input once it exists (clearing it first).
     pub async fn type_into(&self, css: &str, text: &str) -> E2eResult {
         let input = self.wait_for(css).await?;
-        input.clear().await.map_err(|e| format!("clear {css}: {e}"))?;
-        input.send_keys(text).await.map_err(|e| format!("type into {css}: {e}"))
+        input
+            .clear()
+            .await
+            .map_err(|e| format!("clear {css}: {e}"))?;
+        input
+            .send_keys(text)
+            .await
+            .map_err(|e| format!("type into {css}: {e}"))
     }
 
     /// Attribute of an element.
     pub async fn attr(&self, css: &str, name: &str) -> E2eResult<Option<String>> {
-        self.wait_for(css).await?.attr(name).await.map_err(|e| format!("attr {name} of {css}: {e}"))
+        self.wait_for(css)
+            .await?
+            .attr(name)
+            .await
+            .map_err(|e| format!("attr {name} of {css}: {e}"))
     }
 }
 
@@ -225,7 +264,9 @@ fn app_binary() -> PathBuf {
 }
 
 fn tauri_driver() -> PathBuf {
-    std::env::var_os("TAURI_DRIVER").map(PathBuf::from).unwrap_or_else(|| "tauri-driver".into())
+    std::env::var_os("TAURI_DRIVER")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| "tauri-driver".into())
 }
 
 fn free_port() -> u16 {
@@ -238,7 +279,10 @@ fn free_port() -> u16 {
 fn wait_for_port(port: u16) {
     let start = Instant::now();
     while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(start.elapsed() < Duration::from_secs(20), "tauri-driver did not listen on {port}");
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "tauri-driver did not listen on {port}"
+        );
         std::thread::sleep(Duration::from_millis(100));
     }
 }

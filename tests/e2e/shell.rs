@@ -4,45 +4,62 @@ use crate::harness::{E2e, Launch};
 
 #[tokio::test]
 async fn settings_shows_schema_and_doctor_from_rust() {
-    E2e::run("settings_shows_schema_and_doctor_from_rust", Launch::fresh(), |app| async move {
-        let result = async {
-            app.goto("settings").await?;
-            // The data dir is the SWITCHYARD_HOME this test chose: it can only be on screen if
-            // the typed command reached the engine.
-            let home = app.home.display().to_string();
-            app.wait_text("#info-datadir", |t| t == home).await?;
-            let expected_migrations = switchyard_store::Store::known_migrations();
-            let schema = app
-                .wait_text("#info-schema", |t| t.contains("migrations applied"))
+    E2e::run(
+        "settings_shows_schema_and_doctor_from_rust",
+        Launch::fresh(),
+        |app| async move {
+            let result = async {
+                app.goto("settings").await?;
+                // The data dir is the SWITCHYARD_HOME this test chose: it can only be on screen if
+                // the typed command reached the engine.
+                let home = app.home.display().to_string();
+                app.wait_text("#info-datadir", |t| t == home).await?;
+                let expected_migrations = switchyard_store::Store::known_migrations();
+                let schema = app
+                    .wait_text("#info-schema", |t| t.contains("migrations applied"))
+                    .await?;
+                if !schema.ends_with(&format!("({expected_migrations} migrations applied)")) {
+                    return Err(format!(
+                        "schema line {schema:?}, expected {expected_migrations} migrations"
+                    ));
+                }
+                let version: String = schema.chars().take_while(|c| c.is_ascii_digit()).collect();
+                if version.len() != 14 {
+                    return Err(format!(
+                        "schema version should be a migration timestamp: {schema:?}"
+                    ));
+                }
+                app.wait_text("#info-version", |t| t == env!("CARGO_PKG_VERSION"))
+                    .await?;
+                // Doctor rows rendered from the DoctorReport.
+                let database = "#doctor-checks tr[data-check='database']";
+                let status = app.attr(database, "data-status").await?;
+                if status.as_deref() != Some("ok") {
+                    return Err(format!("database check status {status:?}"));
+                }
+                app.wait_text("#doctor-checks tr[data-check='git'] .detail", |t| {
+                    t.starts_with("git version")
+                })
                 .await?;
-            if !schema.ends_with(&format!("({expected_migrations} migrations applied)")) {
-                return Err(format!("schema line {schema:?}, expected {expected_migrations} migrations"));
+                app.wait_text("#doctor-endpoints", |t| {
+                    t.contains("Ollama") && t.contains("LM Studio")
+                })
+                .await?;
+                app.wait_text("#doctor-workers", |t| {
+                    t.contains("worker CLIs") || t.contains("found")
+                })
+                .await?;
+                // Status bar shows the data dir too, and the DoctorUpdated event set its badge.
+                app.wait_text("#status-datadir", |t| t.ends_with(&home))
+                    .await?;
+                app.wait_text("#status-health", |t| t != "checking…")
+                    .await?;
+                Ok(())
             }
-            let version: String = schema.chars().take_while(|c| c.is_ascii_digit()).collect();
-            if version.len() != 14 {
-                return Err(format!("schema version should be a migration timestamp: {schema:?}"));
-            }
-            app.wait_text("#info-version", |t| t == env!("CARGO_PKG_VERSION")).await?;
-            // Doctor rows rendered from the DoctorReport.
-            let database = "#doctor-checks tr[data-check='database']";
-            let status = app.attr(database, "data-status").await?;
-            if status.as_deref() != Some("ok") {
-                return Err(format!("database check status {status:?}"));
-            }
-            app.wait_text("#doctor-checks tr[data-check='git'] .detail", |t| t.starts_with("git version"))
-                .await?;
-            app.wait_text("#doctor-endpoints", |t| t.contains("Ollama") && t.contains("LM Studio"))
-                .await?;
-            app.wait_text("#doctor-workers", |t| t.contains("worker CLIs") || t.contains("found"))
-                .await?;
-            // Status bar shows the data dir too, and the DoctorUpdated event set its badge.
-            app.wait_text("#status-datadir", |t| t.ends_with(&home)).await?;
-            app.wait_text("#status-health", |t| t != "checking…").await?;
-            Ok(())
-        }
-        .await;
-        (app, result)
-    })
+            .await;
+            (app, result)
+        },
+    )
     .await;
 }
 
@@ -53,18 +70,24 @@ async fn unusable_data_dir_shows_a_startup_error_window() {
     std::fs::write(&blocker, b"x").expect("write");
     let home = blocker.join("home");
     let expected = home.display().to_string();
-    E2e::run("unusable_data_dir_shows_a_startup_error_window", Launch::with_home(&home), |app| async move {
-        let result = async {
-            let message = app
-                .wait_text("#startup-error-message", |t| !t.is_empty())
-                .await?;
-            if !message.contains(&expected) || !message.contains("cannot create directory") {
-                return Err(format!("startup error should name {expected} and the cause: {message:?}"));
+    E2e::run(
+        "unusable_data_dir_shows_a_startup_error_window",
+        Launch::with_home(&home),
+        |app| async move {
+            let result = async {
+                let message = app
+                    .wait_text("#startup-error-message", |t| !t.is_empty())
+                    .await?;
+                if !message.contains(&expected) || !message.contains("cannot create directory") {
+                    return Err(format!(
+                        "startup error should name {expected} and the cause: {message:?}"
+                    ));
+                }
+                Ok(())
             }
-            Ok(())
-        }
-        .await;
-        (app, result)
-    })
+            .await;
+            (app, result)
+        },
+    )
     .await;
 }

@@ -33,7 +33,12 @@ pub struct Check {
 
 impl Check {
     pub fn new(id: &str, title: &str, status: CheckStatus, detail: impl Into<String>) -> Self {
-        Self { id: id.to_owned(), title: title.to_owned(), status, detail: detail.into() }
+        Self {
+            id: id.to_owned(),
+            title: title.to_owned(),
+            status,
+            detail: detail.into(),
+        }
     }
 }
 
@@ -103,7 +108,10 @@ mod tests {
     fn report(statuses: &[CheckStatus]) -> DoctorReport {
         DoctorReport {
             generated_at: "2026-11-29T00:00:00Z".into(),
-            checks: statuses.iter().map(|s| Check::new("x", "x", *s, "")).collect(),
+            checks: statuses
+                .iter()
+                .map(|s| Check::new("x", "x", *s, ""))
+                .collect(),
             git_version: None,
             worker_clis: vec![],
             local_endpoints: vec![],
@@ -113,7 +121,10 @@ mod tests {
     #[test]
     fn overall_is_the_worst_check() {
         assert_eq!(report(&[]).overall(), CheckStatus::Ok);
-        assert_eq!(report(&[CheckStatus::Ok, CheckStatus::Warn]).overall(), CheckStatus::Warn);
+        assert_eq!(
+            report(&[CheckStatus::Ok, CheckStatus::Warn]).overall(),
+            CheckStatus::Warn
+        );
         assert_eq!(
             report(&[CheckStatus::Warn, CheckStatus::Fail, CheckStatus::Ok]).overall(),
             CheckStatus::Fail

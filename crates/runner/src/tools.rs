@@ -34,7 +34,9 @@ pub fn which(name: &str) -> Option<PathBuf> {
 #[cfg(unix)]
 fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
-    path.metadata().map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0).unwrap_or(false)
+    path.metadata()
+        .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        .unwrap_or(false)
 }
 
 #[cfg(not(unix))]
@@ -47,20 +49,33 @@ pub async fn git_version() -> Result<String, ToolError> {
     let tool = "git".to_owned();
     let timeout = Duration::from_secs(5);
     let mut command = Command::new("git");
-    command.arg("--version").stdin(Stdio::null()).kill_on_drop(true);
+    command
+        .arg("--version")
+        .stdin(Stdio::null())
+        .kill_on_drop(true);
     let output = match tokio::time::timeout(timeout, command.output()).await {
         Err(_) => return Err(ToolError::Timeout { tool, timeout }),
         Ok(Err(e)) if e.kind() == std::io::ErrorKind::NotFound => {
             return Err(ToolError::NotFound { tool })
         }
-        Ok(Err(e)) => return Err(ToolError::Failed { tool, detail: e.to_string() }),
+        Ok(Err(e)) => {
+            return Err(ToolError::Failed {
+                tool,
+                detail: e.to_string(),
+            })
+        }
         Ok(Ok(output)) => output,
     };
     if !output.status.success() {
         let detail = String::from_utf8_lossy(&output.stderr).trim().to_owned();
         return Err(ToolError::Failed { tool, detail });
     }
-    Ok(String::from_utf8_lossy(&output.stdout).lines().next().unwrap_or_default().trim().to_owned())
+    Ok(String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_owned())
 }
 
 #[cfg(test)]
@@ -88,7 +103,9 @@ mod tests {
 
     #[tokio::test]
     async fn git_version_reads_the_real_git() {
-        let version = git_version().await.expect("git is installed on every dev and CI machine");
+        let version = git_version()
+            .await
+            .expect("git is installed on every dev and CI machine");
         assert!(version.starts_with("git version "), "{version}");
     }
 }

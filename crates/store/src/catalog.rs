@@ -25,8 +25,10 @@ impl Store {
         snapshot: &SourceSnapshot,
         now: &str,
     ) -> Result<(), StoreError> {
-        let json = serde_json::to_string(snapshot)
-            .map_err(|e| StoreError::Corrupt { table: SNAPSHOTS, detail: e.to_string() })?;
+        let json = serde_json::to_string(snapshot).map_err(|e| StoreError::Corrupt {
+            table: SNAPSHOTS,
+            detail: e.to_string(),
+        })?;
         let records = i64::try_from(snapshot.record_count()).unwrap_or(i64::MAX);
         let mut tx = self.pool().begin().await?;
         sqlx::query(
@@ -121,12 +123,14 @@ impl Store {
         };
         let mut tx = self.pool().begin().await?;
         // One decision per (record, model): adding after removing (or the reverse) replaces it.
-        sqlx::query("DELETE FROM catalog_overrides WHERE source = ? AND record_key = ? AND model_id = ?")
-            .bind(source_key(correction.source))
-            .bind(&correction.key)
-            .bind(&correction.model_id)
-            .execute(&mut *tx)
-            .await?;
+        sqlx::query(
+            "DELETE FROM catalog_overrides WHERE source = ? AND record_key = ? AND model_id = ?",
+        )
+        .bind(source_key(correction.source))
+        .bind(&correction.key)
+        .bind(&correction.model_id)
+        .execute(&mut *tx)
+        .await?;
         sqlx::query(
             "INSERT INTO catalog_overrides (source, record_key, model_id, action, created_at)
              VALUES (?, ?, ?, ?, ?)",
@@ -178,7 +182,12 @@ impl Store {
                     "add" => OverrideAction::Add,
                     _ => OverrideAction::Remove,
                 };
-                Ok(MatchOverride { source, key, model_id, action })
+                Ok(MatchOverride {
+                    source,
+                    key,
+                    model_id,
+                    action,
+                })
             })
             .collect()
     }

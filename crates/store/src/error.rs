@@ -8,7 +8,10 @@ pub enum StoreError {
     Open { path: PathBuf, source: sqlx::Error },
     /// A migration failed, or the database was written by a newer Switchyard.
     #[error("cannot migrate database {path}: {source}")]
-    Migrate { path: PathBuf, source: sqlx::migrate::MigrateError },
+    Migrate {
+        path: PathBuf,
+        source: sqlx::migrate::MigrateError,
+    },
     /// A query failed.
     #[error("database error: {0}")]
     Query(#[from] sqlx::Error),
@@ -19,6 +22,9 @@ pub enum StoreError {
 
 impl StoreError {
     pub(crate) fn open(path: &Path, source: sqlx::Error) -> Self {
-        Self::Open { path: path.to_path_buf(), source }
+        Self::Open {
+            path: path.to_path_buf(),
+            source,
+        }
     }
 }

@@ -60,11 +60,17 @@ impl Store {
             .connect_with(options)
             .await
             .map_err(|source| StoreError::open(path, source))?;
-        MIGRATOR.run(&pool).await.map_err(|source| StoreError::Migrate {
+        MIGRATOR
+            .run(&pool)
+            .await
+            .map_err(|source| StoreError::Migrate {
+                path: path.to_path_buf(),
+                source,
+            })?;
+        Ok(Self {
+            pool,
             path: path.to_path_buf(),
-            source,
-        })?;
-        Ok(Self { pool, path: path.to_path_buf() })
+        })
     }
 
     /// The database file.
@@ -79,12 +85,14 @@ impl Store {
 
     /// The newest applied migration and how many are applied.
     pub async fn schema_version(&self) -> Result<SchemaVersion, StoreError> {
-        let row: (Option<i64>, i64) = sqlx::query_as(
-            "SELECT MAX(version), COUNT(*) FROM _sqlx_migrations WHERE success = 1",
-        )
-        .fetch_one(&self.pool)
-        .await?;
-        Ok(SchemaVersion { version: row.0.unwrap_or(0), applied: u32::try_from(row.1).unwrap_or(0) })
+        let row: (Option<i64>, i64) =
+            sqlx::query_as("SELECT MAX(version), COUNT(*) FROM _sqlx_migrations WHERE success = 1")
+                .fetch_one(&self.pool)
+                .await?;
+        Ok(SchemaVersion {
+            version: row.0.unwrap_or(0),
+            applied: u32::try_from(row.1).unwrap_or(0),
+        })
     }
 
     /// Number of migrations this build knows about.

@@ -26,7 +26,11 @@ pub async fn run_doctor<R: Runtime>(
     state: State<'_, AppState>,
 ) -> Result<DoctorReport, IpcError> {
     let report = state.require()?.doctor().await;
-    if let Err(error) = (DoctorUpdated { report: report.clone() }).emit(&app) {
+    if let Err(error) = (DoctorUpdated {
+        report: report.clone(),
+    })
+    .emit(&app)
+    {
         tracing::warn!(%error, "cannot emit DoctorUpdated");
     }
     Ok(report)
@@ -36,7 +40,9 @@ pub async fn run_doctor<R: Runtime>(
 /// finished; `DoctorUpdated` follows when it does).
 #[tauri::command]
 #[specta::specta]
-pub async fn last_doctor_report(state: State<'_, AppState>) -> Result<Option<DoctorReport>, IpcError> {
+pub async fn last_doctor_report(
+    state: State<'_, AppState>,
+) -> Result<Option<DoctorReport>, IpcError> {
     Ok(state.require()?.last_doctor())
 }
 
@@ -45,7 +51,10 @@ pub async fn last_doctor_report(state: State<'_, AppState>) -> Result<Option<Doc
 #[specta::specta]
 pub async fn open_link<R: Runtime>(app: AppHandle<R>, url: String) -> Result<(), IpcError> {
     if !(url.starts_with("https://") || url.starts_with("http://")) {
-        return Err(IpcError::new(ErrorCode::InvalidInput, format!("not an http(s) link: {url}")));
+        return Err(IpcError::new(
+            ErrorCode::InvalidInput,
+            format!("not an http(s) link: {url}"),
+        ));
     }
     #[allow(deprecated)] // the opener plugin replaces this; the brief asks for the shell plugin
     app.shell()

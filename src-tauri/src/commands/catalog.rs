@@ -58,7 +58,10 @@ pub async fn refresh_catalog<R: Runtime>(
 ) -> Result<(), IpcError> {
     let engine = state.require_arc()?;
     if engine.catalog_refreshing() {
-        return Err(IpcError::new(ErrorCode::InvalidInput, "a catalog refresh is already running"));
+        return Err(IpcError::new(
+            ErrorCode::InvalidInput,
+            "a catalog refresh is already running",
+        ));
     }
     tauri::async_runtime::spawn(refresh::run(app, engine, from_dir.map(PathBuf::from)));
     Ok(())
@@ -83,5 +86,8 @@ pub async fn clear_match_override(
     record: String,
     model_id: String,
 ) -> Result<bool, IpcError> {
-    Ok(state.require()?.clear_match_override(source, &record, &model_id).await?)
+    Ok(state
+        .require()?
+        .clear_match_override(source, &record, &model_id)
+        .await?)
 }

@@ -8,7 +8,9 @@ use specta::Type;
 use super::record::SourceId;
 
 /// Task categories a model is scored in (and that routing classifies tasks into).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Type)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Type,
+)]
 #[serde(rename_all = "camelCase")]
 pub enum Category {
     Coding,
@@ -49,14 +51,21 @@ impl Category {
 
     /// Parses `coding`, `fast-cheap`, `fast_cheap`, `fastCheap`, case-insensitively.
     pub fn parse(text: &str) -> Option<Category> {
-        let key: String =
-            text.chars().filter(|c| c.is_ascii_alphanumeric()).collect::<String>().to_ascii_lowercase();
-        Category::ALL.into_iter().find(|c| c.id().to_ascii_lowercase() == key)
+        let key: String = text
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric())
+            .collect::<String>()
+            .to_ascii_lowercase();
+        Category::ALL
+            .into_iter()
+            .find(|c| c.id().to_ascii_lowercase() == key)
     }
 }
 
 /// Price/provider class.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Type)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Type,
+)]
 #[serde(rename_all = "camelCase")]
 pub enum Tier {
     Premium,
@@ -65,7 +74,9 @@ pub enum Tier {
 }
 
 /// Facts about a model that filters use.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Type)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Type,
+)]
 #[serde(rename_all = "camelCase")]
 pub enum Tag {
     Fast,

@@ -7,7 +7,9 @@ use serde::{Deserialize, Serialize};
 use specta::Type;
 
 /// The five data sources.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Type)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Type,
+)]
 #[serde(rename_all = "camelCase")]
 pub enum SourceId {
     /// OpenRouter model list: ids, names, prices, context, modalities.

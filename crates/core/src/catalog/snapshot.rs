@@ -48,12 +48,18 @@ impl SourceSnapshot {
         let (openrouter, benchmarks, skipped, errors, content_date) = match file {
             SourceFile::OpenRouter(snapshot) => {
                 let date = snapshot.date();
-                let Parsed { items, skipped, errors } = snapshot.models;
+                let Parsed {
+                    items,
+                    skipped,
+                    errors,
+                } = snapshot.models;
                 (items, Vec::new(), skipped, errors, date)
             }
-            SourceFile::Benchmarks(Parsed { items, skipped, errors }) => {
-                (Vec::new(), items, skipped, errors, None)
-            }
+            SourceFile::Benchmarks(Parsed {
+                items,
+                skipped,
+                errors,
+            }) => (Vec::new(), items, skipped, errors, None),
         };
         Self {
             source,
@@ -110,7 +116,9 @@ impl SnapshotBundle {
             .collect();
         for snapshot in &mut self.sources {
             if snapshot.source == SourceId::HfLeaderboard {
-                snapshot.benchmarks.retain(|r| hf_ids.contains(&r.key.to_ascii_lowercase()));
+                snapshot
+                    .benchmarks
+                    .retain(|r| hf_ids.contains(&r.key.to_ascii_lowercase()));
             }
         }
     }
@@ -125,9 +133,16 @@ pub fn catalog_input(
     local_models: Vec<LocalModel>,
 ) -> CatalogInput {
     let error_of = |source: SourceId| {
-        errors.iter().find(|(s, _)| *s == source).map(|(_, message)| message.clone())
+        errors
+            .iter()
+            .find(|(s, _)| *s == source)
+            .map(|(_, message)| message.clone())
     };
-    let mut input = CatalogInput { overrides, local_models, ..CatalogInput::default() };
+    let mut input = CatalogInput {
+        overrides,
+        local_models,
+        ..CatalogInput::default()
+    };
     let mut seen = Vec::new();
     for snapshot in snapshots {
         if seen.contains(&snapshot.source) {
@@ -152,11 +167,18 @@ pub fn catalog_input(
         if seen.contains(source) {
             continue;
         }
-        let info = SnapshotInfo { error: Some(message.clone()), ..SnapshotInfo::default() };
+        let info = SnapshotInfo {
+            error: Some(message.clone()),
+            ..SnapshotInfo::default()
+        };
         if *source == SourceId::OpenRouter {
             input.openrouter_info = info;
         } else {
-            input.benchmarks.push(BenchmarkSource { source: *source, records: Vec::new(), info });
+            input.benchmarks.push(BenchmarkSource {
+                source: *source,
+                records: Vec::new(),
+                info,
+            });
         }
     }
     input
@@ -209,12 +231,20 @@ mod tests {
             (SourceId::LiveBench, "not JSON".to_owned()),
         ];
         let input = catalog_input(&[first, second], &errors, vec![], vec![]);
-        let arena = input.benchmarks.iter().find(|b| b.source == SourceId::LmArena).expect("arena");
+        let arena = input
+            .benchmarks
+            .iter()
+            .find(|b| b.source == SourceId::LmArena)
+            .expect("arena");
         assert_eq!(arena.records.len(), 1);
         assert_eq!(arena.records[0].key, "a");
         assert_eq!(arena.info.error.as_deref(), Some("HTTP 503"));
         assert_eq!(arena.info.skipped, 2);
-        let live = input.benchmarks.iter().find(|b| b.source == SourceId::LiveBench).expect("lb");
+        let live = input
+            .benchmarks
+            .iter()
+            .find(|b| b.source == SourceId::LiveBench)
+            .expect("lb");
         assert!(live.records.is_empty());
         assert_eq!(live.info.error.as_deref(), Some("not JSON"));
     }

@@ -41,8 +41,12 @@ pub struct ModelSummary {
 
 impl From<&ModelCard> for ModelSummary {
     fn from(card: &ModelCard) -> Self {
-        let mut sources: Vec<SourceId> =
-            card.matches.iter().filter(|m| m.primary).map(|m| m.source).collect();
+        let mut sources: Vec<SourceId> = card
+            .matches
+            .iter()
+            .filter(|m| m.primary)
+            .map(|m| m.source)
+            .collect();
         sources.sort();
         sources.dedup();
         ModelSummary {
@@ -57,7 +61,15 @@ impl From<&ModelCard> for ModelSummary {
             categories: card
                 .categories
                 .iter()
-                .map(|(c, s)| (*c, ScoreBrief { score: s.score, coverage: s.coverage }))
+                .map(|(c, s)| {
+                    (
+                        *c,
+                        ScoreBrief {
+                            score: s.score,
+                            coverage: s.coverage,
+                        },
+                    )
+                })
                 .collect(),
             efficiency: card.efficiency.clone(),
             output_speed: card.output_speed,
