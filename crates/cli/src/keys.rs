@@ -9,7 +9,6 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 use serde::Serialize;
-use switchyard_core::catalog::card::Pricing;
 use switchyard_core::error::ErrorCode;
 use switchyard_core::providers::{
     AddProviderRequest, AskAnswer, AskRequest, KeyStatus, ProviderKind, ProviderStatus,
@@ -266,13 +265,12 @@ pub async fn ask(engine: &Engine, args: AskArgs, json: bool) -> Result<ExitCode,
     } else {
         args.prompt
     };
-    let pricing = catalog_pricing(engine, &args.model).await;
     let request = AskRequest {
         model: args.model,
         prompt,
         system: args.system,
         max_tokens: args.max_tokens,
-        pricing,
+        pricing: None,
     };
     let mut ends_with_newline = true;
     let answer = engine
@@ -345,23 +343,6 @@ fn read_key(provider: &ProviderStatus) -> Result<Secret, CliError> {
         ));
     }
     Ok(key)
-}
-
-/// The catalog's per-million prices for a model reference: the id as given, or the part after
-/// `<provider>:`. `None` when the catalog does not know the model (no cost is reported then).
-async fn catalog_pricing(engine: &Engine, model: &str) -> Option<Pricing> {
-    let mut ids = vec![model];
-    if let Some((provider, rest)) = model.split_once(':') {
-        if !provider.contains('/') {
-            ids.push(rest);
-        }
-    }
-    for id in ids {
-        if let Ok(card) = engine.model(id).await {
-            return Some(card.pricing);
-        }
-    }
-    None
 }
 
 fn invalid(message: String) -> CliError {

@@ -23,8 +23,9 @@ impl Engine {
     /// (usage, cost, provider, latency) is returned. Cancel with `cancel` (the call returns
     /// `Provider` "the model call was canceled" at once) or by dropping the future.
     ///
-    /// Cost uses `request.pricing` (the catalog's per-million prices); local models are free;
-    /// otherwise no cost is reported. Errors: `InvalidInput` (empty prompt, unreadable model
+    /// Cost uses `request.pricing` when given, else the catalog's per-million prices of the
+    /// model (the id as given, or the part after `<provider>:`); local models are free; a
+    /// model the catalog does not know reports no cost. Errors: `InvalidInput` (empty prompt, unreadable model
     /// reference), `NotFound` (unknown provider in the reference), `MissingCredential`,
     /// `Keychain`, `Provider` (the provider's own message: wrong key, rate limit, timeout…).
     pub async fn ask(
@@ -92,7 +93,7 @@ impl Engine {
                 prompt_per_m: Some(0.0),
                 completion_per_m: Some(0.0),
             }),
-            (None, _) => None,
+            (None, _) => self.catalog_pricing(&request.model).await,
         };
         let mut chat = ChatRequest::new(route.model.clone(), request.prompt.clone());
         chat.system = request.system.clone();
@@ -134,5 +135,24 @@ fn provider_error(provider: &str, source: ClientError) -> EngineError {
     EngineError::Provider {
         provider: provider.to_owned(),
         source,
+    }
+}
+
+impl Engine {
+    /// The catalog's prices for a model reference: the id as given, or the part after
+    /// `<provider>:` (`openrouter:anthropic/claude-opus-4.5`).
+    async fn catalog_pricing(&self, model: &str) -> Option<Pricing> {
+        let mut ids = vec![model];
+        if let Some((provider, rest)) = model.split_once(':') {
+            if !provider.contains('/') {
+                ids.push(rest);
+            }
+        }
+        for id in ids {
+            if let Ok(card) = self.model(id).await {
+                return Some(card.pricing);
+            }
+        }
+        None
     }
 }
