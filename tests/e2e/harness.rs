@@ -220,13 +220,22 @@ impl App {
             .map_err(|e| format!("click {css}: {e}"))
     }
 
-    /// Types into an input once it exists (clearing it first).
+    /// Types into an input or textarea once it exists, replacing its text. WebDriver's
+    /// `clear()` does not reach React's state for controlled inputs, so the value is emptied
+    /// through the native setter plus an `input` event first.
     pub async fn type_into(&self, css: &str, text: &str) -> E2eResult {
         let input = self.wait_for(css).await?;
-        input
-            .clear()
+        self.client
+            .execute(
+                "const el = document.querySelector(arguments[0]); \
+                 const proto = el instanceof HTMLTextAreaElement \
+                     ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype; \
+                 Object.getOwnPropertyDescriptor(proto, 'value').set.call(el, ''); \
+                 el.dispatchEvent(new Event('input', { bubbles: true }));",
+                vec![serde_json::Value::String(css.to_owned())],
+            )
             .await
-            .map_err(|e| format!("clear {css}: {e}"))?;
+            .map_err(|e| format!("empty {css}: {e}"))?;
         input
             .send_keys(text)
             .await
@@ -244,6 +253,14 @@ impl App {
 }
 
 async fn save_screenshot(client: &Client, name: &str) {
+    // Two animation frames, so the picture is the current state and not an older frame.
+    let _ = client
+        .execute_async(
+            "const done = arguments[arguments.length - 1]; \
+             requestAnimationFrame(() => requestAnimationFrame(() => done(null)));",
+            vec![],
+        )
+        .await;
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/e2e/screenshots");
     let _ = std::fs::create_dir_all(&dir);
     match client.screenshot().await {

@@ -59,26 +59,6 @@ async fn save_screenshot(app: &App, name: &str) {
     }
 }
 
-/// Replaces the text of a React-controlled input: empties it through the value setter React
-/// listens to (WebDriver's clear() and Ctrl+A do not reach React's state in WebKitGTK, so
-/// typing would append), then types like a user.
-async fn replace_text(app: &App, css: &str, text: &str) -> E2eResult {
-    let input = app.wait_for(css).await?;
-    app.client
-        .execute(
-            "const el = document.querySelector(arguments[0]); \
-             const set = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set; \
-             set.call(el, ''); el.dispatchEvent(new Event('input', { bubbles: true }));",
-            vec![css.into()],
-        )
-        .await
-        .map_err(|e| format!("empty {css}: {e}"))?;
-    input
-        .send_keys(text)
-        .await
-        .map_err(|e| format!("type into {css}: {e}"))
-}
-
 /// Scrolls `css` into view, for screenshots.
 async fn scroll_to(app: &App, css: &str) -> E2eResult {
     app.client
@@ -108,7 +88,8 @@ async fn add_test_delete(app: &App, server: &TestServer) -> E2eResult {
     // Point OpenAI at the local server.
     let url = server.at("/v1");
     app.click(&row("openai", ".url-edit")).await?;
-    replace_text(app, &row("openai", "input.url-input"), &url).await?;
+    app.type_into(&row("openai", "input.url-input"), &url)
+        .await?;
     app.click(&row("openai", ".url-save")).await?;
     app.wait_text(&row("openai", ".base-url"), |t| t == url)
         .await?;
