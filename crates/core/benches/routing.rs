@@ -92,6 +92,12 @@ fn bench_classify(c: &mut Criterion) {
         TASK_EN.chars().count()
     );
     let _ = classify("warm up the lexicon");
+    cpu_report("classify, 500-character task", "< 20 µs", 20_000, || {
+        classify(black_box(TASK_EN))
+    });
+    cpu_report("classify, Chinese task", "< 20 µs", 20_000, || {
+        classify(black_box(TASK_ZH))
+    });
     c.bench_function("classify/500 chars en", |b| {
         b.iter(|| classify(black_box(TASK_EN)))
     });

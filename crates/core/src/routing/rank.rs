@@ -274,7 +274,8 @@ fn refine(
 }
 
 /// Calls `adjust` on every candidate whose blended score is within `window` of the
-/// `want`-th best (twice `want` when diverse), or of its provider's best.
+/// `want`-th best (twice `want` when diverse), or of its provider's best when that provider's
+/// best is itself within `window` of the `want`-th best provider.
 fn within_reach(
     candidates: &mut [Scored],
     want: usize,
@@ -304,8 +305,20 @@ fn within_reach(
                 *best = best.max(candidate.blended());
             }
         }
+        // Only providers whose best could be among the `want` best firsts matter.
+        let mut bests: Vec<f64> = provider_floor.clone();
+        let cut = if want > 0 && bests.len() > want {
+            let (_, kth, _) = bests.select_nth_unstable_by(want - 1, |a, b| b.total_cmp(a));
+            *kth - window
+        } else {
+            f64::NEG_INFINITY
+        };
         for floor in &mut provider_floor {
-            *floor -= window;
+            *floor = if *floor < cut {
+                f64::INFINITY
+            } else {
+                *floor - window
+            };
         }
     }
     for candidate in candidates.iter_mut() {
