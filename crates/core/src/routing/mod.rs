@@ -3,8 +3,9 @@
 //!
 //! Pure and deterministic: the engine hands in the catalog, the ratings and which models are
 //! usable; nothing here reads a database, a key or the network. Data files under
-//! `crates/core/data/routing/` (classification words, stack spellings, context metrics,
-//! planning words) are embedded at build time and compiled once on first use.
+//! `crates/core/data/routing/` (classification words, context metrics, planning words) are
+//! embedded at build time and compiled once on first use; stack ids and their spellings come
+//! from the roles library's stack blocks.
 //!
 //! Entry points: [`classify`], [`pick`], [`recommend`], [`plan::plan`], [`plan::swarm`],
 //! [`plan::validate_plan`], [`plan::recompute`], [`plan::planner::resolve_plan`].
