@@ -96,6 +96,7 @@ pub fn start_engine() -> AppState {
 /// Runs the desktop app.
 pub fn run() {
     startup::mark_process_start();
+    startup::tune_webkit();
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("SWITCHYARD_LOG")
