@@ -8,6 +8,7 @@ pub mod catalog;
 mod error;
 pub mod providers;
 pub mod roles;
+pub mod routing;
 pub mod settings;
 
 use std::path::{Path, PathBuf};
