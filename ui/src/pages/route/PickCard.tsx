@@ -1,0 +1,162 @@
+import { formatPrice, formatShare } from "../models/format";
+import { categoryLabel, matchedWords, reasonFacts, signalChips } from "./format";
+import { ModelLink } from "./ModelLink";
+import { Stars } from "./Stars";
+import type { Classification, PickAnswer, RankedModel } from "./types";
+
+/** The classifier's verdict: category, confidence, and the words that decided it. */
+export function ClassificationLine({ classification }: { classification: Classification }) {
+  const words = matchedWords(classification);
+  const chips = signalChips(classification);
+  return (
+    <div className="classification" id="route-classification">
+      <span className="muted small">Classified as</span>
+      <span className="pill category" data-category={classification.category}>
+        {categoryLabel(classification.category)}
+      </span>
+      <span className="muted small">{formatShare(classification.confidence)} confident</span>
+      {words.length > 0 ? (
+        <span className="small">
+          <span className="muted">from </span>
+          {words.map((w) => (
+            <code key={w}>{w}</code>
+          ))}
+        </span>
+      ) : (
+        <span className="muted small">no telling words: a general task</span>
+      )}
+      {chips.map((c) => (
+        <span key={c} className="pill signal">
+          {c}
+        </span>
+      ))}
+    </div>
+  );
+}
+
+function FactsGrid({ model }: { model: RankedModel }) {
+  return (
+    <dl className="reason-facts">
+      {reasonFacts(model.reason).map((fact) => (
+        <div key={fact.label} className={`fact ${fact.tone}`}>
+          <dt>{fact.label}</dt>
+          <dd>{fact.value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+interface Props {
+  answer: PickAnswer;
+  rating: number | null;
+  ratingBusy: boolean;
+  onRate: (rating: number) => void;
+}
+
+/** The pick, why, how sure, and the runners-up. */
+export function PickCard({ answer, rating, ratingBusy, onRate }: Props) {
+  const { pick, classification } = answer;
+  return (
+    <div className="card pick-card" id="route-pick-card" data-model={pick.id}>
+      <ClassificationLine classification={classification} />
+      <div className="pick-head">
+        <div>
+          <span className="eyebrow">Pick</span>
+          <h2 id="route-pick-name">
+            <ModelLink id={pick.id} name={pick.name} />
+          </h2>
+          <span className="muted small mono">{pick.id}</span>
+        </div>
+        <span className="grow" />
+        <div className="score-block">
+          <span className="big-number">{pick.score.toFixed(1)}</span>
+          <span className="muted small">blended score</span>
+        </div>
+        <div className="score-block">
+          <div className="confidence" title="Reflects evidence coverage and feedback volume">
+            <div
+              className="confidence-bar"
+              style={{ width: `${Math.round(pick.confidence * 100)}%` }}
+            />
+          </div>
+          <span className="muted small">{formatShare(pick.confidence)} confidence</span>
+        </div>
+      </div>
+      <p className="reason-text" id="route-pick-reason">
+        {pick.reason.text}
+      </p>
+      <FactsGrid model={pick} />
+      <div className="rate-row">
+        <span className="muted small">How did this pick work out?</span>
+        <Stars value={rating} onRate={onRate} disabled={ratingBusy} label="Rate this pick" />
+        {rating !== null && <span className="muted small">Saved: feeds future picks.</span>}
+      </div>
+
+      {pick.alternatives.length > 0 && (
+        <>
+          <h3>Runners-up</h3>
+          <ol className="alternatives" id="route-alternatives">
+            {pick.alternatives.map((alt) => (
+              <li key={alt.id} data-model={alt.id}>
+                <div className="alt-head">
+                  <span className="rank">#{alt.reason.rank}</span>
+                  <ModelLink id={alt.id} name={alt.name} />
+                  <span className="muted small">{alt.provider}</span>
+                  <span className="grow" />
+                  <span className="small">{alt.score.toFixed(1)}</span>
+                  <span className="muted small">{formatPrice(alt.pricing.promptPerM)}/M</span>
+                </div>
+                <p className="muted small">{alt.reason.text}</p>
+              </li>
+            ))}
+          </ol>
+        </>
+      )}
+    </div>
+  );
+}
+
+/** A diverse set of models with their reasons. */
+export function RecommendCard({
+  models,
+  classification,
+  qualified,
+  note,
+}: {
+  models: RankedModel[];
+  classification: Classification | null;
+  qualified: number;
+  note: string | null;
+}) {
+  return (
+    <div className="card recommend-card" id="route-recommend-card" data-count={models.length}>
+      {classification && <ClassificationLine classification={classification} />}
+      <div className="card-title-row">
+        <h2>Recommended</h2>
+        <span className="muted small">
+          {models.length} of {qualified} qualifying, one per provider first
+        </span>
+      </div>
+      {models.length === 0 ? (
+        <p className="muted">{note ?? "No model fits these filters."}</p>
+      ) : (
+        <ol className="recommend-list">
+          {models.map((model) => (
+            <li key={model.id} data-model={model.id}>
+              <div className="alt-head">
+                <span className="rank">#{model.reason.rank}</span>
+                <ModelLink id={model.id} name={model.name} />
+                <span className="pill provider">{model.provider}</span>
+                <span className="grow" />
+                <span className="muted small">{formatShare(model.confidence)} confidence</span>
+              </div>
+              <p className="small">{model.reason.text}</p>
+              <FactsGrid model={model} />
+            </li>
+          ))}
+        </ol>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { matchedWords, parseMaxPrice, reasonFacts, signalChips, signed } from "./format";
+import { classification, reason } from "./testdata.test-util";
+
+describe("reasonFacts", () => {
+  it("quotes the numbers behind the score", () => {
+    const facts = reasonFacts(
+      reason({ feedbackAdjustment: -4.3, feedbackCount: 1, feedbackMean: 1, contextBoost: 1.2 }),
+    );
+    const value = (label: string) => facts.find((f) => f.label === label);
+    expect(value("Coding score")?.value).toBe("87.3");
+    expect(value("Coverage")?.value).toBe("80%");
+    expect(value("Missing evidence")).toMatchObject({ value: "−1.6", tone: "down" });
+    expect(value("Feedback")).toMatchObject({
+      value: "−4.3 from 1 rating (mean 1.0)",
+      tone: "down",
+    });
+    expect(value("Context")).toMatchObject({ value: "+1.2", tone: "up" });
+    expect(value("Price")?.value).toBe("$3.00 in · $15.00 out /M");
+    expect(value("Rank")?.value).toBe("#1 of 57");
+  });
+
+  it("leaves out adjustments that are zero, and says when nobody rated", () => {
+    const facts = reasonFacts(reason({ coverageAdjustment: 0 }));
+    expect(facts.map((f) => f.label)).not.toContain("Missing evidence");
+    expect(facts.map((f) => f.label)).not.toContain("Context");
+    expect(facts.find((f) => f.label === "Feedback")?.value).toBe("no ratings");
+  });
+});
+
+describe("formatting", () => {
+  it("signs points", () => {
+    expect(signed(1.24)).toBe("+1.2");
+    expect(signed(-0.04)).toBe("0.0");
+    expect(signed(-2)).toBe("−2.0");
+  });
+
+  it("lists matched words strongest first", () => {
+    expect(matchedWords(classification())).toEqual(["unit tests (Coding)", "function (Coding)"]);
+  });
+
+  it("shows signals as chips", () => {
+    const chips = signalChips(
+      classification({
+        signals: {
+          needs: { vision: true, longContext: 120000, tools: false, structuredOutput: false },
+          stack: ["rust"],
+          hints: { speed: true, cost: false, critical: false, production: false },
+        },
+      }),
+    );
+    expect(chips).toEqual(["needs vision", "~120k context", "rust", "quick"]);
+  });
+
+  it("parses the max price", () => {
+    expect(parseMaxPrice("")).toBeNull();
+    expect(parseMaxPrice(" $2.5 ")).toBe(2.5);
+    expect(parseMaxPrice("cheap")).toBeUndefined();
+    expect(parseMaxPrice("-1")).toBeUndefined();
+  });
+});

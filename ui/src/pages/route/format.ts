@@ -1,0 +1,131 @@
+// How routing answers read on the page. Pure.
+import { CATEGORY_LABEL, formatPrice, formatShare } from "../models/format";
+import type { Budget, BudgetTier, Classification, Reason } from "./types";
+
+export const BUDGETS: readonly { id: BudgetTier; label: string; range: string }[] = [
+  { id: "low", label: "Low", range: "$0–1/M input" },
+  { id: "medium", label: "Medium", range: "$0–5/M input" },
+  { id: "high", label: "High", range: "$2–20/M input" },
+  { id: "any", label: "Any", range: "any price" },
+];
+
+/** The needs the form offers, with the ids `RouteTaskRequest.needs` takes. */
+export const NEEDS: readonly { id: string; label: string }[] = [
+  { id: "vision", label: "Vision" },
+  { id: "tools", label: "Tools" },
+  { id: "long-context", label: "Long context" },
+  { id: "structured-output", label: "Structured output" },
+];
+
+export function categoryLabel(category: string): string {
+  return (CATEGORY_LABEL as Record<string, string>)[category] ?? category;
+}
+
+/** Signed points with one decimal: `+1.2`, `−4.3`, `0.0`. */
+export function signed(points: number): string {
+  const rounded = Math.round(points * 10) / 10;
+  if (rounded === 0) return "0.0";
+  return `${rounded > 0 ? "+" : "−"}${Math.abs(rounded).toFixed(1)}`;
+}
+
+export function describeBudget(budget: Budget): string {
+  const tier = BUDGETS.find((b) => b.id === budget.tier);
+  const base = tier ? `${tier.label} (${tier.range})` : budget.tier;
+  return budget.maxPricePerM === null
+    ? base
+    : `${base}, at most ${formatPrice(budget.maxPricePerM)}/M`;
+}
+
+export interface Fact {
+  label: string;
+  value: string;
+  /** `up`/`down` colour a score change; `plain` does not. */
+  tone: "up" | "down" | "plain";
+}
+
+function tone(points: number): Fact["tone"] {
+  if (Math.abs(points) < 0.05) return "plain";
+  return points > 0 ? "up" : "down";
+}
+
+/** The numbers behind a pick, in the order they add up to the blended score. */
+export function reasonFacts(reason: Reason): Fact[] {
+  const facts: Fact[] = [
+    {
+      label: `${categoryLabel(reason.category)} score`,
+      value: reason.categoryScore.toFixed(1),
+      tone: "plain",
+    },
+    { label: "Coverage", value: formatShare(reason.coverage), tone: "plain" },
+  ];
+  if (Math.abs(reason.coverageAdjustment) >= 0.05) {
+    facts.push({
+      label: "Missing evidence",
+      value: signed(reason.coverageAdjustment),
+      tone: tone(reason.coverageAdjustment),
+    });
+  }
+  facts.push({
+    label: "Feedback",
+    value:
+      reason.feedbackCount === 0
+        ? "no ratings"
+        : `${signed(reason.feedbackAdjustment)} from ${reason.feedbackCount} rating${
+            reason.feedbackCount === 1 ? "" : "s"
+          }${reason.feedbackMean === null ? "" : ` (mean ${reason.feedbackMean.toFixed(1)})`}`,
+    tone: tone(reason.feedbackAdjustment),
+  });
+  if (Math.abs(reason.contextBoost) >= 0.05 || reason.contextMetrics.length > 0) {
+    facts.push({
+      label: "Context",
+      value: signed(reason.contextBoost),
+      tone: tone(reason.contextBoost),
+    });
+  }
+  facts.push(
+    {
+      label: "Price",
+      value: `${formatPrice(reason.pricePerM)} in · ${formatPrice(reason.completionPricePerM)} out /M`,
+      tone: "plain",
+    },
+    { label: "Blended", value: reason.blendedScore.toFixed(1), tone: "plain" },
+    { label: "Rank", value: `#${reason.rank} of ${reason.qualified}`, tone: "plain" },
+  );
+  return facts;
+}
+
+/** The words that decided a classification, strongest first, as `word (category)`. */
+export function matchedWords(classification: Classification): string[] {
+  return [...classification.matched]
+    .sort((a, b) => b.weight - a.weight)
+    .map((m) => (m.category ? `${m.word} (${categoryLabel(m.category)})` : m.word));
+}
+
+/** Signals the classifier found beyond the category, for chips. */
+export function signalChips(classification: Classification): string[] {
+  const { needs, stack, hints } = classification.signals;
+  const chips: string[] = [];
+  if (needs.vision) chips.push("needs vision");
+  if (needs.tools) chips.push("needs tools");
+  if (needs.structuredOutput) chips.push("structured output");
+  if (needs.longContext !== null) chips.push(`~${Math.round(needs.longContext / 1000)}k context`);
+  for (const word of stack) chips.push(word);
+  if (hints.speed) chips.push("quick");
+  if (hints.cost) chips.push("cheap");
+  if (hints.critical) chips.push("critical");
+  if (hints.production) chips.push("production");
+  return chips;
+}
+
+/** Parses the optional max price field: `null` when empty, `undefined` when invalid. */
+export function parseMaxPrice(text: string): number | null | undefined {
+  const trimmed = text.trim();
+  if (trimmed === "") return null;
+  const value = Number(trimmed.replace(/^\$/, ""));
+  return Number.isFinite(value) && value >= 0 ? value : undefined;
+}
+
+/** Whether a model id looks like the catalog's `provider/model`. */
+export function modelHash(id: string): string {
+  return `#/models?model=${encodeURIComponent(id)}`;
+}

@@ -1,0 +1,99 @@
+// Small hand-made routing answers for the tests, in the engine's serialized shapes.
+import type { Classification, PickAnswer, Plan, PlanStep, RankedModel, Reason } from "./types";
+
+export function step(
+  id: string,
+  dependsOn: string[],
+  wave: number | null,
+  task = `do ${id}`,
+): PlanStep {
+  return {
+    id,
+    task,
+    category: "coding",
+    budget: { tier: "medium", maxPricePerM: null },
+    model: `acme/model-${id}`,
+    dependsOn,
+    wave,
+    phase: null,
+    artifacts: [],
+    needs: { vision: false, longContext: null, tools: false, structuredOutput: false },
+    notes: [],
+  };
+}
+
+export function swarm(steps: PlanStep[]): Plan {
+  return {
+    mode: "swarm",
+    task: "the task",
+    nodes: steps,
+    edges: steps.flatMap((s) => s.dependsOn.map((from) => ({ from, to: s.id, reason: "phase" }))),
+    warnings: [],
+    origin: "deterministic",
+  };
+}
+
+export function reason(overrides: Partial<Reason> = {}): Reason {
+  return {
+    text: "coding score 87.3 at 80% coverage; $3.00/M input; blended 85.7: #1 of 57 coding models",
+    category: "coding",
+    categoryScore: 87.3,
+    coverage: 0.8,
+    coverageAdjustment: -1.6,
+    pricePerM: 3,
+    completionPricePerM: 15,
+    feedbackAdjustment: 0,
+    feedbackCount: 0,
+    feedbackMean: null,
+    contextBoost: 0,
+    contextMetrics: [],
+    blendedScore: 85.7,
+    rank: 1,
+    qualified: 57,
+    budget: { tier: "medium", maxPricePerM: null },
+    ...overrides,
+  };
+}
+
+export function ranked(id: string, name: string, rank: number): RankedModel {
+  return {
+    id,
+    name,
+    provider: id.split("/")[0] ?? "acme",
+    score: 90 - rank,
+    category: "coding",
+    pricing: { promptPerM: 3, completionPerM: 15 },
+    confidence: 0.7,
+    reason: reason({ rank, blendedScore: 90 - rank }),
+  };
+}
+
+export function classification(overrides: Partial<Classification> = {}): Classification {
+  return {
+    category: "coding",
+    confidence: 0.82,
+    signals: {
+      needs: { vision: false, longContext: null, tools: false, structuredOutput: false },
+      stack: ["rust"],
+      hints: { speed: false, cost: false, critical: false, production: false },
+    },
+    matched: [
+      { word: "function", category: "coding", weight: 1, signals: [] },
+      { word: "unit tests", category: "coding", weight: 2, signals: [] },
+    ],
+    scores: [{ category: "coding", weight: 3 }],
+    ...overrides,
+  };
+}
+
+export function pickAnswer(): PickAnswer {
+  const best = ranked("anthropic/claude-sonnet", "Claude Sonnet", 1);
+  return {
+    pickId: 7,
+    classification: classification(),
+    pick: {
+      ...best,
+      alternatives: [ranked("openai/gpt-5", "GPT-5", 2), ranked("google/gemini", "Gemini", 3)],
+    },
+  };
+}
