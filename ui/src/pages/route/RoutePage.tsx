@@ -30,6 +30,11 @@ const NO_RESULTS: Results = { pick: null, pickRating: null, recommend: null, pla
 // The page unmounts when the user follows a model link; coming back restores what they had.
 let kept: { input: RouteInput; results: Results } = { input: EMPTY_INPUT, results: NO_RESULTS };
 
+/** Forgets the kept form and answers (a fresh page, as after a restart). */
+export function forgetRouteState() {
+  kept = { input: EMPTY_INPUT, results: NO_RESULTS };
+}
+
 /** Route: pick or recommend models for a task, or plan it as steps or a swarm DAG. */
 export function RoutePage() {
   const [input, setInput] = useState<RouteInput>(kept.input);

@@ -1,0 +1,161 @@
+import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { stepsOf } from "./plan";
+import { pickAnswer, ranked, step, swarm } from "./testdata.test-util";
+import type { PastPick, Plan, PlanTaskRequest, RouteTaskRequest } from "./types";
+
+// A fake engine: revalidation recomputes waves from dependsOn so edits show in the graph.
+let past: PastPick[] = [];
+const pick = vi.fn(async (_request: RouteTaskRequest) => pickAnswer());
+const plan = vi.fn(
+  async (request: PlanTaskRequest): Promise<Plan> =>
+    request.mode === "swarm"
+      ? swarm([step("n1", [], 0), step("n2", ["n1"], 1), step("n3", ["n1"], 1)])
+      : { ...swarm([step("s1", [], 0), step("s2", ["s1"], 1)]), mode: "plan", steps: [] },
+);
+const revalidate = vi.fn(async (input: Plan) => {
+  const steps = stepsOf(input);
+  const waves = new Map<string, number>();
+  for (const s of steps) {
+    waves.set(s.id, Math.max(-1, ...s.dependsOn.map((d) => waves.get(d) ?? -1)) + 1);
+  }
+  const nodes = steps.map((s) => ({ ...s, wave: waves.get(s.id) ?? null }));
+  const next = swarm(nodes);
+  return { plan: next, issues: [] };
+});
+const ratePick = vi.fn(async (_id: number | string, _rating: number) => {});
+
+vi.mock("./api", () => ({
+  routeIpc: {
+    classify: vi.fn(async () => pickAnswer().classification),
+    pick: (request: RouteTaskRequest) => pick(request),
+    recommend: vi.fn(async () => ({
+      category: "coding",
+      models: [ranked("a/one", "One", 1), ranked("b/two", "Two", 2)],
+      qualified: 9,
+      rejected: {},
+    })),
+    plan: (request: PlanTaskRequest) => plan(request),
+    revalidate: (input: Plan) => revalidate(input),
+    ratePick: (id: number | string, rating: number) => ratePick(id, rating),
+    recentPicks: vi.fn(async () => past),
+  },
+}));
+
+const { forgetRouteState, RoutePage } = await import("./RoutePage");
+
+const TASK = "Write a Rust function that parses RFC 3339 timestamps, then add unit tests";
+
+function byId(id: string): HTMLElement {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`no #${id}`);
+  return el;
+}
+
+function typeTask() {
+  fireEvent.change(screen.getByLabelText("Task"), { target: { value: TASK } });
+}
+
+beforeEach(() => {
+  past = [];
+  vi.clearAllMocks();
+  forgetRouteState();
+});
+afterEach(cleanup);
+
+describe("RoutePage", () => {
+  it("picks with the form's budget, needs and provider scope, and explains the pick", async () => {
+    render(<RoutePage />);
+    expect((byId("route-pick") as HTMLButtonElement).disabled).toBe(true);
+    typeTask();
+    fireEvent.click(document.querySelector("[data-budget='high']") as HTMLElement);
+    fireEvent.change(screen.getByLabelText("Max price"), { target: { value: "8" } });
+    fireEvent.click(screen.getByLabelText("Vision"));
+    fireEvent.click(screen.getByLabelText("Any provider"));
+    fireEvent.click(byId("route-pick"));
+
+    await screen.findByText("Claude Sonnet");
+    expect(pick).toHaveBeenCalledWith({
+      task: TASK,
+      budget: "high",
+      maxPrice: 8,
+      needs: ["vision"],
+      anyProvider: true,
+    });
+    expect(document.querySelector("#route-pick-reason")?.textContent).toContain("87.3");
+    expect(screen.getByText("unit tests (Coding)")).toBeTruthy();
+    const alternatives = document.querySelector("#route-alternatives") as HTMLElement;
+    expect(within(alternatives).getByText("GPT-5").getAttribute("href")).toBe(
+      "#/models?model=openai%2Fgpt-5",
+    );
+
+    fireEvent.click(screen.getAllByLabelText("4 stars")[0] as HTMLElement);
+    await waitFor(() => expect(ratePick).toHaveBeenCalledWith(7, 4));
+  });
+
+  it("refuses an invalid max price", () => {
+    render(<RoutePage />);
+    typeTask();
+    fireEvent.change(screen.getByLabelText("Max price"), { target: { value: "cheap" } });
+    expect((byId("route-pick") as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it("draws a swarm by waves and recomputes it after an edit", async () => {
+    render(<RoutePage />);
+    typeTask();
+    fireEvent.click(byId("route-swarm"));
+    const graph = await waitFor(() => {
+      const el = document.querySelector("#route-graph");
+      if (!el) throw new Error("no graph yet");
+      return el;
+    });
+    expect(graph.getAttribute("data-nodes")).toBe("3");
+    expect(graph.getAttribute("data-edges")).toBe("2");
+    expect(document.querySelector("[data-step='n3']")?.getAttribute("data-wave")).toBe("1");
+
+    // n3 now also waits for n2: it moves to the third wave.
+    fireEvent.click(document.querySelector("[data-step='n3']") as HTMLElement);
+    fireEvent.click(document.querySelector("#route-step-editor [data-dep='n2']") as HTMLElement);
+    await waitFor(() =>
+      expect(document.querySelector("[data-step='n3']")?.getAttribute("data-wave")).toBe("2"),
+    );
+    expect(document.querySelector("#route-graph")?.getAttribute("data-edges")).toBe("3");
+
+    fireEvent.click(screen.getByText("Remove step"));
+    await waitFor(() =>
+      expect(document.querySelector("#route-graph")?.getAttribute("data-nodes")).toBe("2"),
+    );
+    expect((document.querySelector("#route-launch") as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it("shows the engine's error", async () => {
+    pick.mockRejectedValueOnce(new Error("no coding model fits the low budget"));
+    render(<RoutePage />);
+    typeTask();
+    fireEvent.click(byId("route-pick"));
+    expect(await screen.findByText("no coding model fits the low budget")).toBeTruthy();
+  });
+
+  it("rates past picks", async () => {
+    past = [
+      {
+        id: 3,
+        task: "translate a README",
+        category: "creative",
+        modelId: "a/one",
+        modelName: "One",
+        createdAt: "2026-11-29T10:00:00Z",
+        rating: null,
+      },
+    ];
+    render(<RoutePage />);
+    const row = await waitFor(() => {
+      const el = document.querySelector("[data-pick='3']");
+      if (!el) throw new Error("no past pick yet");
+      return el as HTMLElement;
+    });
+    fireEvent.click(within(row).getByLabelText("2 stars"));
+    await waitFor(() => expect(ratePick).toHaveBeenCalledWith(3, 2));
+    await waitFor(() => expect(row.querySelector(".stars")?.getAttribute("data-rating")).toBe("2"));
+  });
+});
