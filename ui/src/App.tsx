@@ -7,6 +7,7 @@ import { KeysPage } from "./pages/keys/KeysPage";
 import { ModelsPage } from "./pages/models/ModelsPage";
 import { Placeholder } from "./pages/Placeholder";
 import { RolesPage } from "./pages/roles/RolesPage";
+import { RoutePage } from "./pages/route/RoutePage";
 import { Settings } from "./pages/Settings";
 import { StartupError } from "./pages/StartupError";
 
@@ -77,6 +78,8 @@ export function App() {
           <ModelsPage />
         ) : page === "keys" ? (
           <KeysPage />
+        ) : page === "route" ? (
+          <RoutePage />
         ) : (
           current && <Placeholder page={current.id} />
         )}

@@ -130,7 +130,7 @@ export function RouteForm({ input, onChange, onRun, busy }: Props) {
       </div>
 
       <div className="any-provider">
-        <label className="switch">
+        <label className="switch" id="route-any-provider-label">
           <input
             id="route-any-provider"
             type="checkbox"
