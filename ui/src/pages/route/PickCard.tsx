@@ -138,8 +138,9 @@ export function RecommendCard({
           {models.length} of {qualified} qualifying, one per provider first
         </span>
       </div>
+      {note && <p className="muted small">{note}</p>}
       {models.length === 0 ? (
-        <p className="muted">{note ?? "No model fits these filters."}</p>
+        <p className="muted">No model fits these filters.</p>
       ) : (
         <ol className="recommend-list">
           {models.map((model) => (

@@ -25,16 +25,26 @@ const revalidate = vi.fn(async (input: Plan) => {
 });
 const ratePick = vi.fn(async (_id: number | string, _rating: number) => {});
 
+const recommend = vi.fn(async (_request: RouteTaskRequest, _count: number) => ({
+  category: "coding",
+  models: [ranked("a/one", "One", 1), ranked("b/two", "Two", 2)],
+  qualified: 9,
+  rejected: {
+    overBudget: 2,
+    notInCategory: 0,
+    noVision: 0,
+    shortContext: 0,
+    noTools: 0,
+    noStructuredOutput: 0,
+    unusable: 0,
+  },
+}));
+
 vi.mock("./api", () => ({
   routeIpc: {
     classify: vi.fn(async () => pickAnswer().classification),
     pick: (request: RouteTaskRequest) => pick(request),
-    recommend: vi.fn(async () => ({
-      category: "coding",
-      models: [ranked("a/one", "One", 1), ranked("b/two", "Two", 2)],
-      qualified: 9,
-      rejected: {},
-    })),
+    recommend: (request: RouteTaskRequest, count: number) => recommend(request, count),
     plan: (request: PlanTaskRequest) => plan(request),
     revalidate: (input: Plan) => revalidate(input),
     ratePick: (id: number | string, rating: number) => ratePick(id, rating),
@@ -91,6 +101,17 @@ describe("RoutePage", () => {
 
     fireEvent.click(screen.getAllByLabelText("4 stars")[0] as HTMLElement);
     await waitFor(() => expect(ratePick).toHaveBeenCalledWith(7, 4));
+  });
+
+  it("recommends a set with the count chosen, and says what was left out", async () => {
+    render(<RoutePage />);
+    typeTask();
+    fireEvent.change(byId("route-count"), { target: { value: "2" } });
+    fireEvent.click(byId("route-recommend"));
+    const card = await waitFor(() => byId("route-recommend-card"));
+    expect(card.getAttribute("data-count")).toBe("2");
+    expect(within(card).getByText("Left out: 2 outside the budget.")).toBeTruthy();
+    expect(recommend).toHaveBeenCalledWith(expect.objectContaining({ task: TASK }), 2);
   });
 
   it("refuses an invalid max price", () => {

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { describeError } from "../../ipc";
 import { routeIpc } from "./api";
+import { describeRejections } from "./format";
 import { PastPicks } from "./PastPicks";
 import { PickCard, RecommendCard } from "./PickCard";
 import { PlanView } from "./PlanView";
@@ -199,7 +200,10 @@ export function RoutePage() {
           models={results.recommend.recommendation.models}
           classification={results.recommend.classification}
           qualified={results.recommend.recommendation.qualified}
-          note={null}
+          note={describeRejections(
+            results.recommend.recommendation.rejected,
+            results.recommend.recommendation.category,
+          )}
         />
       )}
       {results.plan && (

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { matchedWords, parseMaxPrice, reasonFacts, signalChips, signed } from "./format";
+import {
+  describeRejections,
+  matchedWords,
+  parseMaxPrice,
+  reasonFacts,
+  signalChips,
+  signed,
+} from "./format";
 import { classification, reason } from "./testdata.test-util";
 
 describe("reasonFacts", () => {
@@ -57,5 +64,23 @@ describe("formatting", () => {
     expect(parseMaxPrice(" $2.5 ")).toBe(2.5);
     expect(parseMaxPrice("cheap")).toBeUndefined();
     expect(parseMaxPrice("-1")).toBeUndefined();
+  });
+});
+
+describe("describeRejections", () => {
+  it("names only the filters that left models out", () => {
+    const none = {
+      overBudget: 0,
+      notInCategory: 0,
+      noVision: 0,
+      shortContext: 0,
+      noTools: 0,
+      noStructuredOutput: 0,
+      unusable: 0,
+    };
+    expect(describeRejections(none, "coding")).toBeNull();
+    expect(describeRejections({ ...none, overBudget: 3, unusable: 40 }, "fastCheap")).toBe(
+      "Left out: 3 outside the budget, 40 without a key or endpoint.",
+    );
   });
 });

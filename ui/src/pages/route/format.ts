@@ -1,6 +1,6 @@
 // How routing answers read on the page. Pure.
 import { CATEGORY_LABEL, formatPrice, formatShare } from "../models/format";
-import type { Budget, BudgetTier, Classification, Reason } from "./types";
+import type { Budget, BudgetTier, Classification, Reason, Rejections } from "./types";
 
 export const BUDGETS: readonly { id: BudgetTier; label: string; range: string }[] = [
   { id: "low", label: "Low", range: "$0–1/M input" },
@@ -128,4 +128,19 @@ export function parseMaxPrice(text: string): number | null | undefined {
 /** Whether a model id looks like the catalog's `provider/model`. */
 export function modelHash(id: string): string {
   return `#/models?model=${encodeURIComponent(id)}`;
+}
+
+/** Why models were left out: `12 not scored in coding, 3 outside the budget`, or null. */
+export function describeRejections(rejected: Rejections, category: string): string | null {
+  const parts: [number, string][] = [
+    [rejected.overBudget, "outside the budget"],
+    [rejected.notInCategory, `not scored in ${categoryLabel(category).toLowerCase()}`],
+    [rejected.noVision, "without image input"],
+    [rejected.shortContext, "with too short a context"],
+    [rejected.noTools, "without tool calling"],
+    [rejected.noStructuredOutput, "without structured output"],
+    [rejected.unusable, "without a key or endpoint"],
+  ];
+  const text = parts.filter(([n]) => n > 0).map(([n, what]) => `${n} ${what}`);
+  return text.length === 0 ? null : `Left out: ${text.join(", ")}.`;
 }
