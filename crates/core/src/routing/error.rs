@@ -31,6 +31,10 @@ pub enum RoutingError {
         /// Counts per filter, in filter order.
         rejected: String,
     },
+    /// A routing request is malformed (empty task, bad price cap, unknown need, rating
+    /// outside 1–5).
+    #[error("{0}")]
+    InvalidRequest(String),
     /// `recommend` takes 1 to 10 models.
     #[error("recommend count must be 1..=10, got {0}")]
     InvalidCount(u32),

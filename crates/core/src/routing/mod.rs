@@ -27,6 +27,7 @@ mod reason;
 mod recommend;
 mod request;
 mod signals;
+mod task;
 mod text;
 
 pub use budget::{Budget, BudgetTier, Nudge};
@@ -44,6 +45,7 @@ pub use reason::{MetricValue, RankedModel, Reason};
 pub use recommend::{recommend, Recommendation, MAX_RECOMMENDATIONS};
 pub use request::{Rejections, RouteContext, RouteRequest};
 pub use signals::{Hints, Needs, Signals};
+pub use task::{check_rating, PastPick, PickAnswer, PlanCheck, PlanTaskRequest, RouteTaskRequest};
 
 /// Checks that every built-in routing data file compiles (for `doctor`; tests guarantee it,
 /// and a broken file would otherwise only show as poor routing).
