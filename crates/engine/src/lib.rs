@@ -10,6 +10,7 @@ mod error;
 mod keys;
 pub mod paths;
 mod roles;
+mod routing;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;

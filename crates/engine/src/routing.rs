@@ -1,0 +1,298 @@
+//! Routing use cases: classify a task, pick and recommend models, plan a task as steps or a
+//! swarm DAG, re-check an edited plan, and record ratings (by hand or of past picks).
+//!
+//! Every request loads what ranking needs once, before ranking starts: the cached catalog,
+//! the ratings aggregated by one `GROUP BY` (a [`FeedbackIndex`]), and which providers have a
+//! key or answer locally (one [`Engine::list_providers`] pass, skipped when the request
+//! ignores providers). Nothing inside the ranking touches the database or the keychain.
+
+use std::sync::Arc;
+
+use switchyard_core::catalog::card::{Category, ModelCard};
+use switchyard_core::providers as ids;
+use switchyard_core::routing::plan::planner::{resolve_plan, ModelPlannerOutput};
+use switchyard_core::routing::plan::{recompute, validate_models, validate_plan, Plan};
+use switchyard_core::routing::{
+    check_rating, classify, pick, recommend, Classification, FeedbackIndex, FeedbackSummary,
+    PastPick, PickAnswer, PlanCheck, PlanTaskRequest, Recommendation, RouteContext,
+    RouteTaskRequest, RoutingError,
+};
+use switchyard_store::routing::{NewRoutePick, RatingSource, RoutePickRecord};
+
+use crate::catalog::{find_model, now, CatalogState};
+use crate::{Engine, EngineError};
+
+/// The most past picks one call returns.
+pub const MAX_RECENT_PICKS: u32 = 200;
+
+/// Which models can be called now: local ones, any model when OpenRouter has a key, and
+/// models of vendors whose own provider has a key.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Usability {
+    /// Every model counts as usable (the request ignores providers).
+    any: bool,
+    /// OpenRouter has a key.
+    openrouter: bool,
+    /// Vendor prefixes of catalog ids (`openai`, `anthropic`, …) whose provider has a key.
+    vendors: Vec<String>,
+}
+
+impl Usability {
+    /// Whether `card` can be called.
+    pub(crate) fn allows(&self, card: &ModelCard) -> bool {
+        self.any
+            || card.local
+            || self.openrouter
+            || card
+                .id
+                .split_once('/')
+                .is_some_and(|(vendor, _)| self.vendors.iter().any(|v| v == vendor))
+    }
+}
+
+/// Everything one routing request ranks over, loaded before ranking starts.
+#[derive(Debug, Clone)]
+pub(crate) struct RouteInputs {
+    /// The cached catalog.
+    pub state: Arc<CatalogState>,
+    /// Every rating, aggregated per (model, category).
+    pub feedback: FeedbackIndex,
+    /// Which models can be called.
+    pub usability: Usability,
+}
+
+impl RouteInputs {
+    /// Runs `f` with a routing context over these inputs. The context borrows a closure, so
+    /// it is built inside synchronous code only (it must not live across an `.await`).
+    pub(crate) fn with_context<T>(&self, f: impl FnOnce(&RouteContext<'_>) -> T) -> T {
+        let usable = |card: &ModelCard| self.usability.allows(card);
+        let ctx = RouteContext {
+            catalog: &self.state.catalog.models,
+            feedback: &self.feedback,
+            usable: &usable,
+        };
+        f(&ctx)
+    }
+}
+
+impl Engine {
+    /// Loads the catalog, the ratings and (unless `any_provider`) which providers have a
+    /// key, once for one routing request.
+    pub(crate) async fn route_inputs(
+        &self,
+        any_provider: bool,
+    ) -> Result<RouteInputs, EngineError> {
+        let state = self.catalog_state().await?;
+        let mut feedback = FeedbackIndex::empty();
+        for aggregate in self.store().rating_aggregates().await? {
+            feedback.add_summary(&aggregate.model_id, aggregate.category, aggregate.summary);
+        }
+        let usability = if any_provider {
+            Usability {
+                any: true,
+                ..Usability::default()
+            }
+        } else {
+            self.usability().await?
+        };
+        Ok(RouteInputs {
+            state,
+            feedback,
+            usability,
+        })
+    }
+
+    /// One pass over the providers: which have a usable key.
+    async fn usability(&self) -> Result<Usability, EngineError> {
+        let statuses = self.list_providers().await?;
+        let keyed = |id: &str| {
+            statuses
+                .iter()
+                .any(|s| s.id == id && !s.custom && s.key.is_usable())
+        };
+        let vendors = self
+            .providers()
+            .await?
+            .into_iter()
+            .filter(|p| !p.custom && keyed(&p.id))
+            .filter_map(|p| p.vendor)
+            .collect();
+        Ok(Usability {
+            any: false,
+            openrouter: keyed(ids::OPENROUTER),
+            vendors,
+        })
+    }
+
+    /// How `task` reads: category, confidence, needs, stack words and hints, and the words
+    /// that decided it. Errors: `InvalidInput` for an empty task.
+    pub fn classify_task(&self, task: &str) -> Result<Classification, EngineError> {
+        if task.trim().is_empty() {
+            return Err(EngineError::InvalidInput("the task is empty".into()));
+        }
+        Ok(classify(task))
+    }
+
+    /// Classifies the task, picks the best usable model that fits the budget and needs
+    /// (ratings blended in), records the pick and returns it with its id.
+    ///
+    /// Errors: `InvalidInput` for a bad request; `NotFound` when no model fits (the message
+    /// says which filter removed how many).
+    pub async fn pick_model(&self, request: RouteTaskRequest) -> Result<PickAnswer, EngineError> {
+        let classification = classify(&request.task);
+        let route = request
+            .route_request(&classification)
+            .map_err(routing_error)?;
+        let inputs = self.route_inputs(request.any_provider).await?;
+        let chosen = inputs
+            .with_context(|ctx| pick(&route, ctx))
+            .map_err(routing_error)?;
+        let id = self
+            .store()
+            .insert_route_pick(&NewRoutePick {
+                task: request.task.trim(),
+                category: chosen.category,
+                budget: route.budget.tier.id(),
+                model_id: &chosen.id,
+                created_at: &now(),
+            })
+            .await?;
+        Ok(PickAnswer {
+            pick_id: pick_id(id)?,
+            classification,
+            pick: chosen,
+        })
+    }
+
+    /// The best `count` (1–10) models for the task, one per provider first.
+    ///
+    /// Errors: `InvalidInput` for a bad request or count; `NotFound` when no model fits.
+    pub async fn recommend_models(
+        &self,
+        request: RouteTaskRequest,
+        count: u32,
+    ) -> Result<Recommendation, EngineError> {
+        let classification = classify(&request.task);
+        let route = request
+            .route_request(&classification)
+            .map_err(routing_error)?;
+        let inputs = self.route_inputs(request.any_provider).await?;
+        inputs
+            .with_context(|ctx| recommend(&route, count, ctx))
+            .map_err(routing_error)
+    }
+
+    /// Plans the task with the deterministic planner: sequential steps or a swarm DAG, a
+    /// model per step. Errors: `InvalidInput` for a bad request.
+    pub async fn plan_task(&self, request: PlanTaskRequest) -> Result<Plan, EngineError> {
+        self.plan_with_planner_output(&request, ModelPlannerOutput::NotAsked)
+            .await
+    }
+
+    /// The seam for the model planner: the plan for `request` given what the model planner
+    /// produced (its answer when valid, else the deterministic plan with a warning saying
+    /// why). `NotAsked` gives the deterministic plan.
+    pub(crate) async fn plan_with_planner_output(
+        &self,
+        request: &PlanTaskRequest,
+        output: ModelPlannerOutput<'_>,
+    ) -> Result<Plan, EngineError> {
+        let options = request.options().map_err(routing_error)?;
+        let inputs = self.route_inputs(request.any_provider).await?;
+        Ok(inputs
+            .with_context(|ctx| resolve_plan(output, &request.task, request.mode, &options, ctx)))
+    }
+
+    /// Re-checks an edited plan: recomputes its edges and waves from the steps'
+    /// dependencies, and lists what is wrong (unknown or cyclic dependencies, duplicate ids,
+    /// models not in the catalog, steps without a model).
+    pub async fn revalidate_plan(&self, mut plan: Plan) -> Result<PlanCheck, EngineError> {
+        let state = self.catalog_state().await?;
+        recompute(&mut plan);
+        let mut issues = validate_plan(&plan);
+        issues.extend(validate_models(&plan, &state.catalog.models));
+        Ok(PlanCheck { plan, issues })
+    }
+
+    /// Rates a model (1–5) in a category by hand; returns its ratings there afterwards.
+    /// Variant ids (`…:free`) count for their model.
+    ///
+    /// Errors: `InvalidInput` for a rating outside 1–5; `NotFound` for a model not in the
+    /// catalog.
+    pub async fn rate_model(
+        &self,
+        model_id: &str,
+        category: Category,
+        rating: u8,
+    ) -> Result<FeedbackSummary, EngineError> {
+        let rating = check_rating(rating).map_err(routing_error)?;
+        let state = self.catalog_state().await?;
+        let model_id = find_model(&state.catalog, model_id.trim())
+            .map(|card| card.id.clone())
+            .ok_or_else(|| EngineError::NotFound(format!("no model {model_id} in the catalog")))?;
+        self.store()
+            .add_rating(&model_id, category, rating, RatingSource::Manual, &now())
+            .await?;
+        Ok(self.store().rating_summary(&model_id, category).await?)
+    }
+
+    /// Rates a past pick (1–5), replacing an earlier rating of it; the rating counts for the
+    /// picked model in the pick's category. Returns the pick as now stored.
+    ///
+    /// Errors: `InvalidInput` for a rating outside 1–5; `NotFound` for an unknown pick.
+    pub async fn rate_pick(&self, pick_id: u32, rating: u8) -> Result<PastPick, EngineError> {
+        let rating = check_rating(rating).map_err(routing_error)?;
+        let record = self
+            .store()
+            .rate_route_pick(i64::from(pick_id), rating, &now())
+            .await?
+            .ok_or_else(|| EngineError::NotFound(format!("no pick {pick_id}")))?;
+        let state = self.catalog_state().await?;
+        past_pick(record, &state)
+    }
+
+    /// The newest `limit` picks (at most [`MAX_RECENT_PICKS`]), newest first, with their
+    /// ratings.
+    pub async fn recent_picks(&self, limit: u32) -> Result<Vec<PastPick>, EngineError> {
+        let records = self
+            .store()
+            .recent_route_picks(limit.min(MAX_RECENT_PICKS))
+            .await?;
+        let state = self.catalog_state().await?;
+        records
+            .into_iter()
+            .map(|record| past_pick(record, &state))
+            .collect()
+    }
+}
+
+fn past_pick(record: RoutePickRecord, state: &CatalogState) -> Result<PastPick, EngineError> {
+    let model_name = find_model(&state.catalog, &record.model_id)
+        .map_or_else(|| record.model_id.clone(), |card| card.name.clone());
+    Ok(PastPick {
+        id: pick_id(record.id)?,
+        task: record.task,
+        category: record.category,
+        model_id: record.model_id,
+        model_name,
+        created_at: record.created_at,
+        rating: record.rating,
+    })
+}
+
+fn pick_id(id: i64) -> Result<u32, EngineError> {
+    u32::try_from(id).map_err(|_| EngineError::Internal(format!("pick id {id} out of range")))
+}
+
+/// Request problems are the caller's; "nothing fits" is a `NotFound` the UI explains.
+fn routing_error(error: RoutingError) -> EngineError {
+    match error {
+        RoutingError::NoCandidate { .. } => EngineError::NotFound(error.to_string()),
+        RoutingError::InvalidRequest(_) | RoutingError::InvalidCount(_) => {
+            EngineError::InvalidInput(error.to_string())
+        }
+        RoutingError::Data { .. } | RoutingError::Term { .. } | RoutingError::PlannerOutput(_) => {
+            EngineError::Internal(error.to_string())
+        }
+    }
+}
