@@ -9,6 +9,7 @@ mod doctor;
 mod error;
 mod keys;
 pub mod paths;
+mod planner;
 mod roles;
 mod routing;
 

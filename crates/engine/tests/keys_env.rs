@@ -109,7 +109,21 @@ async fn run() {
     );
     assert_eq!(answer.provider_model, "deepseek-chat");
     assert_eq!(answer.key_source, Some(KeySource::Environment));
-    assert_eq!(answer.cost, None, "no pricing given, no cost invented");
+    // No pricing given: the catalog's prices for the model, over the provider's token counts.
+    let prices = engine
+        .model("deepseek/deepseek-chat")
+        .await
+        .expect("in the catalog")
+        .pricing;
+    let cost = answer.cost.expect("a cost from the catalog prices");
+    let expected = (4.0 * prices.prompt_per_m.expect("input price")
+        + 2.0 * prices.completion_per_m.expect("output price"))
+        / 1e6;
+    assert!(
+        (cost.usd - expected).abs() < 1e-12,
+        "{cost:?} vs {expected}"
+    );
+    assert!(!cost.estimated, "the provider reported the tokens");
 
     let mut outputs = vec![
         format!("{status:?}"),

@@ -11,8 +11,9 @@ use switchyard_core::catalog::card::Pricing;
 use switchyard_core::providers::{AskAnswer, AskRequest, ProviderKind};
 use switchyard_keychain::{KeychainError, ResolvedKey};
 use switchyard_providers::client::{
-    CancellationToken, ChatRequest, ClientConfig, ClientError, ModelClient, StreamEvent,
+    CancellationToken, ChatRequest, ClientConfig, ClientError, ModelClient, StreamEvent, Target,
 };
+use switchyard_providers::registry::Provider;
 use switchyard_providers::route::{key_candidates, route, RouteError};
 
 use super::{blocking, keychain_error, missing_key};
@@ -37,56 +38,12 @@ impl Engine {
         if request.prompt.trim().is_empty() {
             return Err(EngineError::InvalidInput("the prompt is empty".into()));
         }
-        let providers = self.providers().await?;
-        let keys = self.key_store().await?;
-        // Only the keys routing may use: each keychain read is a D-Bus round trip.
-        let candidates = key_candidates(&request.model, &providers);
-        let wanted: Vec<(String, Option<String>)> = providers
-            .iter()
-            .filter(|p| p.takes_key() && p.target().is_some() && candidates.contains(&p.id))
-            .map(|p| (p.id.clone(), p.env_var.clone()))
-            .collect();
-        let resolved: HashMap<String, Result<Option<ResolvedKey>, KeychainError>> =
-            blocking(move || {
-                wanted
-                    .into_iter()
-                    .map(|(id, env_var)| {
-                        let key = keys.resolve(&id, env_var.as_deref());
-                        (id, key)
-                    })
-                    .collect()
-            })
-            .await?;
-        let has_key = |id: &str| matches!(resolved.get(id), Some(Ok(Some(_))));
-        let route = route(&request.model, &providers, has_key).map_err(|error| match error {
-            RouteError::NoCredential { .. } => {
-                match resolved.values().find_map(|r| r.as_ref().err()) {
-                    // The keychain could not be asked: that is the thing to fix, not the key.
-                    Some(keychain) => EngineError::Keychain(keychain.clone()),
-                    None => EngineError::MissingCredential(error.to_string()),
-                }
-            }
-            RouteError::UnknownProvider(_) => EngineError::NotFound(error.to_string()),
-            RouteError::Ambiguous(_) | RouteError::NotAModelProvider(_) => {
-                EngineError::InvalidInput(error.to_string())
-            }
-        })?;
-        let provider = providers
-            .iter()
-            .find(|p| p.id == route.provider_id)
-            .ok_or_else(|| {
-                EngineError::Internal(format!("routed to unknown {}", route.provider_id))
-            })?;
-        let target = provider.target().ok_or_else(|| {
-            EngineError::InvalidInput(format!("{} takes no prompts", provider.id))
-        })?;
-        let key = match resolved.get(&provider.id) {
-            Some(Ok(Some(key))) => Some(key.clone()),
-            Some(Err(error)) if provider.needs_key() => return Err(keychain_error(error.clone())),
-            _ if provider.needs_key() => return Err(missing_key(provider)),
-            _ => None,
-        };
-
+        let RoutedModel {
+            provider,
+            target,
+            key,
+            model: provider_model,
+        } = self.route_model(&request.model).await?;
         let pricing = match (request.pricing, provider.kind) {
             (Some(pricing), _) => Some(pricing),
             (None, ProviderKind::Local) => Some(Pricing {
@@ -95,7 +52,7 @@ impl Engine {
             }),
             (None, _) => self.catalog_pricing(&request.model).await,
         };
-        let mut chat = ChatRequest::new(route.model.clone(), request.prompt.clone());
+        let mut chat = ChatRequest::new(provider_model.clone(), request.prompt.clone());
         chat.system = request.system.clone();
         chat.max_tokens = request.max_tokens;
         chat.pricing = pricing;
@@ -120,7 +77,7 @@ impl Engine {
         Ok(AskAnswer {
             model: request.model,
             provider_id: provider.id.clone(),
-            provider_model: route.model,
+            provider_model,
             key_source: key.map(|k| k.source),
             text: answer.text,
             finish_reason: answer.finish_reason,
@@ -131,7 +88,78 @@ impl Engine {
     }
 }
 
-fn provider_error(provider: &str, source: ClientError) -> EngineError {
+/// Where a model reference is sent: the provider, its wire target, the key to send and the
+/// model name the provider expects.
+pub(crate) struct RoutedModel {
+    pub provider: Provider,
+    pub target: Target,
+    pub key: Option<ResolvedKey>,
+    pub model: String,
+}
+
+impl Engine {
+    /// Routes a model reference as [`Engine::ask`] does (see the module documentation),
+    /// reading only the keys routing may use. Errors as `ask`'s, minus `Provider`.
+    pub(crate) async fn route_model(&self, model: &str) -> Result<RoutedModel, EngineError> {
+        let providers = self.providers().await?;
+        let keys = self.key_store().await?;
+        // Only the keys routing may use: each keychain read is a D-Bus round trip.
+        let candidates = key_candidates(model, &providers);
+        let wanted: Vec<(String, Option<String>)> = providers
+            .iter()
+            .filter(|p| p.takes_key() && p.target().is_some() && candidates.contains(&p.id))
+            .map(|p| (p.id.clone(), p.env_var.clone()))
+            .collect();
+        let resolved: HashMap<String, Result<Option<ResolvedKey>, KeychainError>> =
+            blocking(move || {
+                wanted
+                    .into_iter()
+                    .map(|(id, env_var)| {
+                        let key = keys.resolve(&id, env_var.as_deref());
+                        (id, key)
+                    })
+                    .collect()
+            })
+            .await?;
+        let has_key = |id: &str| matches!(resolved.get(id), Some(Ok(Some(_))));
+        let route = route(model, &providers, has_key).map_err(|error| match error {
+            RouteError::NoCredential { .. } => {
+                match resolved.values().find_map(|r| r.as_ref().err()) {
+                    // The keychain could not be asked: that is the thing to fix, not the key.
+                    Some(keychain) => EngineError::Keychain(keychain.clone()),
+                    None => EngineError::MissingCredential(error.to_string()),
+                }
+            }
+            RouteError::UnknownProvider(_) => EngineError::NotFound(error.to_string()),
+            RouteError::Ambiguous(_) | RouteError::NotAModelProvider(_) => {
+                EngineError::InvalidInput(error.to_string())
+            }
+        })?;
+        let provider = providers
+            .into_iter()
+            .find(|p| p.id == route.provider_id)
+            .ok_or_else(|| {
+                EngineError::Internal(format!("routed to unknown {}", route.provider_id))
+            })?;
+        let target = provider.target().ok_or_else(|| {
+            EngineError::InvalidInput(format!("{} takes no prompts", provider.id))
+        })?;
+        let key = match resolved.get(&provider.id) {
+            Some(Ok(Some(key))) => Some(key.clone()),
+            Some(Err(error)) if provider.needs_key() => return Err(keychain_error(error.clone())),
+            _ if provider.needs_key() => return Err(missing_key(&provider)),
+            _ => None,
+        };
+        Ok(RoutedModel {
+            provider,
+            target,
+            key,
+            model: route.model,
+        })
+    }
+}
+
+pub(crate) fn provider_error(provider: &str, source: ClientError) -> EngineError {
     EngineError::Provider {
         provider: provider.to_owned(),
         source,
@@ -141,7 +169,7 @@ fn provider_error(provider: &str, source: ClientError) -> EngineError {
 impl Engine {
     /// The catalog's prices for a model reference: the id as given, or the part after
     /// `<provider>:` (`openrouter:anthropic/claude-opus-4.5`).
-    async fn catalog_pricing(&self, model: &str) -> Option<Pricing> {
+    pub(crate) async fn catalog_pricing(&self, model: &str) -> Option<Pricing> {
         let mut ids = vec![model];
         if let Some((provider, rest)) = model.split_once(':') {
             if !provider.contains('/') {
