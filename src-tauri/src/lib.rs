@@ -65,6 +65,14 @@ macro_rules! specta_builder {
                 $crate::commands::keys::set_provider_base_url,
                 $crate::commands::keys::add_provider,
                 $crate::commands::keys::remove_provider,
+                $crate::commands::routing::classify_task,
+                $crate::commands::routing::pick_model,
+                $crate::commands::routing::recommend_models,
+                $crate::commands::routing::plan_task,
+                $crate::commands::routing::revalidate_plan,
+                $crate::commands::routing::rate_model,
+                $crate::commands::routing::rate_pick,
+                $crate::commands::routing::recent_picks,
             ])
             .events($crate::__tauri_specta::collect_events![
                 $crate::events::DoctorUpdated,

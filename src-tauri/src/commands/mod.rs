@@ -4,3 +4,4 @@ pub mod app;
 pub mod catalog;
 pub mod keys;
 pub mod roles;
+pub mod routing;

@@ -111,6 +111,22 @@ export const commands = {
 	addProvider: (request: AddProviderRequest_Deserialize) => typedError<ProviderStatus_Serialize, IpcError>(__TAURI_INVOKE("add_provider", { request })),
 	/**  Removes a custom provider and its stored key; built-in providers are `invalidInput`. */
 	removeProvider: (provider: string) => typedError<null, IpcError>(__TAURI_INVOKE("remove_provider", { provider })),
+	/**  How a task reads: category, confidence, needs, stack words, hints and deciding words. */
+	classifyTask: (task: string) => typedError<Classification_Serialize, IpcError>(__TAURI_INVOKE("classify_task", { task })),
+	/**  The best usable model for the task, recorded so it can be rated by its `pickId`. */
+	pickModel: (request: RouteTaskRequest_Deserialize) => typedError<PickAnswer_Serialize, IpcError>(__TAURI_INVOKE("pick_model", { request })),
+	/**  The best `count` (1–10) models for the task, one per provider first. */
+	recommendModels: (request: RouteTaskRequest_Deserialize, count: number) => typedError<Recommendation_Serialize, IpcError>(__TAURI_INVOKE("recommend_models", { request, count })),
+	/**  The task as sequential steps or a swarm DAG, with a model per step. */
+	planTask: (request: PlanTaskRequest_Deserialize) => typedError<Plan_Serialize, IpcError>(__TAURI_INVOKE("plan_task", { request })),
+	/**  An edited plan with recomputed edges and waves, and its problems. */
+	revalidatePlan: (plan: Plan_Deserialize) => typedError<PlanCheck_Serialize, IpcError>(__TAURI_INVOKE("revalidate_plan", { plan })),
+	/**  Rates a model 1–5 in a category; returns its ratings there. */
+	rateModel: (modelId: string, category: Category, rating: number) => typedError<FeedbackSummary, IpcError>(__TAURI_INVOKE("rate_model", { modelId, category, rating })),
+	/**  Rates a past pick 1–5 (replacing an earlier rating of it); returns the pick. */
+	ratePick: (pickId: number, rating: number) => typedError<PastPick_Serialize, IpcError>(__TAURI_INVOKE("rate_pick", { pickId, rating })),
+	/**  The newest picks, newest first, with their ratings. */
+	recentPicks: (limit: number) => typedError<PastPick_Serialize[], IpcError>(__TAURI_INVOKE("recent_picks", { limit })),
 };
 
 /** Events */
@@ -237,6 +253,36 @@ export type BlockSource =
 /**  Written or imported by the user; stored in SQLite; id starts with `custom:`. */
 "custom";
 
+/**  A budget: a tier and an optional hard cap on the input price. */
+export type Budget = Budget_Serialize | Budget_Deserialize;
+
+/**  A price band on USD per million input tokens. */
+export type BudgetTier = 
+/**  $0–1/M input. */
+"low" | 
+/**  $0–5/M input (the default). */
+"medium" | 
+/**  $2–20/M input. */
+"high" | 
+/**  Any price, unknown prices included. */
+"any";
+
+/**  A budget: a tier and an optional hard cap on the input price. */
+export type Budget_Deserialize = {
+	/**  The price band. */
+	tier: BudgetTier,
+	/**  Maximum USD per million input tokens, on top of the tier. */
+	maxPricePerM?: number | null,
+};
+
+/**  A budget: a tier and an optional hard cap on the input price. */
+export type Budget_Serialize = {
+	/**  The price band. */
+	tier: BudgetTier,
+	/**  Maximum USD per million input tokens, on top of the tier. */
+	maxPricePerM: number | null,
+};
+
 /**  One step of a running catalog refresh (a source started, failed, was saved…). */
 export type CatalogRefreshProgress = CatalogRefreshProgress_Serialize | CatalogRefreshProgress_Deserialize;
 
@@ -308,6 +354,14 @@ export type CategoryScore = {
 	inputs: ScoreInput[],
 };
 
+/**  A category's total weight in a task. */
+export type CategoryWeight = {
+	/**  The category. */
+	category: Category,
+	/**  The sum of its matched terms' weights. */
+	weight: number | null,
+};
+
 /**  One line of the doctor report. */
 export type Check = {
 	/**  Stable machine-readable id, e.g. `dataDir`, `database`, `keychain`, `git`. */
@@ -327,6 +381,37 @@ export type CheckStatus =
 "warn" | 
 /**  Broken: the feature that depends on it will not work. */
 "fail";
+
+/**  The answer of [`classify`]. */
+export type Classification = Classification_Serialize | Classification_Deserialize;
+
+/**  The answer of [`classify`]. */
+export type Classification_Deserialize = {
+	/**  The winning category; `general` when nothing matched. */
+	category: Category,
+	/**  0–1: grows with the winning weight and its margin over the runner-up. */
+	confidence: number | null,
+	/**  Needs, stack ids and hints. */
+	signals: Signals_Deserialize,
+	/**  Every term that matched, in order of first appearance. */
+	matched: MatchedTerm_Deserialize[],
+	/**  Total weight per category with any evidence, highest first. */
+	scores: CategoryWeight[],
+};
+
+/**  The answer of [`classify`]. */
+export type Classification_Serialize = {
+	/**  The winning category; `general` when nothing matched. */
+	category: Category,
+	/**  0–1: grows with the winning weight and its margin over the runner-up. */
+	confidence: number | null,
+	/**  Needs, stack ids and hints. */
+	signals: Signals_Serialize,
+	/**  Every term that matched, in order of first appearance. */
+	matched: MatchedTerm_Serialize[],
+	/**  Total weight per category with any evidence, highest first. */
+	scores: CategoryWeight[],
+};
 
 /**
  *  What to compose: block ids per slot, the task, and optionally a saved preset to start from.
@@ -518,6 +603,26 @@ export type ErrorCode =
 /**  A bug: something that should not happen. */
 "internal";
 
+/**  Ratings of one model in one category, aggregated. */
+export type FeedbackSummary = {
+	/**  Number of ratings. */
+	count: number,
+	/**  Their mean, 1–5. */
+	mean: number | null,
+};
+
+/**  Speed, cost and stakes words in the task. */
+export type Hints = {
+	/**  "quick", "asap", "尽快". */
+	speed: boolean,
+	/**  "cheap", "on a budget", "便宜". */
+	cost: boolean,
+	/**  "critical", "security", "关键". */
+	critical: boolean,
+	/**  "production", "go live", "上线". */
+	production: boolean,
+};
+
 /**  How an import treats what is already stored. */
 export type ImportMode = 
 /**
@@ -639,12 +744,49 @@ export type LocalReachability_Serialize = {
 
 /**  A user's correction of a match, stored and applied on every refresh. */
 export type MatchOverride = {
+	/**  The record's source. */
 	source: SourceId,
 	/**  The record's key in its source. */
 	key: string,
 	/**  Catalog model id (`anthropic/claude-opus-4.5` or `local/ollama/llama3.2:3b`). */
 	modelId: string,
+	/**  Add or remove. */
 	action: OverrideAction,
+};
+
+/**  One matched term and what it contributed. */
+export type MatchedTerm = MatchedTerm_Serialize | MatchedTerm_Deserialize;
+
+/**  One matched term and what it contributed. */
+export type MatchedTerm_Deserialize = {
+	/**  The term as listed in the data (lowercase, words joined by one space). */
+	word: string,
+	/**  The category it weighs for; `None` for pure signals. */
+	category?: Category | null,
+	/**  Its weight in that category (0 for pure signals). */
+	weight: number | null,
+	/**  Signals it set: `need:vision`, `need:longContext=200000`, `hint:cost`, `stack:rust`. */
+	signals: string[],
+};
+
+/**  One matched term and what it contributed. */
+export type MatchedTerm_Serialize = {
+	/**  The term as listed in the data (lowercase, words joined by one space). */
+	word: string,
+	/**  The category it weighs for; `None` for pure signals. */
+	category: Category | null,
+	/**  Its weight in that category (0 for pure signals). */
+	weight: number | null,
+	/**  Signals it set: `need:vision`, `need:longContext=200000`, `hint:cost`, `stack:rust`. */
+	signals: string[],
+};
+
+/**  One benchmark value behind a context boost. */
+export type MetricValue = {
+	/**  Source-qualified metric id (`aa.livecodebench`). */
+	metric: string,
+	/**  0–100. */
+	normalized: number | null,
 };
 
 /**  A base model with everything Switchyard knows about it. */
@@ -730,6 +872,7 @@ export type ModelQuery_Deserialize = {
 	search?: string | null,
 	/**  Only models scored in this category; also the category score and efficiency sort by. */
 	category?: Category | null,
+	/**  Only models of this tier. */
 	tier?: Tier | null,
 	/**  Models having every one of these tags. */
 	tags?: Tag[],
@@ -739,6 +882,7 @@ export type ModelQuery_Deserialize = {
 	maxPrice?: number | null,
 	/**  Least context length in tokens; models with unknown context are excluded. */
 	minContext?: number | null,
+	/**  What to sort by. */
 	sort?: SortKey,
 	/**  Highest first. Models without the sort value come last either way. */
 	descending?: boolean,
@@ -755,6 +899,7 @@ export type ModelQuery_Serialize = {
 	search: string | null,
 	/**  Only models scored in this category; also the category score and efficiency sort by. */
 	category: Category | null,
+	/**  Only models of this tier. */
 	tier: Tier | null,
 	/**  Models having every one of these tags. */
 	tags: Tag[],
@@ -764,6 +909,7 @@ export type ModelQuery_Serialize = {
 	maxPrice: number | null,
 	/**  Least context length in tokens; models with unknown context are excluded. */
 	minContext: number | null,
+	/**  What to sort by. */
 	sort: SortKey,
 	/**  Highest first. Models without the sort value come last either way. */
 	descending: boolean,
@@ -814,6 +960,33 @@ export type ModelSummary_Serialize = {
 	variants: number,
 };
 
+/**  What a task needs from a model, beyond its category. */
+export type Needs = Needs_Serialize | Needs_Deserialize;
+
+/**  What a task needs from a model, beyond its category. */
+export type Needs_Deserialize = {
+	/**  Image input. */
+	vision: boolean,
+	/**  Estimated context in tokens, when the task needs a long one. */
+	longContext?: number | null,
+	/**  Tool / function calling. */
+	tools: boolean,
+	/**  JSON-schema structured output. */
+	structuredOutput: boolean,
+};
+
+/**  What a task needs from a model, beyond its category. */
+export type Needs_Serialize = {
+	/**  Image input. */
+	vision: boolean,
+	/**  Estimated context in tokens, when the task needs a long one. */
+	longContext: number | null,
+	/**  Tool / function calling. */
+	tools: boolean,
+	/**  JSON-schema structured output. */
+	structuredOutput: boolean,
+};
+
 /**  Whether an override adds or removes a match. */
 export type OverrideAction = 
 /**  The record belongs to the model, whatever the automatic matcher says. */
@@ -823,6 +996,399 @@ export type OverrideAction =
  *  is dropped and the record stays unmatched.
  */
 "remove";
+
+/**  A pick made earlier, with its rating. */
+export type PastPick = PastPick_Serialize | PastPick_Deserialize;
+
+/**  A pick made earlier, with its rating. */
+export type PastPick_Deserialize = {
+	/**  The id to rate it with. */
+	id: number,
+	/**  The task as typed. */
+	task: string,
+	/**  The category it was picked in. */
+	category: Category,
+	/**  The picked model's catalog id. */
+	modelId: string,
+	/**  Its display name (the id when the model left the catalog). */
+	modelName: string,
+	/**  RFC 3339 timestamp. */
+	createdAt: string,
+	/**  The rating given to it (1–5). */
+	rating?: number | null,
+};
+
+/**  A pick made earlier, with its rating. */
+export type PastPick_Serialize = {
+	/**  The id to rate it with. */
+	id: number,
+	/**  The task as typed. */
+	task: string,
+	/**  The category it was picked in. */
+	category: Category,
+	/**  The picked model's catalog id. */
+	modelId: string,
+	/**  Its display name (the id when the model left the catalog). */
+	modelName: string,
+	/**  RFC 3339 timestamp. */
+	createdAt: string,
+	/**  The rating given to it (1–5). */
+	rating: number | null,
+};
+
+/**  Work phases, in dependency order (`deploy` and `docs` share the last rank). */
+export type Phase = 
+/**  Design, architecture, specification. */
+"design" | 
+/**  Scaffolding, installation, configuration. */
+"setup" | 
+/**  Writing and changing code. */
+"implement" | 
+/**  Wiring parts together. */
+"integrate" | 
+/**  Tests and verification. */
+"test" | 
+/**  Release and deployment. */
+"deploy" | 
+/**  Documentation. */
+"docs";
+
+/**  The chosen model, why, and what came next. */
+export type Pick = Pick_Serialize | Pick_Deserialize;
+
+/**
+ *  A pick, the classification it was made from, and the id it was recorded under (rate it
+ *  with that id).
+ */
+export type PickAnswer = PickAnswer_Serialize | PickAnswer_Deserialize;
+
+/**
+ *  A pick, the classification it was made from, and the id it was recorded under (rate it
+ *  with that id).
+ */
+export type PickAnswer_Deserialize = {
+	/**  The recorded pick's id. */
+	pickId: number,
+	/**  How the task was read. */
+	classification: Classification_Deserialize,
+	/**  The model chosen, its reason and the runner-ups. */
+	pick: Pick_Deserialize,
+};
+
+/**
+ *  A pick, the classification it was made from, and the id it was recorded under (rate it
+ *  with that id).
+ */
+export type PickAnswer_Serialize = {
+	/**  The recorded pick's id. */
+	pickId: number,
+	/**  How the task was read. */
+	classification: Classification_Serialize,
+	/**  The model chosen, its reason and the runner-ups. */
+	pick: Pick_Serialize,
+};
+
+/**  The chosen model, why, and what came next. */
+export type Pick_Deserialize = {
+	/**  Catalog id (`anthropic/claude-opus-4.5`). */
+	id: string,
+	/**  Display name. */
+	name: string,
+	/**  Provider slug. */
+	provider: string,
+	/**  Blended score. */
+	score: number | null,
+	/**  The category it was picked for. */
+	category: Category,
+	/**  Its prices. */
+	pricing: Pricing_Deserialize,
+	/**  0–1, from coverage and the number of ratings. */
+	confidence: number | null,
+	/**  The numbers behind the choice. */
+	reason: Reason_Deserialize,
+	/**  The next best models, best first, each with its own reason. */
+	alternatives: RankedModel_Deserialize[],
+};
+
+/**  The chosen model, why, and what came next. */
+export type Pick_Serialize = {
+	/**  Catalog id (`anthropic/claude-opus-4.5`). */
+	id: string,
+	/**  Display name. */
+	name: string,
+	/**  Provider slug. */
+	provider: string,
+	/**  Blended score. */
+	score: number | null,
+	/**  The category it was picked for. */
+	category: Category,
+	/**  Its prices. */
+	pricing: Pricing_Serialize,
+	/**  0–1, from coverage and the number of ratings. */
+	confidence: number | null,
+	/**  The numbers behind the choice. */
+	reason: Reason_Serialize,
+	/**  The next best models, best first, each with its own reason. */
+	alternatives: RankedModel_Serialize[],
+};
+
+/**
+ *  A plan or a swarm DAG, tagged by `mode` in JSON (`{"mode": "plan", "steps": …}` or
+ *  `{"mode": "swarm", "nodes": …}`).
+ */
+export type Plan = Plan_Serialize | Plan_Deserialize;
+
+/**  An edited plan with its edges and waves recomputed, and what is wrong with it. */
+export type PlanCheck = PlanCheck_Serialize | PlanCheck_Deserialize;
+
+/**  An edited plan with its edges and waves recomputed, and what is wrong with it. */
+export type PlanCheck_Deserialize = {
+	/**  The plan with recomputed edges and waves. */
+	plan: Plan_Deserialize,
+	/**  Errors block a launch; warnings do not. */
+	issues: PlanIssue_Deserialize[],
+};
+
+/**  An edited plan with its edges and waves recomputed, and what is wrong with it. */
+export type PlanCheck_Serialize = {
+	/**  The plan with recomputed edges and waves. */
+	plan: Plan_Serialize,
+	/**  Errors block a launch; warnings do not. */
+	issues: PlanIssue_Serialize[],
+};
+
+/**  A dependency: `to` waits for `from`. */
+export type PlanEdge = {
+	/**  The step waited for. */
+	from: string,
+	/**  The waiting step. */
+	to: string,
+	/**
+	 *  Why: `sequence`, `phase design → implement`, `shared api`, `schema before api`,
+	 *  `after step 2`, `model planner`, `edited`.
+	 */
+	reason: string,
+};
+
+/**  One problem found by [`validate_plan`] or [`validate_models`]. */
+export type PlanIssue = PlanIssue_Serialize | PlanIssue_Deserialize;
+
+/**  What is wrong with a plan. */
+export type PlanIssueCode = 
+/**  No steps. */
+"emptyPlan" | 
+/**  More than [`MAX_STEPS`] steps. */
+"tooManySteps" | 
+/**  An id that is empty, too long or not `[A-Za-z0-9_-]`. */
+"invalidId" | 
+/**  Two steps with the same id. */
+"duplicateId" | 
+/**  A step with no text, or too long a text. */
+"invalidTask" | 
+/**  `dependsOn` names a step that does not exist. */
+"unknownDependency" | 
+/**  A step depends on itself. */
+"selfDependency" | 
+/**  Dependencies that go round in a circle; `edges` lists them. */
+"cycle" | 
+/**  A sequential plan whose steps do not each wait for the one before. */
+"notSequential" | 
+/**  `edges` do not match the steps' `dependsOn` (call `recompute`). */
+"edgeMismatch" | 
+/**  A step's `wave` is not its dependency level (call `recompute`). */
+"waveMismatch" | 
+/**  A step without a model (a warning: the run engine may pick one). */
+"missingModel" | 
+/**  A step's model is not in the catalog. */
+"unknownModel";
+
+/**  One problem found by [`validate_plan`] or [`validate_models`]. */
+export type PlanIssue_Deserialize = {
+	/**  What kind of problem. */
+	code: PlanIssueCode,
+	/**  Whether it stops a run. */
+	severity: Severity,
+	/**  The step concerned, when one is. */
+	step?: string | null,
+	/**  For people. */
+	message: string,
+	/**  The edges involved (cycles). */
+	edges: PlanEdge[],
+};
+
+/**  One problem found by [`validate_plan`] or [`validate_models`]. */
+export type PlanIssue_Serialize = {
+	/**  What kind of problem. */
+	code: PlanIssueCode,
+	/**  Whether it stops a run. */
+	severity: Severity,
+	/**  The step concerned, when one is. */
+	step: string | null,
+	/**  For people. */
+	message: string,
+	/**  The edges involved (cycles). */
+	edges: PlanEdge[],
+};
+
+/**  How a plan's steps run. */
+export type PlanMode = 
+/**  One after another, in list order. */
+"plan" | 
+/**  A DAG: each step waits only for its dependencies. */
+"swarm";
+
+/**  Who proposed the plan. */
+export type PlanOrigin = 
+/**  The rule-based planner in this module. */
+"deterministic" | 
+/**  A model's JSON, validated against [`planner::PLANNER_SCHEMA`]. */
+"model";
+
+/**  One step (a node of a swarm). */
+export type PlanStep = PlanStep_Serialize | PlanStep_Deserialize;
+
+/**  One step (a node of a swarm). */
+export type PlanStep_Deserialize = {
+	/**  Unique within the plan: `s1`, `s2`, … (`n1`, … in a swarm). */
+	id: string,
+	/**  What the step must do. */
+	task: string,
+	/**  The category of model it needs. */
+	category: Category,
+	/**  Its price band (the plan's, nudged by the step's words). */
+	budget: Budget_Deserialize,
+	/**  The model chosen for the step (catalog id); `None` when none fits. */
+	model?: string | null,
+	/**  Ids of the steps this one waits for. */
+	dependsOn: string[],
+	/**  Dependency level: 0 for steps without dependencies; `None` inside or after a cycle. */
+	wave?: number | null,
+	/**  The work phase its words name, if any. */
+	phase?: Phase | null,
+	/**  Artifacts its words name (`schema`, `api`, `component`, `config`, `tests`, `docs`). */
+	artifacts: string[],
+	/**  Needs found in the step (plus the plan's own). */
+	needs: Needs_Deserialize,
+	/**  How the category, budget and model were decided. */
+	notes: string[],
+};
+
+/**  One step (a node of a swarm). */
+export type PlanStep_Serialize = {
+	/**  Unique within the plan: `s1`, `s2`, … (`n1`, … in a swarm). */
+	id: string,
+	/**  What the step must do. */
+	task: string,
+	/**  The category of model it needs. */
+	category: Category,
+	/**  Its price band (the plan's, nudged by the step's words). */
+	budget: Budget_Serialize,
+	/**  The model chosen for the step (catalog id); `None` when none fits. */
+	model: string | null,
+	/**  Ids of the steps this one waits for. */
+	dependsOn: string[],
+	/**  Dependency level: 0 for steps without dependencies; `None` inside or after a cycle. */
+	wave: number | null,
+	/**  The work phase its words name, if any. */
+	phase: Phase | null,
+	/**  Artifacts its words name (`schema`, `api`, `component`, `config`, `tests`, `docs`). */
+	artifacts: string[],
+	/**  Needs found in the step (plus the plan's own). */
+	needs: Needs_Serialize,
+	/**  How the category, budget and model were decided. */
+	notes: string[],
+};
+
+/**  Plan a task as sequential steps or a swarm DAG. */
+export type PlanTaskRequest = PlanTaskRequest_Serialize | PlanTaskRequest_Deserialize;
+
+/**  Plan a task as sequential steps or a swarm DAG. */
+export type PlanTaskRequest_Deserialize = {
+	/**  The task as typed. */
+	task: string,
+	/**  Sequential plan or swarm. */
+	mode: PlanMode,
+	/**  The run's price band; step words may nudge it one tier. */
+	budget: BudgetTier,
+	/**  Maximum USD per million input tokens for every step. */
+	maxPrice?: number | null,
+	/**  Ignore whether a key or local endpoint exists for the models. */
+	anyProvider: boolean,
+};
+
+/**  Plan a task as sequential steps or a swarm DAG. */
+export type PlanTaskRequest_Serialize = {
+	/**  The task as typed. */
+	task: string,
+	/**  Sequential plan or swarm. */
+	mode: PlanMode,
+	/**  The run's price band; step words may nudge it one tier. */
+	budget: BudgetTier,
+	/**  Maximum USD per million input tokens for every step. */
+	maxPrice: number | null,
+	/**  Ignore whether a key or local endpoint exists for the models. */
+	anyProvider: boolean,
+};
+
+/**
+ *  A plan or a swarm DAG, tagged by `mode` in JSON (`{"mode": "plan", "steps": …}` or
+ *  `{"mode": "swarm", "nodes": …}`).
+ */
+export type Plan_Deserialize = 
+/**  Steps run in list order. */
+{ mode: "plan"; 
+/**  The original task. */
+task: string; 
+/**  The steps in run order. */
+steps: PlanStep_Deserialize[]; 
+/**  Each step after the one before it. */
+edges: PlanEdge[]; 
+/**  What the user should know. */
+warnings: string[]; 
+/**  Who proposed it. */
+origin: PlanOrigin } | 
+/**  Nodes run as their dependencies finish. */
+{ mode: "swarm"; 
+/**  The original task. */
+task: string; 
+/**  The nodes, in the task's order. */
+nodes: PlanStep_Deserialize[]; 
+/**  Dependencies (transitively reduced when inferred). */
+edges: PlanEdge[]; 
+/**  What the user should know (cycles, steps without a model, fallbacks). */
+warnings: string[]; 
+/**  Who proposed it. */
+origin: PlanOrigin };
+
+/**
+ *  A plan or a swarm DAG, tagged by `mode` in JSON (`{"mode": "plan", "steps": …}` or
+ *  `{"mode": "swarm", "nodes": …}`).
+ */
+export type Plan_Serialize = 
+/**  Steps run in list order. */
+{ mode: "plan"; 
+/**  The original task. */
+task: string; 
+/**  The steps in run order. */
+steps: PlanStep_Serialize[]; 
+/**  Each step after the one before it. */
+edges: PlanEdge[]; 
+/**  What the user should know. */
+warnings: string[]; 
+/**  Who proposed it. */
+origin: PlanOrigin } | 
+/**  Nodes run as their dependencies finish. */
+{ mode: "swarm"; 
+/**  The original task. */
+task: string; 
+/**  The nodes, in the task's order. */
+nodes: PlanStep_Serialize[]; 
+/**  Dependencies (transitively reduced when inferred). */
+edges: PlanEdge[]; 
+/**  What the user should know (cycles, steps without a model, fallbacks). */
+warnings: string[]; 
+/**  Who proposed it. */
+origin: PlanOrigin };
 
 /**  USD per million tokens. `None` = unknown or dynamic (never silently zero). */
 export type Pricing = Pricing_Serialize | Pricing_Deserialize;
@@ -940,6 +1506,157 @@ export type ProviderTest_Serialize = {
 	keySource: KeySource | null,
 };
 
+/**  A ranked model with its reason. */
+export type RankedModel = RankedModel_Serialize | RankedModel_Deserialize;
+
+/**  A ranked model with its reason. */
+export type RankedModel_Deserialize = {
+	/**  Catalog id. */
+	id: string,
+	/**  Display name. */
+	name: string,
+	/**  Provider slug. */
+	provider: string,
+	/**  Blended score. */
+	score: number | null,
+	/**  The category ranked in. */
+	category: Category,
+	/**  Its prices. */
+	pricing: Pricing_Deserialize,
+	/**  0–1: how much evidence stands behind the score (coverage and number of ratings). */
+	confidence: number | null,
+	/**  The numbers behind its place. */
+	reason: Reason_Deserialize,
+};
+
+/**  A ranked model with its reason. */
+export type RankedModel_Serialize = {
+	/**  Catalog id. */
+	id: string,
+	/**  Display name. */
+	name: string,
+	/**  Provider slug. */
+	provider: string,
+	/**  Blended score. */
+	score: number | null,
+	/**  The category ranked in. */
+	category: Category,
+	/**  Its prices. */
+	pricing: Pricing_Serialize,
+	/**  0–1: how much evidence stands behind the score (coverage and number of ratings). */
+	confidence: number | null,
+	/**  The numbers behind its place. */
+	reason: Reason_Serialize,
+};
+
+/**  The numbers behind one model's place in a ranking. */
+export type Reason = Reason_Serialize | Reason_Deserialize;
+
+/**  The numbers behind one model's place in a ranking. */
+export type Reason_Deserialize = {
+	/**  One sentence quoting the numbers below. */
+	text: string,
+	/**  The category ranked in. */
+	category: Category,
+	/**  The catalog's 0–100 category score. */
+	categoryScore: number | null,
+	/**  Share (0–1) of the category's evidence the score rests on. */
+	coverage: number | null,
+	/**  Points lost for missing evidence (≤ 0). */
+	coverageAdjustment: number | null,
+	/**  USD per million input tokens; `None` when unknown. */
+	pricePerM?: number | null,
+	/**  USD per million output tokens; `None` when unknown. */
+	completionPricePerM?: number | null,
+	/**  Points added (or removed) by user ratings. */
+	feedbackAdjustment: number | null,
+	/**  How many ratings the adjustment rests on. */
+	feedbackCount: number,
+	/**  Their mean (1–5), when rated. */
+	feedbackMean?: number | null,
+	/**  Points added (or removed) by the stack's own metrics. */
+	contextBoost: number | null,
+	/**  The metric values behind the boost. */
+	contextMetrics: MetricValue[],
+	/**  categoryScore + coverageAdjustment + feedbackAdjustment + contextBoost. */
+	blendedScore: number | null,
+	/**  1-based place in the answer (pick: best first, then the alternatives). */
+	rank: number,
+	/**  How many models passed every filter. */
+	qualified: number,
+	/**  The budget the ranking respected. */
+	budget: Budget_Deserialize,
+};
+
+/**  The numbers behind one model's place in a ranking. */
+export type Reason_Serialize = {
+	/**  One sentence quoting the numbers below. */
+	text: string,
+	/**  The category ranked in. */
+	category: Category,
+	/**  The catalog's 0–100 category score. */
+	categoryScore: number | null,
+	/**  Share (0–1) of the category's evidence the score rests on. */
+	coverage: number | null,
+	/**  Points lost for missing evidence (≤ 0). */
+	coverageAdjustment: number | null,
+	/**  USD per million input tokens; `None` when unknown. */
+	pricePerM: number | null,
+	/**  USD per million output tokens; `None` when unknown. */
+	completionPricePerM: number | null,
+	/**  Points added (or removed) by user ratings. */
+	feedbackAdjustment: number | null,
+	/**  How many ratings the adjustment rests on. */
+	feedbackCount: number,
+	/**  Their mean (1–5), when rated. */
+	feedbackMean: number | null,
+	/**  Points added (or removed) by the stack's own metrics. */
+	contextBoost: number | null,
+	/**  The metric values behind the boost. */
+	contextMetrics: MetricValue[],
+	/**  categoryScore + coverageAdjustment + feedbackAdjustment + contextBoost. */
+	blendedScore: number | null,
+	/**  1-based place in the answer (pick: best first, then the alternatives). */
+	rank: number,
+	/**  How many models passed every filter. */
+	qualified: number,
+	/**  The budget the ranking respected. */
+	budget: Budget_Serialize,
+};
+
+/**  A recommendation set. */
+export type Recommendation = Recommendation_Serialize | Recommendation_Deserialize;
+
+/**  A recommendation set. */
+export type Recommendation_Deserialize = {
+	/**  The category ranked in. */
+	category: Category,
+	/**
+	 *  Best first. One model per provider is taken first (the best of each), then the
+	 *  remaining places are filled by score; fewer than asked when fewer models qualify.
+	 */
+	models: RankedModel_Deserialize[],
+	/**  Models that passed every filter. */
+	qualified: number,
+	/**  Why the others were left out. */
+	rejected: Rejections,
+};
+
+/**  A recommendation set. */
+export type Recommendation_Serialize = {
+	/**  The category ranked in. */
+	category: Category,
+	/**
+	 *  Best first. One model per provider is taken first (the best of each), then the
+	 *  remaining places are filled by score; fewer than asked when fewer models qualify.
+	 */
+	models: RankedModel_Serialize[],
+	/**  Models that passed every filter. */
+	qualified: number,
+	/**  Why the others were left out. */
+	rejected: Rejections,
+};
+
 /**  Progress of a refresh, one event per source stage. */
 export type RefreshProgress = RefreshProgress_Serialize | RefreshProgress_Deserialize;
 
@@ -980,6 +1697,27 @@ export type RefreshReport_Serialize = {
 export type RefreshStage = "started" | "fetching" | "parsing" | "saved" | "failed" | 
 /**  The catalog was rebuilt from every source; the refresh is over. */
 "finished";
+
+/**
+ *  Why models were left out, each counted under the first filter it failed. Filters run in
+ *  this order: budget, category, needs (vision, context, tools, structured output), usable.
+ */
+export type Rejections = {
+	/**  Input price outside the budget (or unknown). */
+	overBudget: number,
+	/**  No score in the category (not a member). */
+	notInCategory: number,
+	/**  No image input when vision is needed. */
+	noVision: number,
+	/**  Context window unknown or below the estimate. */
+	shortContext: number,
+	/**  No tool calling when tools are needed. */
+	noTools: number,
+	/**  No structured output when it is needed. */
+	noStructuredOutput: number,
+	/**  No key, local endpoint or OpenRouter route. */
+	unusable: number,
+};
 
 /**
  *  One block of the library.
@@ -1099,6 +1837,43 @@ export type RoleWarning_Serialize = {
 	message: string,
 };
 
+/**  Pick or recommend models for a task. */
+export type RouteTaskRequest = RouteTaskRequest_Serialize | RouteTaskRequest_Deserialize;
+
+/**  Pick or recommend models for a task. */
+export type RouteTaskRequest_Deserialize = {
+	/**  The task as typed. */
+	task: string,
+	/**  The price band. */
+	budget: BudgetTier,
+	/**  Maximum USD per million input tokens, on top of the band. */
+	maxPrice?: number | null,
+	/**
+	 *  Needs on top of those the task's words imply: `vision`, `tools`,
+	 *  `structured-output`, `long-context` or `long-context=200000`.
+	 */
+	needs: string[],
+	/**  Ignore whether a key or local endpoint exists for the model. */
+	anyProvider: boolean,
+};
+
+/**  Pick or recommend models for a task. */
+export type RouteTaskRequest_Serialize = {
+	/**  The task as typed. */
+	task: string,
+	/**  The price band. */
+	budget: BudgetTier,
+	/**  Maximum USD per million input tokens, on top of the band. */
+	maxPrice: number | null,
+	/**
+	 *  Needs on top of those the task's words imply: `vision`, `tools`,
+	 *  `structured-output`, `long-context` or `long-context=200000`.
+	 */
+	needs: string[],
+	/**  Ignore whether a key or local endpoint exists for the model. */
+	anyProvider: boolean,
+};
+
 /**  Score and coverage of one category, without the inputs (those are in the detail). */
 export type ScoreBrief = {
 	score: number | null,
@@ -1110,6 +1885,36 @@ export type ScoreInput = {
 	metric: string,
 	weight: number | null,
 	normalized: number | null,
+};
+
+/**  How bad an issue is: errors stop a run from starting, warnings do not. */
+export type Severity = 
+/**  The plan cannot run. */
+"error" | 
+/**  The plan can run; the user should know. */
+"warning";
+
+/**  Everything a task says about what it needs, besides its category. */
+export type Signals = Signals_Serialize | Signals_Deserialize;
+
+/**  Everything a task says about what it needs, besides its category. */
+export type Signals_Deserialize = {
+	/**  Hard requirements on the model. */
+	needs: Needs_Deserialize,
+	/**  Stack ids (roles library ids: `rust`, `postgresql`), in order of first mention. */
+	stack: string[],
+	/**  Speed, cost and stakes words. */
+	hints: Hints,
+};
+
+/**  Everything a task says about what it needs, besides its category. */
+export type Signals_Serialize = {
+	/**  Hard requirements on the model. */
+	needs: Needs_Serialize,
+	/**  Stack ids (roles library ids: `rust`, `postgresql`), in order of first mention. */
+	stack: string[],
+	/**  Speed, cost and stakes words. */
+	hints: Hints,
 };
 
 /**  What to sort by. */
