@@ -11,14 +11,12 @@
 use futures_util::future::join_all;
 use serde_json::Value;
 use switchyard_core::catalog::card::{Category, Pricing};
-use switchyard_core::providers::{self as ids, ProviderKind};
+use switchyard_core::providers::ProviderKind;
 use switchyard_core::routing::plan::planner::{
-    resolve_plan, ModelPlannerOutput, PLANNER_INSTRUCTIONS, PLANNER_SCHEMA,
+    ModelPlannerOutput, PLANNER_INSTRUCTIONS, PLANNER_SCHEMA,
 };
-use switchyard_core::routing::plan::{Plan, PlanMode, PlanOptions, PlanOrigin};
-use switchyard_core::routing::{
-    pick, Budget, BudgetTier, FeedbackIndex, RouteContext, RouteRequest,
-};
+use switchyard_core::routing::plan::{Plan, PlanMode, PlanOrigin};
+use switchyard_core::routing::{pick, Budget, BudgetTier, PlanTaskRequest, RouteRequest};
 use switchyard_providers::client::{
     ChatRequest, ClientConfig, ClientError, ModelClient, OutputSchema,
 };
@@ -82,44 +80,27 @@ impl PlannerAttempt {
 }
 
 impl Engine {
-    /// Plans `task` with the model planner (see the module documentation), falling back to
+    /// Plans the task with the model planner (see the module documentation), falling back to
     /// the deterministic planner with a warning when no model can plan or its answer is not
-    /// a valid plan. `planner_model` is a model reference as [`Engine::ask`] takes it.
+    /// a valid plan. `planner_model` is a model reference as [`Engine::ask`] takes it
+    /// (`ollama:qwen3`, `openai/gpt-5-mini`, `openrouter:…`); `None` chooses one.
     ///
-    /// Errors: only what loading the catalog can fail with; model failures are warnings.
+    /// Errors: `InvalidInput` for a bad request (empty task, bad price cap); model failures
+    /// are warnings on the plan, not errors.
     pub async fn plan_task_with_model(
         &self,
-        task: &str,
-        mode: PlanMode,
-        options: PlanOptions,
+        request: PlanTaskRequest,
         planner_model: Option<String>,
     ) -> Result<Plan, EngineError> {
-        if task.trim().is_empty() {
-            return Err(EngineError::InvalidInput("the task is empty".into()));
-        }
-        let keyed = self.keyed_providers().await?;
-        let openrouter = keyed.iter().any(|id| id == ids::OPENROUTER);
-        let vendors: Vec<String> = self
-            .providers()
-            .await?
-            .into_iter()
-            .filter(|p| keyed.contains(&p.id))
-            .filter_map(|p| p.vendor)
-            .collect();
-        let state = self.catalog_state().await?;
-        let usable = |card: &switchyard_core::catalog::card::ModelCard| {
-            card.local || routable(&card.id, openrouter, &vendors)
-        };
-        let feedback = FeedbackIndex::empty();
-        let ctx = RouteContext {
-            catalog: &state.catalog.models,
-            feedback: &feedback,
-            usable: &usable,
-        };
+        request
+            .options()
+            .map_err(|e| EngineError::InvalidInput(e.to_string()))?;
         let attempt = self
-            .ask_model_planner(task, mode, planner_model, &ctx)
+            .ask_model_planner(&request.task, request.mode, planner_model)
             .await;
-        let mut plan = resolve_plan(attempt.output(), task, mode, &options, &ctx);
+        let mut plan = self
+            .plan_with_planner_output(&request, attempt.output())
+            .await?;
         attempt.label(&mut plan);
         Ok(plan)
     }
@@ -130,14 +111,13 @@ impl Engine {
         task: &str,
         mode: PlanMode,
         planner_model: Option<String>,
-        ctx: &RouteContext<'_>,
     ) -> PlannerAttempt {
         let model = match planner_model
             .map(|m| m.trim().to_owned())
             .filter(|m| !m.is_empty())
         {
             Some(model) => model,
-            None => match self.choose_planner_model(ctx).await {
+            None => match self.choose_planner_model().await {
                 Some(model) => model,
                 None => return PlannerAttempt::NotAsked(NO_PLANNER_MODEL.to_owned()),
             },
@@ -151,18 +131,24 @@ impl Engine {
 
     /// A model on a reachable local server, else the best usable fast-and-cheap model (with
     /// structured output when one is usable).
-    async fn choose_planner_model(&self, ctx: &RouteContext<'_>) -> Option<String> {
+    async fn choose_planner_model(&self) -> Option<String> {
         if let Some(model) = self.local_planner_model().await {
             return Some(model);
         }
+        // The planner must be callable whatever the request says about providers.
+        let inputs = self.route_inputs(false).await.ok()?;
         let mut request = RouteRequest::new(Category::FastCheap);
         request.budget = Budget::tier(BudgetTier::Low);
         request.needs.structured_output = true;
-        if let Ok(found) = pick(&request, ctx) {
-            return Some(found.id);
-        }
-        request.needs.structured_output = false;
-        pick(&request, ctx).ok().map(|found| found.id)
+        inputs.with_context(|ctx| {
+            pick(&request, ctx)
+                .or_else(|_| {
+                    request.needs.structured_output = false;
+                    pick(&request, ctx)
+                })
+                .ok()
+                .map(|found| found.id)
+        })
     }
 
     /// `<server>:<model>` for the first chat model of the first local server that answers.
@@ -241,13 +227,4 @@ impl Engine {
             Err(error) => Err(provider_error(&provider.id, error).to_string()),
         }
     }
-}
-
-/// Whether a catalog id can be called: through OpenRouter, or with its vendor's own key
-/// (as `switchyard_providers::route::route` routes it).
-fn routable(id: &str, openrouter: bool, keyed_vendors: &[String]) -> bool {
-    openrouter
-        || id
-            .split_once('/')
-            .is_some_and(|(vendor, _)| keyed_vendors.iter().any(|v| v == vendor))
 }

@@ -16,7 +16,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use http::{wire, Reply, TestServer};
 use serde_json::json;
 use switchyard_core::providers::{AddProviderRequest, ProviderKind};
-use switchyard_core::routing::plan::{Plan, PlanMode, PlanOptions, PlanOrigin};
+use switchyard_core::routing::plan::{Plan, PlanMode, PlanOrigin};
+use switchyard_core::routing::{BudgetTier, PlanTaskRequest};
 use switchyard_engine::{Engine, EngineConfig};
 use switchyard_store::{Store, DATABASE_FILE};
 
@@ -89,8 +90,14 @@ fn completion(text: &str) -> Reply {
     Reply::json(200, wire::openai_completion("tiny", text, Some((300, 120))))
 }
 
-fn options() -> PlanOptions {
-    PlanOptions::default()
+fn request(task: &str, mode: PlanMode) -> PlanTaskRequest {
+    PlanTaskRequest {
+        task: task.into(),
+        mode,
+        budget: BudgetTier::Medium,
+        max_price: None,
+        any_provider: false,
+    }
 }
 
 fn model_swarm() -> serde_json::Value {
@@ -121,12 +128,7 @@ async fn valid_answer_becomes_the_plan() {
     with_test_provider(&engine, &server).await;
 
     let plan = engine
-        .plan_task_with_model(
-            TASK,
-            PlanMode::Swarm,
-            options(),
-            Some("plantest:tiny".into()),
-        )
+        .plan_task_with_model(request(TASK, PlanMode::Swarm), Some("plantest:tiny".into()))
         .await
         .expect("plan");
 
@@ -183,12 +185,7 @@ async fn schema_invalid_answer_falls_back_naming_the_problem() {
     with_test_provider(&engine, &server).await;
 
     let plan = engine
-        .plan_task_with_model(
-            TASK,
-            PlanMode::Plan,
-            options(),
-            Some("plantest:tiny".into()),
-        )
+        .plan_task_with_model(request(TASK, PlanMode::Plan), Some("plantest:tiny".into()))
         .await
         .expect("plan");
 
@@ -219,12 +216,7 @@ async fn non_json_answer_falls_back() {
     with_test_provider(&engine, &server).await;
 
     let plan = engine
-        .plan_task_with_model(
-            TASK,
-            PlanMode::Swarm,
-            options(),
-            Some("plantest:tiny".into()),
-        )
+        .plan_task_with_model(request(TASK, PlanMode::Swarm), Some("plantest:tiny".into()))
         .await
         .expect("plan");
 
@@ -247,12 +239,7 @@ async fn answer_with_an_unknown_dependency_falls_back() {
     with_test_provider(&engine, &server).await;
 
     let plan = engine
-        .plan_task_with_model(
-            TASK,
-            PlanMode::Swarm,
-            options(),
-            Some("plantest:tiny".into()),
-        )
+        .plan_task_with_model(request(TASK, PlanMode::Swarm), Some("plantest:tiny".into()))
         .await
         .expect("plan");
 
@@ -274,12 +261,7 @@ async fn provider_failure_falls_back() {
     with_test_provider(&engine, &server).await;
 
     let plan = engine
-        .plan_task_with_model(
-            TASK,
-            PlanMode::Plan,
-            options(),
-            Some("plantest:tiny".into()),
-        )
+        .plan_task_with_model(request(TASK, PlanMode::Plan), Some("plantest:tiny".into()))
         .await
         .expect("plan");
 
@@ -294,18 +276,20 @@ async fn provider_failure_falls_back() {
 #[tokio::test]
 async fn reachable_local_model_is_chosen_when_none_is_named() {
     let tags = json!({"models": [{"name": "nomic-embed-text"}, {"name": "qwen-tiny"}]});
-    // Setting the base URL probes the server once (the provider's status), planning once.
+    // The server is probed when its base URL is set (the provider's status), when the planner
+    // model is chosen, and when the plan's step models are chosen (which models are usable).
     let server = TestServer::start(vec![
         Reply::json(200, &tags),
         Reply::json(200, &tags),
         completion(&model_swarm().to_string()),
+        Reply::json(200, &tags),
     ])
     .await;
     let home = tempfile::tempdir().expect("tempdir");
     let engine = engine(home.path(), Some(&server.at("/v1"))).await;
 
     let plan = engine
-        .plan_task_with_model(TASK, PlanMode::Swarm, options(), None)
+        .plan_task_with_model(request(TASK, PlanMode::Swarm), None)
         .await
         .expect("plan");
 
@@ -315,8 +299,9 @@ async fn reachable_local_model_is_chosen_when_none_is_named() {
         Some("planned by the model planner (ollama:qwen-tiny)")
     );
     let requests = server.requests();
-    assert_eq!(requests.len(), 3);
+    assert_eq!(requests.len(), 4);
     assert_eq!(requests[1].path, "/api/tags");
+    assert_eq!(requests[3].path, "/api/tags");
     assert_eq!(requests[2].path, "/v1/chat/completions");
     assert_eq!(
         requests[2].json()["model"],
@@ -335,7 +320,7 @@ async fn no_usable_model_uses_the_deterministic_planner() {
     let engine = engine(home.path(), None).await;
 
     let plan = engine
-        .plan_task_with_model(TASK, PlanMode::Swarm, options(), None)
+        .plan_task_with_model(request(TASK, PlanMode::Swarm), None)
         .await
         .expect("plan");
 
@@ -356,7 +341,7 @@ async fn empty_task_is_refused() {
     let home = tempfile::tempdir().expect("tempdir");
     let engine = engine(home.path(), None).await;
     let error = engine
-        .plan_task_with_model("  ", PlanMode::Plan, options(), None)
+        .plan_task_with_model(request("  ", PlanMode::Plan), None)
         .await
         .expect_err("empty task");
     assert_eq!(

@@ -285,26 +285,6 @@ impl Engine {
         )
     }
 
-    /// Ids of the built-in model providers that have a key now (keychain or environment).
-    /// A keychain that cannot be asked counts as no key: callers only choose among routes.
-    pub(crate) async fn keyed_providers(&self) -> Result<Vec<String>, EngineError> {
-        let providers = self.providers().await?;
-        let keys = self.key_store().await?;
-        let wanted: Vec<(String, Option<String>)> = providers
-            .iter()
-            .filter(|p| !p.custom && p.takes_key() && p.target().is_some())
-            .map(|p| (p.id.clone(), p.env_var.clone()))
-            .collect();
-        blocking(move || {
-            wanted
-                .into_iter()
-                .filter(|(id, env_var)| matches!(keys.resolve(id, env_var.as_deref()), Ok(Some(_))))
-                .map(|(id, _)| id)
-                .collect()
-        })
-        .await
-    }
-
     /// The key to send to `provider`: `None` when it takes none, or when a custom provider
     /// has none (its key is optional).
     pub(crate) async fn key_for(
