@@ -7,6 +7,7 @@ mod catalog;
 mod keys;
 mod output;
 mod roles;
+mod routing;
 
 use std::process::ExitCode;
 
@@ -60,6 +61,32 @@ enum Command {
     Providers(keys::ProvidersArgs),
     /// Stream one answer from a model; usage and cost follow on stderr (--json: JSON Lines).
     Ask(keys::AskArgs),
+    /// How a task reads: category, confidence, needs, stack words and the deciding words.
+    Classify {
+        /// The task, in words.
+        task: String,
+    },
+    /// The best usable model for a task, with its reason and the runner-ups.
+    Pick(routing::RouteArgs),
+    /// The best N models for a task, one per provider first.
+    Recommend {
+        #[command(flatten)]
+        route: routing::RouteArgs,
+        /// How many (1–10).
+        #[arg(long, default_value_t = 3)]
+        count: u32,
+    },
+    /// Split a task into sequential steps (--mode plan) or a DAG (--mode swarm), a model each.
+    Plan(routing::PlanArgs),
+    /// Rate a model 1–5 in a category; ratings move later picks.
+    Rate {
+        /// Catalog id, e.g. openai/gpt-4o-mini.
+        model: String,
+        /// coding, reasoning, math, creative, vision, research, fast-cheap or general.
+        category: String,
+        /// 1 (bad) to 5 (excellent).
+        rating: u8,
+    },
 }
 
 fn main() -> ExitCode {
@@ -103,6 +130,17 @@ async fn run(cli: Cli) -> ExitCode {
         Command::Keys(args) => keys::keys(&engine, args, json).await,
         Command::Providers(args) => keys::providers(&engine, args, json).await,
         Command::Ask(args) => keys::ask(&engine, args, json).await,
+        Command::Classify { task } => routing::classify(&engine, &task, json),
+        Command::Pick(args) => routing::pick(&engine, args, json).await,
+        Command::Recommend { route, count } => {
+            routing::recommend(&engine, route, count, json).await
+        }
+        Command::Plan(args) => routing::plan(&engine, args, json).await,
+        Command::Rate {
+            model,
+            category,
+            rating,
+        } => routing::rate(&engine, &model, &category, rating, json).await,
     };
     engine.close().await;
     match result {

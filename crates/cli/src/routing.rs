@@ -1,0 +1,226 @@
+//! `classify`, `pick`, `recommend`, `plan` and `rate`: routing a task from the command line.
+
+use std::process::ExitCode;
+
+use clap::Args;
+use serde::Serialize;
+use switchyard_core::catalog::card::Category;
+use switchyard_core::error::ErrorCode;
+use switchyard_core::routing::plan::{Plan, PlanMode};
+use switchyard_core::routing::{
+    BudgetTier, Classification, Pick, PlanTaskRequest, RankedModel, RouteTaskRequest,
+};
+use switchyard_engine::Engine;
+
+use crate::output::{print, CliError};
+
+/// What `pick` and `recommend` take besides the task.
+#[derive(Args)]
+pub struct RouteArgs {
+    /// The task, in words.
+    task: String,
+    /// low ($0–1/M input), medium ($0–5/M, default), high ($2–20/M) or any.
+    #[arg(long, default_value = "medium")]
+    budget: String,
+    /// Highest USD per million input tokens, on top of the budget.
+    #[arg(long)]
+    max_price: Option<f64>,
+    /// Needs on top of the task's own (comma-separated): vision, tools, structured-output,
+    /// long-context[=tokens].
+    #[arg(long = "need", value_delimiter = ',')]
+    needs: Vec<String>,
+    /// Choose among all models, not only those with a key, a local server or OpenRouter.
+    #[arg(long)]
+    any_provider: bool,
+}
+
+impl RouteArgs {
+    fn request(self) -> Result<RouteTaskRequest, CliError> {
+        Ok(RouteTaskRequest {
+            budget: budget(&self.budget)?,
+            task: self.task,
+            max_price: self.max_price,
+            needs: self.needs,
+            any_provider: self.any_provider,
+        })
+    }
+}
+
+/// What `plan` takes.
+#[derive(Args)]
+pub struct PlanArgs {
+    /// The task, in words (numbered lists, bullets and "then" split it into steps).
+    task: String,
+    /// plan (sequential steps) or swarm (a DAG whose independent steps run in parallel).
+    #[arg(long, default_value = "plan")]
+    mode: String,
+    /// low, medium (default), high or any; step words may nudge it one tier.
+    #[arg(long, default_value = "medium")]
+    budget: String,
+    /// Highest USD per million input tokens for every step.
+    #[arg(long)]
+    max_price: Option<f64>,
+    /// Choose among all models, not only those with a key, a local server or OpenRouter.
+    #[arg(long)]
+    any_provider: bool,
+}
+
+/// `switchyard pick --json`: the pick's fields at the top level, plus its id and the
+/// classification it was made from.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PickOutput {
+    #[serde(flatten)]
+    pick: Pick,
+    pick_id: u32,
+    classification: Classification,
+}
+
+/// `switchyard classify "<task>"`.
+pub fn classify(engine: &Engine, task: &str, json: bool) -> Result<ExitCode, CliError> {
+    let classification = engine.classify_task(task)?;
+    print(&classification, json, |c| {
+        let words: Vec<&str> = c.matched.iter().map(|m| m.word.as_str()).collect();
+        format!(
+            "{} (confidence {:.2}){}",
+            c.category.id(),
+            c.confidence,
+            if words.is_empty() {
+                String::new()
+            } else {
+                format!(" — {}", words.join(", "))
+            }
+        )
+    })
+}
+
+/// `switchyard pick "<task>" …`.
+pub async fn pick(engine: &Engine, args: RouteArgs, json: bool) -> Result<ExitCode, CliError> {
+    let answer = engine.pick_model(args.request()?).await?;
+    let output = PickOutput {
+        pick: answer.pick,
+        pick_id: answer.pick_id,
+        classification: answer.classification,
+    };
+    print(&output, json, |o| {
+        let mut text = format!("{} ({})\n{}", o.pick.name, o.pick.id, o.pick.reason.text);
+        if !o.pick.alternatives.is_empty() {
+            text.push_str("\nalternatives:");
+            for alternative in &o.pick.alternatives {
+                text.push_str(&format!("\n  {}", ranked_line(alternative)));
+            }
+        }
+        text
+    })
+}
+
+/// `switchyard recommend "<task>" --count N`.
+pub async fn recommend(
+    engine: &Engine,
+    args: RouteArgs,
+    count: u32,
+    json: bool,
+) -> Result<ExitCode, CliError> {
+    let recommendation = engine.recommend_models(args.request()?, count).await?;
+    print(&recommendation, json, |r| {
+        r.models
+            .iter()
+            .map(|m| format!("{}. {}", m.reason.rank, ranked_line(m)))
+            .collect::<Vec<_>>()
+            .join("\n")
+    })
+}
+
+/// `switchyard plan "<task>" --mode plan|swarm`.
+pub async fn plan(engine: &Engine, args: PlanArgs, json: bool) -> Result<ExitCode, CliError> {
+    let mode = match args.mode.trim().to_ascii_lowercase().as_str() {
+        "plan" | "sequential" => PlanMode::Plan,
+        "swarm" | "dag" => PlanMode::Swarm,
+        other => return Err(invalid(format!("unknown mode {other:?} (plan or swarm)"))),
+    };
+    let request = PlanTaskRequest {
+        budget: budget(&args.budget)?,
+        task: args.task,
+        mode,
+        max_price: args.max_price,
+        any_provider: args.any_provider,
+    };
+    let plan = engine.plan_task(request).await?;
+    print(&plan, json, plan_text)
+}
+
+/// `switchyard rate <model> <category> <1-5>`.
+pub async fn rate(
+    engine: &Engine,
+    model: &str,
+    category: &str,
+    rating: u8,
+    json: bool,
+) -> Result<ExitCode, CliError> {
+    let category = Category::parse(category).ok_or_else(|| {
+        invalid(format!(
+            "unknown category {category:?} (coding, reasoning, math, creative, vision, \
+             research, fast-cheap, general)"
+        ))
+    })?;
+    let summary = engine.rate_model(model, category, rating).await?;
+    print(&summary, json, |s| {
+        format!(
+            "{model} in {}: {} rating(s), mean {:.2}",
+            category.id(),
+            s.count,
+            s.mean
+        )
+    })
+}
+
+fn budget(text: &str) -> Result<BudgetTier, CliError> {
+    BudgetTier::parse(text).ok_or_else(|| {
+        invalid(format!(
+            "unknown budget {text:?} (low, medium, high or any)"
+        ))
+    })
+}
+
+fn invalid(message: String) -> CliError {
+    CliError {
+        code: ErrorCode::InvalidInput,
+        message,
+    }
+}
+
+fn ranked_line(model: &RankedModel) -> String {
+    let price = model
+        .reason
+        .price_per_m
+        .map_or_else(|| "price ?".to_owned(), |p| format!("${p:.2}/M in"));
+    format!(
+        "{} ({}) score {:.1}, {price}",
+        model.name, model.id, model.score
+    )
+}
+
+fn plan_text(plan: &Plan) -> String {
+    let mut lines: Vec<String> = plan
+        .steps()
+        .iter()
+        .map(|step| {
+            let after = if step.depends_on.is_empty() {
+                String::new()
+            } else {
+                format!(" after {}", step.depends_on.join(", "))
+            };
+            format!(
+                "[wave {}] {} {} ({}, {}) → {}{after}",
+                step.wave.map_or_else(|| "?".to_owned(), |w| w.to_string()),
+                step.id,
+                step.task,
+                step.category.id(),
+                step.budget.tier.id(),
+                step.model.as_deref().unwrap_or("no model"),
+            )
+        })
+        .collect();
+    lines.extend(plan.warnings().iter().map(|w| format!("warning: {w}")));
+    lines.join("\n")
+}
