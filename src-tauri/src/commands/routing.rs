@@ -42,14 +42,39 @@ pub async fn recommend_models(
     Ok(state.require()?.recommend_models(request, count).await?)
 }
 
-/// The task as sequential steps or a swarm DAG, with a model per step.
+/// The plan request plus the optional model planner.
+#[derive(Debug, Clone, serde::Deserialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct PlanCommandRequest {
+    /// What to plan.
+    #[serde(flatten)]
+    pub plan: PlanTaskRequest,
+    /// Ask a model to propose the plan (falls back to the deterministic planner, saying so).
+    #[serde(default)]
+    #[specta(optional)]
+    pub use_model_planner: bool,
+    /// The planner model (`ollama:qwen3`, `openai/gpt-5-mini`); chosen when absent.
+    #[serde(default)]
+    #[specta(optional)]
+    pub planner_model: Option<String>,
+}
+
+/// The task as sequential steps or a swarm DAG, with a model per step; the first warning
+/// says which planner made it when the model planner was asked.
 #[tauri::command]
 #[specta::specta]
 pub async fn plan_task(
     state: State<'_, AppState>,
-    request: PlanTaskRequest,
+    request: PlanCommandRequest,
 ) -> Result<Plan, IpcError> {
-    Ok(state.require()?.plan_task(request).await?)
+    let engine = state.require()?;
+    Ok(if request.use_model_planner {
+        engine
+            .plan_task_with_model(request.plan, request.planner_model)
+            .await?
+    } else {
+        engine.plan_task(request.plan).await?
+    })
 }
 
 /// An edited plan with recomputed edges and waves, and its problems.

@@ -117,8 +117,11 @@ export const commands = {
 	pickModel: (request: RouteTaskRequest_Deserialize) => typedError<PickAnswer_Serialize, IpcError>(__TAURI_INVOKE("pick_model", { request })),
 	/**  The best `count` (1–10) models for the task, one per provider first. */
 	recommendModels: (request: RouteTaskRequest_Deserialize, count: number) => typedError<Recommendation_Serialize, IpcError>(__TAURI_INVOKE("recommend_models", { request, count })),
-	/**  The task as sequential steps or a swarm DAG, with a model per step. */
-	planTask: (request: PlanTaskRequest_Deserialize) => typedError<Plan_Serialize, IpcError>(__TAURI_INVOKE("plan_task", { request })),
+	/**
+	 *  The task as sequential steps or a swarm DAG, with a model per step; the first warning
+	 *  says which planner made it when the model planner was asked.
+	 */
+	planTask: (request: PlanCommandRequest_Deserialize) => typedError<Plan_Serialize, IpcError>(__TAURI_INVOKE("plan_task", { request })),
 	/**  An edited plan with recomputed edges and waves, and its problems. */
 	revalidatePlan: (plan: Plan_Deserialize) => typedError<PlanCheck_Serialize, IpcError>(__TAURI_INVOKE("revalidate_plan", { plan })),
 	/**  Rates a model 1–5 in a category; returns its ratings there. */
@@ -1156,6 +1159,25 @@ export type PlanCheck_Serialize = {
 	/**  Errors block a launch; warnings do not. */
 	issues: PlanIssue_Serialize[],
 };
+
+/**  The plan request plus the optional model planner. */
+export type PlanCommandRequest = PlanCommandRequest_Serialize | PlanCommandRequest_Deserialize;
+
+/**  The plan request plus the optional model planner. */
+export type PlanCommandRequest_Deserialize = {
+	/**  Ask a model to propose the plan (falls back to the deterministic planner, saying so). */
+	useModelPlanner?: boolean,
+	/**  The planner model (`ollama:qwen3`, `openai/gpt-5-mini`); chosen when absent. */
+	plannerModel?: string | null,
+} & PlanTaskRequest_Deserialize;
+
+/**  The plan request plus the optional model planner. */
+export type PlanCommandRequest_Serialize = {
+	/**  Ask a model to propose the plan (falls back to the deterministic planner, saying so). */
+	useModelPlanner?: boolean,
+	/**  The planner model (`ollama:qwen3`, `openai/gpt-5-mini`); chosen when absent. */
+	plannerModel?: string | null,
+} & PlanTaskRequest_Serialize;
 
 /**  A dependency: `to` waits for `from`. */
 export type PlanEdge = {
