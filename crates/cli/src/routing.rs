@@ -63,6 +63,13 @@ pub struct PlanArgs {
     /// Choose among all models, not only those with a key, a local server or OpenRouter.
     #[arg(long)]
     any_provider: bool,
+    /// deterministic (default) or model: a model proposes the plan, checked against a schema;
+    /// an unusable answer falls back to the deterministic planner with a warning.
+    #[arg(long, default_value = "deterministic")]
+    planner: String,
+    /// The planner model (`ollama:qwen3`, `openai/gpt-5-mini`); chosen when absent.
+    #[arg(long)]
+    planner_model: Option<String>,
 }
 
 /// `switchyard pick --json`: the pick's fields at the top level, plus its id and the
@@ -131,7 +138,7 @@ pub async fn recommend(
     })
 }
 
-/// `switchyard plan "<task>" --mode plan|swarm`.
+/// `switchyard plan "<task>" --mode plan|swarm [--planner model [--planner-model ID]]`.
 pub async fn plan(engine: &Engine, args: PlanArgs, json: bool) -> Result<ExitCode, CliError> {
     let mode = match args.mode.trim().to_ascii_lowercase().as_str() {
         "plan" | "sequential" => PlanMode::Plan,
@@ -145,7 +152,18 @@ pub async fn plan(engine: &Engine, args: PlanArgs, json: bool) -> Result<ExitCod
         max_price: args.max_price,
         any_provider: args.any_provider,
     };
-    let plan = engine.plan_task(request).await?;
+    let plan = match (args.planner.trim(), args.planner_model) {
+        ("model", planner_model) => engine.plan_task_with_model(request, planner_model).await?,
+        ("deterministic", None) => engine.plan_task(request).await?,
+        ("deterministic", Some(_)) => {
+            return Err(invalid("--planner-model needs --planner model".into()))
+        }
+        (other, _) => {
+            return Err(invalid(format!(
+                "unknown planner {other:?} (deterministic or model)"
+            )))
+        }
+    };
     print(&plan, json, plan_text)
 }
 
