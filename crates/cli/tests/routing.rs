@@ -1,0 +1,240 @@
+//! `switchyard classify|pick|recommend|plan|rate` through the real binary, on a temp home and
+//! the bundled catalog. No key is stored: tests either say `--any-provider` or give the child
+//! a dummy `OPENROUTER_API_KEY`, which makes every OpenRouter model usable.
+
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::Value;
+
+fn run_with(home: &Path, args: &[&str], env: &[(&str, &str)]) -> (i32, Value) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_switchyard"));
+    command
+        .env("SWITCHYARD_HOME", home)
+        .env_remove("OPENROUTER_API_KEY")
+        .args(args)
+        .arg("--json");
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    let out = command.output().expect("run switchyard");
+    let json = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{args:?} did not print JSON ({e}): {}",
+            String::from_utf8_lossy(&out.stdout)
+        )
+    });
+    (out.status.code().unwrap_or(-1), json)
+}
+
+fn run(home: &Path, args: &[&str]) -> (i32, Value) {
+    run_with(home, args, &[])
+}
+
+fn text(value: &Value) -> &str {
+    value.as_str().expect("a string")
+}
+
+#[test]
+fn classify_reports_category_confidence_signals_and_words() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let (code, out) = run(
+        home.path(),
+        &["classify", "fix the failing rust test in the parser"],
+    );
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(text(&out["category"]), "coding");
+    assert!(out["confidence"].as_f64().expect("confidence") > 0.0);
+    assert!(out["signals"]["needs"].is_object());
+    let words: Vec<&str> = out["matched"]
+        .as_array()
+        .expect("matched")
+        .iter()
+        .map(|m| text(&m["word"]))
+        .collect();
+    assert!(words.contains(&"rust"), "{words:?}");
+
+    let (code, out) = run(home.path(), &["classify", "写一首关于秋天的诗"]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(text(&out["category"]), "creative");
+}
+
+#[test]
+fn pick_prints_the_documented_shape_within_budget_and_needs() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let (code, out) = run(
+        home.path(),
+        &[
+            "pick",
+            "read the chart in this image and call the lookup tool",
+            "--budget",
+            "low",
+            "--max-price",
+            "0.5",
+            "--need",
+            "vision,tools",
+            "--any-provider",
+        ],
+    );
+    assert_eq!(code, 0, "{out}");
+    for field in [
+        "id",
+        "name",
+        "provider",
+        "score",
+        "category",
+        "pricing",
+        "reason",
+        "alternatives",
+    ] {
+        assert!(!out[field].is_null(), "missing {field}: {out}");
+    }
+    let price = out["pricing"]["promptPerM"].as_f64().expect("price");
+    assert!(price <= 0.5, "${price}/M");
+    assert!(out["pickId"].as_u64().is_some());
+    assert!(text(&out["reason"]["text"]).contains("low budget"));
+
+    let (code, model) = run(home.path(), &["model", text(&out["id"])]);
+    assert_eq!(code, 0);
+    let tags: Vec<&str> = model["tags"]
+        .as_array()
+        .expect("tags")
+        .iter()
+        .map(text)
+        .collect();
+    assert!(
+        tags.contains(&"vision") && tags.contains(&"tools"),
+        "{tags:?}"
+    );
+}
+
+#[test]
+fn without_keys_nothing_is_usable_and_openrouter_makes_models_usable() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let task = "write a python script that renames files";
+    let (code, out) = run(home.path(), &["pick", task]);
+    assert_eq!(code, 1, "{out}");
+    assert_eq!(text(&out["error"]["code"]), "notFound");
+    assert!(
+        text(&out["error"]["message"]).contains("usable")
+            || text(&out["error"]["message"]).contains("key"),
+        "{out}"
+    );
+
+    let (code, out) = run_with(
+        home.path(),
+        &["pick", task],
+        &[("OPENROUTER_API_KEY", "sk-or-dummy-for-tests")],
+    );
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(text(&out["category"]), "coding");
+}
+
+#[test]
+fn recommend_returns_count_models_across_providers() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let (code, out) = run(
+        home.path(),
+        &[
+            "recommend",
+            "summarize this research paper",
+            "--count",
+            "4",
+            "--any-provider",
+        ],
+    );
+    assert_eq!(code, 0, "{out}");
+    let models = out["models"].as_array().expect("models");
+    assert_eq!(models.len(), 4);
+    let mut providers: Vec<&str> = models.iter().map(|m| text(&m["provider"])).collect();
+    providers.sort_unstable();
+    providers.dedup();
+    assert_eq!(providers.len(), 4, "one per provider first");
+
+    let (code, out) = run(
+        home.path(),
+        &["recommend", "anything", "--count", "0", "--any-provider"],
+    );
+    assert_eq!(code, 1);
+    assert_eq!(text(&out["error"]["code"]), "invalidInput");
+}
+
+#[test]
+fn plan_and_swarm_print_steps_or_nodes_with_waves() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let task = "1. Design the database schema\n2. Implement the users API\n\
+                3. Build the settings page component\n4. Write tests for the API and the component";
+    let (code, plan) = run(
+        home.path(),
+        &["plan", task, "--mode", "plan", "--any-provider"],
+    );
+    assert_eq!(code, 0, "{plan}");
+    assert_eq!(text(&plan["mode"]), "plan");
+    let steps = plan["steps"].as_array().expect("steps");
+    assert_eq!(steps.len(), 4);
+    for (index, step) in steps.iter().enumerate() {
+        assert_eq!(step["wave"].as_u64(), Some(index as u64));
+        for field in ["id", "task", "category", "budget", "model", "dependsOn"] {
+            assert!(!step[field].is_null(), "step lacks {field}: {step}");
+        }
+    }
+    assert_eq!(plan["edges"].as_array().expect("edges").len(), 3);
+    assert!(plan["warnings"].is_array());
+
+    let (code, swarm) = run(
+        home.path(),
+        &["plan", task, "--mode", "swarm", "--any-provider"],
+    );
+    assert_eq!(code, 0, "{swarm}");
+    assert_eq!(text(&swarm["mode"]), "swarm");
+    let nodes = swarm["nodes"].as_array().expect("nodes");
+    assert_eq!(nodes.len(), 4);
+    let first_wave = nodes
+        .iter()
+        .filter(|n| n["wave"].as_u64() == Some(0))
+        .count();
+    assert!(first_wave > 1, "independent nodes share wave 0: {swarm}");
+
+    let (code, out) = run(home.path(), &["plan", task, "--mode", "ladder"]);
+    assert_eq!(code, 1);
+    assert_eq!(text(&out["error"]["code"]), "invalidInput");
+}
+
+#[test]
+fn rate_stores_ratings_that_show_in_later_picks() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let task = "implement a binary search tree in go";
+    let (code, first) = run(home.path(), &["pick", task, "--any-provider"]);
+    assert_eq!(code, 0, "{first}");
+    let id = text(&first["id"]).to_owned();
+    let category = text(&first["category"]).to_owned();
+    for expected in 1..=2 {
+        let (code, summary) = run(home.path(), &["rate", &id, &category, "1"]);
+        assert_eq!(code, 0, "{summary}");
+        assert_eq!(summary["count"].as_u64(), Some(expected));
+        assert_eq!(summary["mean"].as_f64(), Some(1.0));
+    }
+    let (code, again) = run(home.path(), &["pick", task, "--any-provider"]);
+    assert_eq!(code, 0);
+    let rated = std::iter::once(&again)
+        .chain(again["alternatives"].as_array().expect("alternatives"))
+        .find(|m| text(&m["id"]) == id)
+        .expect("the rated model is still ranked");
+    assert_eq!(rated["reason"]["feedbackCount"].as_u64(), Some(2));
+    assert!(rated["reason"]["feedbackAdjustment"].as_f64().expect("adj") < 0.0);
+
+    for bad in [
+        vec!["rate", id.as_str(), category.as_str(), "6"],
+        vec!["rate", id.as_str(), "cooking", "3"],
+    ] {
+        let (code, out) = run(home.path(), &bad);
+        assert_eq!(code, 1);
+        assert_eq!(text(&out["error"]["code"]), "invalidInput", "{bad:?}");
+    }
+    let (code, out) = run(
+        home.path(),
+        &["rate", "nobody/no-such-model", "coding", "3"],
+    );
+    assert_eq!(code, 1);
+    assert_eq!(text(&out["error"]["code"]), "notFound");
+}
