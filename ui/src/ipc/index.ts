@@ -2,13 +2,17 @@
 import type {
   AddProviderRequest_Deserialize,
   CatalogRefreshed_Serialize,
+  Category,
   ComposeRequest_Deserialize,
   CustomBlockInput_Deserialize,
   ImportMode,
   MatchOverride,
   ModelQuery_Deserialize,
+  Plan_Deserialize,
+  PlanCommandRequest_Deserialize,
   RefreshProgress_Serialize,
   RolePreset_Deserialize,
+  RouteTaskRequest_Deserialize,
   SourceId,
 } from "./bindings";
 import { commands, type DoctorReport_Serialize, events } from "./bindings";
@@ -155,4 +159,51 @@ export const keysIpc = {
     unwrap(commands.setProviderBaseUrl(provider, baseUrl)),
   addProvider: (request: AddProviderRequest_Deserialize) => unwrap(commands.addProvider(request)),
   removeProvider: (provider: string) => unwrap(commands.removeProvider(provider)),
+};
+
+// Routing: the Route page. Requests name the `_Deserialize` shape; results the `_Serialize`
+// shape. An edited plan goes back through `revalidatePlan` before anything runs it.
+export type {
+  Budget_Serialize as Budget,
+  BudgetTier,
+  Classification_Serialize as Classification,
+  FeedbackSummary,
+  MatchedTerm_Serialize as MatchedTerm,
+  MetricValue,
+  Needs_Serialize as Needs,
+  PastPick_Serialize as PastPick,
+  Pick_Serialize as Pick,
+  PickAnswer_Serialize as PickAnswer,
+  Plan_Serialize as Plan,
+  PlanCheck_Serialize as PlanCheck,
+  PlanCommandRequest_Deserialize as PlanCommandRequest,
+  PlanEdge,
+  PlanIssue_Serialize as PlanIssue,
+  PlanStep_Serialize as PlanStep,
+  RankedModel_Serialize as RankedModel,
+  Reason_Serialize as Reason,
+  Recommendation_Serialize as Recommendation,
+  Rejections,
+  RouteTaskRequest_Deserialize as RouteTaskRequest,
+} from "./bindings";
+
+export const routeIpc = {
+  /** How a task reads: category, confidence, signals and the words that decided it. */
+  classify: (task: string) => unwrap(commands.classifyTask(task)),
+  /** The best model for the task with its reason; recorded, so it can be rated by `pickId`. */
+  pick: (request: RouteTaskRequest_Deserialize) => unwrap(commands.pickModel(request)),
+  /** The best `count` (1–10) models, one per provider first. */
+  recommend: (request: RouteTaskRequest_Deserialize, count: number) =>
+    unwrap(commands.recommendModels(request, count)),
+  /** The task as sequential steps or a swarm DAG, with a model per step. */
+  plan: (request: PlanCommandRequest_Deserialize) => unwrap(commands.planTask(request)),
+  /** An edited plan with edges and waves recomputed, and its problems. */
+  revalidate: (plan: Plan_Deserialize) => unwrap(commands.revalidatePlan(plan)),
+  /** Rates a model 1–5 in a category; resolves to its ratings there. */
+  rateModel: (modelId: string, category: Category, rating: number) =>
+    unwrap(commands.rateModel(modelId, category, rating)),
+  /** Rates a past pick 1–5 (replacing an earlier rating); resolves to the pick. */
+  ratePick: (pickId: number, rating: number) => unwrap(commands.ratePick(pickId, rating)),
+  /** The newest picks first, with their ratings. */
+  recentPicks: (limit: number) => unwrap(commands.recentPicks(limit)),
 };

@@ -1,4 +1,4 @@
-import { formatPrice, formatShare } from "../models/format";
+import { formatPrice, formatScore1, formatShare } from "../models/format";
 import { categoryLabel, matchedWords, reasonFacts, signalChips } from "./format";
 import { ModelLink } from "./ModelLink";
 import { Stars } from "./Stars";
@@ -70,14 +70,14 @@ export function PickCard({ answer, rating, ratingBusy, onRate }: Props) {
         </div>
         <span className="grow" />
         <div className="score-block">
-          <span className="big-number">{pick.score.toFixed(1)}</span>
+          <span className="big-number">{formatScore1(pick.score)}</span>
           <span className="muted small">blended score</span>
         </div>
         <div className="score-block">
           <div className="confidence" title="Reflects evidence coverage and feedback volume">
             <div
               className="confidence-bar"
-              style={{ width: `${Math.round(pick.confidence * 100)}%` }}
+              style={{ width: `${Math.round((pick.confidence ?? 0) * 100)}%` }}
             />
           </div>
           <span className="muted small">{formatShare(pick.confidence)} confidence</span>
@@ -104,7 +104,7 @@ export function PickCard({ answer, rating, ratingBusy, onRate }: Props) {
                   <ModelLink id={alt.id} name={alt.name} />
                   <span className="muted small">{alt.provider}</span>
                   <span className="grow" />
-                  <span className="small">{alt.score.toFixed(1)}</span>
+                  <span className="small">{formatScore1(alt.score)}</span>
                   <span className="muted small">{formatPrice(alt.pricing.promptPerM)}/M</span>
                 </div>
                 <p className="muted small">{alt.reason.text}</p>

@@ -1,5 +1,5 @@
 // How routing answers read on the page. Pure.
-import { CATEGORY_LABEL, formatPrice, formatShare } from "../models/format";
+import { CATEGORY_LABEL, formatPrice, formatScore1, formatShare, UNKNOWN } from "../models/format";
 import type { Budget, BudgetTier, Classification, Reason, Rejections } from "./types";
 
 export const BUDGETS: readonly { id: BudgetTier; label: string; range: string }[] = [
@@ -21,8 +21,9 @@ export function categoryLabel(category: string): string {
   return (CATEGORY_LABEL as Record<string, string>)[category] ?? category;
 }
 
-/** Signed points with one decimal: `+1.2`, `−4.3`, `0.0`. */
-export function signed(points: number): string {
+/** Signed points with one decimal: `+1.2`, `−4.3`, `0.0`; `—` when unknown. */
+export function signed(points: number | null): string {
+  if (points === null) return UNKNOWN;
   const rounded = Math.round(points * 10) / 10;
   if (rounded === 0) return "0.0";
   return `${rounded > 0 ? "+" : "−"}${Math.abs(rounded).toFixed(1)}`;
@@ -43,8 +44,13 @@ export interface Fact {
   tone: "up" | "down" | "plain";
 }
 
-function tone(points: number): Fact["tone"] {
-  if (Math.abs(points) < 0.05) return "plain";
+/** Whether points move a score (unknown counts as no move). */
+function moves(points: number | null): boolean {
+  return points !== null && Math.abs(points) >= 0.05;
+}
+
+function tone(points: number | null): Fact["tone"] {
+  if (points === null || !moves(points)) return "plain";
   return points > 0 ? "up" : "down";
 }
 
@@ -53,12 +59,12 @@ export function reasonFacts(reason: Reason): Fact[] {
   const facts: Fact[] = [
     {
       label: `${categoryLabel(reason.category)} score`,
-      value: reason.categoryScore.toFixed(1),
+      value: formatScore1(reason.categoryScore),
       tone: "plain",
     },
     { label: "Coverage", value: formatShare(reason.coverage), tone: "plain" },
   ];
-  if (Math.abs(reason.coverageAdjustment) >= 0.05) {
+  if (moves(reason.coverageAdjustment)) {
     facts.push({
       label: "Missing evidence",
       value: signed(reason.coverageAdjustment),
@@ -75,7 +81,7 @@ export function reasonFacts(reason: Reason): Fact[] {
           }${reason.feedbackMean === null ? "" : ` (mean ${reason.feedbackMean.toFixed(1)})`}`,
     tone: tone(reason.feedbackAdjustment),
   });
-  if (Math.abs(reason.contextBoost) >= 0.05 || reason.contextMetrics.length > 0) {
+  if (moves(reason.contextBoost) || reason.contextMetrics.length > 0) {
     facts.push({
       label: "Context",
       value: signed(reason.contextBoost),
@@ -88,7 +94,7 @@ export function reasonFacts(reason: Reason): Fact[] {
       value: `${formatPrice(reason.pricePerM)} in · ${formatPrice(reason.completionPricePerM)} out /M`,
       tone: "plain",
     },
-    { label: "Blended", value: reason.blendedScore.toFixed(1), tone: "plain" },
+    { label: "Blended", value: formatScore1(reason.blendedScore), tone: "plain" },
     { label: "Rank", value: `#${reason.rank} of ${reason.qualified}`, tone: "plain" },
   );
   return facts;
@@ -97,7 +103,7 @@ export function reasonFacts(reason: Reason): Fact[] {
 /** The words that decided a classification, strongest first, as `word (category)`. */
 export function matchedWords(classification: Classification): string[] {
   return [...classification.matched]
-    .sort((a, b) => b.weight - a.weight)
+    .sort((a, b) => (b.weight ?? 0) - (a.weight ?? 0))
     .map((m) => (m.category ? `${m.word} (${categoryLabel(m.category)})` : m.word));
 }
 
