@@ -23,7 +23,7 @@ step "UI: typecheck, lint, unit tests"
 step "Rust tests and end-to-end tests (D-Bus + keychain + Xvfb)"
 cargo test --workspace --locked --no-run
 with_session env SWITCHYARD_E2E=1 SWITCHYARD_REQUIRE_KEYCHAIN=1 SWITCHYARD_NO_BACKGROUND_REFRESH=1 xvfb-run -a -s "-screen 0 1280x800x24" \
-  cargo test --workspace --locked -- --test-threads=2
+  cargo test --workspace --locked --no-fail-fast -- --test-threads=2
 
 step "bindings are committed and fresh"
 git diff --exit-code -- ui/src/ipc/bindings.ts
