@@ -4,4 +4,5 @@ mod harness;
 mod keys;
 mod models;
 mod roles;
+mod route;
 mod shell;

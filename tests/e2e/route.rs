@@ -1,0 +1,127 @@
+//! The Route page: type a task, rank the whole catalog (no keys in e2e), Pick and see the pick
+//! with a reason that quotes numbers; switch to swarm and see a graph with parallel steps and
+//! dependency arrows.
+
+use std::path::Path;
+
+use crate::harness::{App, E2e, E2eResult, Launch};
+
+const TASK: &str = "Write a Rust function that parses RFC 3339 timestamps, then add unit tests";
+
+/// A review artifact (the screenshots folder is git-ignored); failing to save is not a test
+/// failure.
+async fn save_screenshot(app: &App, name: &str) {
+    // Two animation frames first: WebKit's snapshot is of the last painted frame.
+    let _ = app
+        .client
+        .execute_async(
+            "const done = arguments[arguments.length - 1]; \
+             requestAnimationFrame(() => requestAnimationFrame(() => done(true)));",
+            vec![],
+        )
+        .await;
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/e2e/screenshots");
+    if let Ok(png) = app.client.screenshot().await {
+        let path = dir.join(format!("{name}.png"));
+        if std::fs::create_dir_all(&dir).is_ok() && std::fs::write(&path, png).is_ok() {
+            eprintln!("e2e: screenshot saved to {}", path.display());
+        }
+    }
+}
+
+/// Scrolls `css` into view, for screenshots.
+async fn scroll_to(app: &App, css: &str) -> E2eResult {
+    app.client
+        .execute(
+            "const el = document.querySelector(arguments[0]); \
+             const page = document.querySelector('#page'); \
+             if (el && page) page.scrollTop = el.offsetTop - page.offsetTop - 24;",
+            vec![css.into()],
+        )
+        .await
+        .map(|_| ())
+        .map_err(|e| format!("scroll to {css}: {e}"))
+}
+
+/// A numeric data attribute of `css`.
+async fn count(app: &App, css: &str, name: &str) -> E2eResult<u64> {
+    let value = app.attr(css, name).await?.unwrap_or_default();
+    value
+        .parse()
+        .map_err(|_| format!("{css} {name}={value:?} is not a count"))
+}
+
+async fn pick_explains(app: &App) -> E2eResult {
+    app.goto("route").await?;
+    app.type_into("#route-task", TASK).await?;
+    app.click("#route-any-provider-label").await?;
+    let scope = app
+        .client
+        .execute(
+            "return document.querySelector('#route-any-provider').checked;",
+            vec![],
+        )
+        .await
+        .map_err(|e| format!("read any-provider: {e}"))?;
+    if scope.as_bool() != Some(true) {
+        return Err("the any-provider switch did not turn on".into());
+    }
+    app.click("#route-pick").await?;
+    let name = app.wait_text("#route-pick-name", |t| !t.is_empty()).await?;
+    let reason = app
+        .wait_text("#route-pick-reason", |t| t.chars().any(|c| c.is_ascii_digit()))
+        .await?;
+    if !reason.contains("coverage") {
+        return Err(format!("reason for {name} does not quote coverage: {reason}"));
+    }
+    let category = app
+        .attr("#route-classification [data-category]", "data-category")
+        .await?;
+    if category.as_deref() != Some("coding") {
+        return Err(format!("task classified as {category:?}, expected coding"));
+    }
+    save_screenshot(app, "route_pick").await;
+    Ok(())
+}
+
+async fn swarm_draws_graph(app: &App) -> E2eResult {
+    app.click("#route-swarm").await?;
+    app.wait_for("#route-plan-card[data-mode='swarm'] #route-graph")
+        .await?;
+    let nodes = count(app, "#route-graph", "data-nodes").await?;
+    let edges = count(app, "#route-graph", "data-edges").await?;
+    if nodes < 2 || edges < 1 {
+        return Err(format!("swarm graph has {nodes} nodes and {edges} edges"));
+    }
+    let drawn = app
+        .client
+        .execute(
+            "return [document.querySelectorAll('#route-graph .plan-node').length, \
+                     document.querySelectorAll('#route-graph path.edge').length];",
+            vec![],
+        )
+        .await
+        .map_err(|e| format!("count drawn nodes: {e}"))?;
+    if drawn != serde_json::json!([nodes, edges]) {
+        return Err(format!("drew {drawn}, expected [{nodes}, {edges}]"));
+    }
+    scroll_to(app, "#route-plan-card").await?;
+    app.click("#route-graph .plan-node").await?;
+    app.wait_for("#route-step-editor").await?;
+    save_screenshot(app, "route_swarm").await;
+    Ok(())
+}
+
+#[tokio::test]
+async fn route_picks_with_a_reason_and_draws_a_swarm() {
+    let name = "route_picks_with_a_reason_and_draws_a_swarm";
+    E2e::run(name, Launch::fresh(), |app| async move {
+        let result = async {
+            pick_explains(&app).await?;
+            swarm_draws_graph(&app).await
+        }
+        .await;
+        (app, result)
+    })
+    .await;
+}
