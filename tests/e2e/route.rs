@@ -8,6 +8,11 @@ use crate::harness::{App, E2e, E2eResult, Launch};
 
 const TASK: &str = "Write a Rust function that parses RFC 3339 timestamps, then add unit tests";
 
+/// Independent branches (the component does not wait for the schema) that meet in the tests.
+const BRANCHING_TASK: &str = "Design the database schema. Then set up the project config. \
+    Implement the REST api for users; implement the React component for the profile page; \
+    write tests for the api and the component; finally write the docs";
+
 /// A review artifact (the screenshots folder is git-ignored); failing to save is not a test
 /// failure.
 async fn save_screenshot(app: &App, name: &str) {
@@ -69,10 +74,14 @@ async fn pick_explains(app: &App) -> E2eResult {
     app.click("#route-pick").await?;
     let name = app.wait_text("#route-pick-name", |t| !t.is_empty()).await?;
     let reason = app
-        .wait_text("#route-pick-reason", |t| t.chars().any(|c| c.is_ascii_digit()))
+        .wait_text("#route-pick-reason", |t| {
+            t.chars().any(|c| c.is_ascii_digit())
+        })
         .await?;
     if !reason.contains("coverage") {
-        return Err(format!("reason for {name} does not quote coverage: {reason}"));
+        return Err(format!(
+            "reason for {name} does not quote coverage: {reason}"
+        ));
     }
     let category = app
         .attr("#route-classification [data-category]", "data-category")
@@ -112,13 +121,86 @@ async fn swarm_draws_graph(app: &App) -> E2eResult {
     Ok(())
 }
 
+/// Steps whose wave is `wave`.
+async fn in_wave(app: &App, wave: u32) -> E2eResult<Vec<String>> {
+    let value = app
+        .client
+        .execute(
+            "return Array.from(document.querySelectorAll(arguments[0])) \
+               .map(el => el.getAttribute('data-step'));",
+            vec![format!("#route-graph .plan-node[data-wave='{wave}']").into()],
+        )
+        .await
+        .map_err(|e| format!("read wave {wave}: {e}"))?;
+    Ok(value
+        .as_array()
+        .map(|ids| {
+            ids.iter()
+                .filter_map(|v| v.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default())
+}
+
+/// A swarm with parallel branches; making the last step wait for another moves it a wave
+/// later once the engine has re-checked the edited plan.
+async fn swarm_edit_recomputes_waves(app: &App) -> E2eResult {
+    app.type_into("#route-task", BRANCHING_TASK).await?;
+    app.click("#route-swarm").await?;
+    app.wait_for("#route-plan-card[data-task*='database schema']")
+        .await?;
+    let first = in_wave(app, 0).await?;
+    if first.len() < 2 {
+        return Err(format!("first wave holds {first:?}: no parallel branches"));
+    }
+    let edges = count(app, "#route-graph", "data-edges").await?;
+    if edges < 2 {
+        return Err(format!("branching swarm has {edges} edges"));
+    }
+    // The last step in the first wave waits for a step of a later wave after the edit.
+    let moved = first.last().cloned().unwrap_or_default();
+    let later = in_wave(app, 1).await?;
+    let Some(target) = later.first().cloned() else {
+        return Err("no second wave".into());
+    };
+    app.click(&format!("#route-graph .plan-node[data-step='{moved}']"))
+        .await?;
+    app.click(&format!("#route-step-editor input[data-dep='{target}']"))
+        .await?;
+    let start = std::time::Instant::now();
+    loop {
+        let wave = app
+            .attr(
+                &format!("#route-graph .plan-node[data-step='{moved}']"),
+                "data-wave",
+            )
+            .await?;
+        if wave.as_deref() == Some("2") {
+            break;
+        }
+        if start.elapsed() > std::time::Duration::from_secs(10) {
+            return Err(format!(
+                "{moved} still in wave {wave:?} after waiting for {target}"
+            ));
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    if count(app, "#route-graph", "data-edges").await? != edges + 1 {
+        return Err("the new dependency was not drawn".into());
+    }
+    scroll_to(app, "#route-plan-card").await?;
+    save_screenshot(app, "route_swarm_edited").await;
+    Ok(())
+}
+
 #[tokio::test]
 async fn route_picks_with_a_reason_and_draws_a_swarm() {
     let name = "route_picks_with_a_reason_and_draws_a_swarm";
     E2e::run(name, Launch::fresh(), |app| async move {
         let result = async {
             pick_explains(&app).await?;
-            swarm_draws_graph(&app).await
+            swarm_draws_graph(&app).await?;
+            swarm_edit_recomputes_waves(&app).await
         }
         .await;
         (app, result)

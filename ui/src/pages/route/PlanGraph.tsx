@@ -17,6 +17,8 @@ export function PlanGraph({ steps, edges, issues, selected, onSelect }: Props) {
   const cycleEdges = new Set(issues.flatMap((i) => i.edges.map((e) => `${e.from}>${e.to}`)));
   const waves = Array.from({ length: layout.columns }, (_, column) => column);
   const unplaced = steps.some((s) => s.wave === null);
+  // Backward edges loop below the nodes.
+  const below = layout.edges.some((e) => e.backward) ? 40 : 0;
 
   return (
     <div
@@ -25,7 +27,10 @@ export function PlanGraph({ steps, edges, issues, selected, onSelect }: Props) {
       data-nodes={layout.nodes.length}
       data-edges={layout.edges.length}
     >
-      <div className="plan-graph" style={{ width: layout.width, height: layout.height + 28 }}>
+      <div
+        className="plan-graph"
+        style={{ width: layout.width, height: layout.height + 28 + below }}
+      >
         {waves.map((column) => (
           <span
             key={column}
@@ -38,7 +43,7 @@ export function PlanGraph({ steps, edges, issues, selected, onSelect }: Props) {
         <svg
           className="plan-edges"
           width={layout.width}
-          height={layout.height + 40}
+          height={layout.height + below}
           role="img"
           aria-label={`${layout.edges.length} dependencies`}
         >

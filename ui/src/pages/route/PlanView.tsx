@@ -31,7 +31,12 @@ export function PlanView({ plan, issues, knownModels, onEdit, rechecking, editEr
   const waves = new Set(steps.map((s) => s.wave).filter((w) => w !== null)).size;
 
   return (
-    <div className="card plan-card" id="route-plan-card" data-mode={plan.mode}>
+    <div
+      className="card plan-card"
+      id="route-plan-card"
+      data-mode={plan.mode}
+      data-task={plan.task}
+    >
       <div className="card-title-row">
         <h2>{plan.mode === "plan" ? "Plan" : "Swarm"}</h2>
         <span className="muted small">

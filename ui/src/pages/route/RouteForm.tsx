@@ -10,6 +10,8 @@ export interface RouteInput {
   needs: string[];
   anyProvider: boolean;
   count: number;
+  /** Ask a model to propose the plan (the rule-based planner is the fallback). */
+  modelPlanner: boolean;
 }
 
 export const EMPTY_INPUT: RouteInput = {
@@ -19,6 +21,7 @@ export const EMPTY_INPUT: RouteInput = {
   needs: [],
   anyProvider: false,
   count: 3,
+  modelPlanner: false,
 };
 
 export type RouteAction = "pick" | "recommend" | "plan" | "swarm";
@@ -175,6 +178,18 @@ export function RouteForm({ input, onChange, onRun, busy }: Props) {
           </select>
         </span>
         <span className="grow" />
+        <label
+          className="check small"
+          title="A model proposes the steps; invalid answers fall back to the rule-based planner, which says so"
+        >
+          <input
+            type="checkbox"
+            id="route-model-planner"
+            checked={input.modelPlanner}
+            onChange={(e) => set({ modelPlanner: e.target.checked })}
+          />
+          Ask a model to plan
+        </label>
         <button type="button" id="route-plan" disabled={blocked} onClick={() => onRun("plan")}>
           {label("plan", "Plan", "Planning…")}
         </button>

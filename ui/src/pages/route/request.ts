@@ -24,5 +24,6 @@ export function planRequest(input: RouteInput, mode: PlanMode): PlanTaskRequest 
     budget: input.budget,
     maxPrice: maxPrice(input),
     anyProvider: input.anyProvider,
+    useModelPlanner: input.modelPlanner,
   };
 }
