@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { COLUMN_GAP, layoutGraph, NODE_WIDTH } from "./graph";
+import { COLUMN_GAP, layoutGraph, NODE_HEIGHT, NODE_WIDTH, ROW_GAP } from "./graph";
 import { step } from "./testdata.test-util";
 
 const edgesOf = (steps: ReturnType<typeof step>[]) =>
@@ -31,6 +31,26 @@ describe("layoutGraph", () => {
     expect(layout.columns).toBe(2);
     expect(layout.nodes.filter((n) => n.column === 1).map((n) => n.step.id)).toEqual(["n2", "n3"]);
     expect(layout.edges.filter((e) => e.backward)).toHaveLength(2);
+  });
+
+  it("runs an edge that skips a column along a row gap, clear of the nodes between", () => {
+    const steps = [
+      step("n1", [], 0),
+      step("n2", [], 0),
+      step("n3", ["n1"], 1),
+      step("n4", ["n3", "n2"], 2),
+    ];
+    const layout = layoutGraph(steps, edgesOf(steps));
+    const skip = layout.edges.find((e) => e.edge.from === "n2" && e.edge.to === "n4");
+    const between = layout.nodes.find((n) => n.step.id === "n3");
+    const lane = Number(skip?.path.split(" L ")[1]?.split(" ")[1]);
+    expect(skip?.backward).toBe(false);
+    expect(Number.isFinite(lane)).toBe(true);
+    // Below n2 (row 1), so not through n3 (row 0 of the middle column) nor any row-1 node.
+    expect(lane).toBeGreaterThan((between?.y ?? 0) + NODE_HEIGHT);
+    const n2 = layout.nodes.find((n) => n.step.id === "n2");
+    expect(lane).toBeGreaterThan((n2?.y ?? 0) + NODE_HEIGHT);
+    expect(lane).toBeLessThan((n2?.y ?? 0) + NODE_HEIGHT + ROW_GAP);
   });
 
   it("skips edges to missing steps and counts them", () => {

@@ -77,6 +77,9 @@ export function layoutGraph(steps: PlanStep[], edges: PlanEdge[]): GraphLayout {
 
 function edgePath(from: NodeBox, to: NodeBox): { path: string; backward: boolean } {
   const midY = (box: NodeBox) => box.y + NODE_HEIGHT / 2;
+  if (to.column > from.column + 1) {
+    return { path: lanePath(from, to), backward: false };
+  }
   if (to.column > from.column) {
     const x1 = from.x + NODE_WIDTH;
     const x2 = to.x - 6;
@@ -96,4 +99,25 @@ function edgePath(from: NodeBox, to: NodeBox): { path: string; backward: boolean
     path: `M ${x1} ${y1} C ${x1} ${low}, ${x2} ${low}, ${x2} ${y2}`,
     backward: true,
   };
+}
+
+/**
+ * An edge that skips columns would cross the nodes in between; it runs instead along the
+ * row gap below the lower of its two ends (rows line up across columns, so no node sits in
+ * that gap), curving in and out through the column gaps.
+ */
+function lanePath(from: NodeBox, to: NodeBox): string {
+  const row = Math.max(from.row, to.row);
+  const lane = PADDING + row * (NODE_HEIGHT + ROW_GAP) + NODE_HEIGHT + ROW_GAP / 2;
+  const half = COLUMN_GAP / 2;
+  const x1 = from.x + NODE_WIDTH;
+  const y1 = from.y + NODE_HEIGHT / 2;
+  const x2 = to.x - 6;
+  const y2 = to.y + NODE_HEIGHT / 2;
+  return [
+    `M ${x1} ${y1}`,
+    `C ${x1 + half} ${y1}, ${x1 + half} ${lane}, ${x1 + COLUMN_GAP} ${lane}`,
+    `L ${to.x - COLUMN_GAP} ${lane}`,
+    `C ${x2 - half} ${lane}, ${x2 - half} ${y2}, ${x2} ${y2}`,
+  ].join(" ");
 }
