@@ -111,7 +111,12 @@ async fn bad_ratings_move_a_pick_after_several_not_after_one() {
         );
     };
     assert!(ratings > 1);
-    assert!(moved.alternatives.iter().any(|a| a.id == first.id) || ratings > 2);
+    let demoted = moved
+        .alternatives
+        .iter()
+        .find(|a| a.id == first.id)
+        .expect("the demoted model is a runner-up");
+    assert_eq!(demoted.reason.feedback_count, ratings);
 }
 
 #[tokio::test]
