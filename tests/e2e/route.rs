@@ -90,6 +90,21 @@ async fn pick_explains(app: &App) -> E2eResult {
         return Err(format!("task classified as {category:?}, expected coding"));
     }
     save_screenshot(app, "route_pick").await;
+
+    // Rating the pick reaches the store: the past picks list shows it rated.
+    scroll_to(app, "#route-pick-card .rate-row").await?;
+    app.click("#route-pick-card .stars button[aria-label='4 stars']")
+        .await?;
+    app.wait_for("#route-past-picks [data-pick] .stars[data-rating='4']")
+        .await?;
+    let past = app
+        .text("#route-past-picks [data-pick] .past-task")
+        .await?
+        .unwrap_or_default();
+    if past != TASK {
+        return Err(format!("past pick reads {past:?}"));
+    }
+    save_screenshot(app, "route_pick_rated").await;
     Ok(())
 }
 
