@@ -1,15 +1,21 @@
-import { useCallback, useEffect, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useState } from "react";
 import { Icon } from "./components/Icon";
 import { StatusBar } from "./components/StatusBar";
 import { type AppInfo, describeError, ipc } from "./ipc";
 import { hashFor, PAGES, type PageId, pageFromHash } from "./nav";
-import { KeysPage } from "./pages/keys/KeysPage";
 import { ModelsPage } from "./pages/models/ModelsPage";
 import { Placeholder } from "./pages/Placeholder";
-import { RolesPage } from "./pages/roles/RolesPage";
-import { RoutePage } from "./pages/route/RoutePage";
 import { Settings } from "./pages/Settings";
 import { StartupError } from "./pages/StartupError";
+
+// Pages other than the default one load on first visit, so the first paint parses less code.
+const KeysPage = lazy(() => import("./pages/keys/KeysPage").then((m) => ({ default: m.KeysPage })));
+const RolesPage = lazy(() =>
+  import("./pages/roles/RolesPage").then((m) => ({ default: m.RolesPage })),
+);
+const RoutePage = lazy(() =>
+  import("./pages/route/RoutePage").then((m) => ({ default: m.RoutePage })),
+);
 
 type Boot =
   | { state: "loading" }
@@ -70,19 +76,21 @@ export function App() {
         </ul>
       </nav>
       <main className="content" id="page" data-page={page}>
-        {page === "settings" ? (
-          <Settings info={boot.state === "ready" ? boot.info : null} />
-        ) : page === "roles" ? (
-          <RolesPage />
-        ) : page === "models" ? (
-          <ModelsPage />
-        ) : page === "keys" ? (
-          <KeysPage />
-        ) : page === "route" ? (
-          <RoutePage />
-        ) : (
-          current && <Placeholder page={current.id} />
-        )}
+        <Suspense fallback={<p className="muted">Loading…</p>}>
+          {page === "settings" ? (
+            <Settings info={boot.state === "ready" ? boot.info : null} />
+          ) : page === "roles" ? (
+            <RolesPage />
+          ) : page === "models" ? (
+            <ModelsPage />
+          ) : page === "keys" ? (
+            <KeysPage />
+          ) : page === "route" ? (
+            <RoutePage />
+          ) : (
+            current && <Placeholder page={current.id} />
+          )}
+        </Suspense>
       </main>
       <StatusBar info={boot.state === "ready" ? boot.info : null} />
     </div>
