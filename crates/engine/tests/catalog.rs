@@ -422,3 +422,36 @@ async fn a_second_concurrent_refresh_is_refused() {
     );
     assert!(errors[0].to_string().contains("already running"));
 }
+
+#[tokio::test]
+async fn livebench_releases_merge_with_each_models_newest_row() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let mut files = COHERENT.to_vec();
+    files.push(("livebench", "table_2026_06_25.csv"));
+    let dir = import_dir(&files);
+    let engine = engine(home.path()).await;
+    engine
+        .refresh_catalog_from_dir(dir.path(), &quiet)
+        .await
+        .expect("refresh");
+    let status = engine.catalog_status().await.expect("status");
+    let livebench = status
+        .sources
+        .iter()
+        .find(|s| s.source == SourceId::LiveBench)
+        .expect("livebench");
+    // The June release lists only two models; January's models stay in the catalog.
+    assert_eq!(livebench.data_date.as_deref(), Some("2026-06-25"));
+    let llama = engine
+        .model("meta-llama/llama-3.3-70b-instruct")
+        .await
+        .expect("llama");
+    assert!(
+        llama
+            .matches
+            .iter()
+            .any(|m| m.source == SourceId::LiveBench),
+        "a model only in the older release keeps its LiveBench values"
+    );
+    assert!(livebench.records >= 6, "{} records", livebench.records);
+}

@@ -51,6 +51,9 @@ pub struct FetchedSource {
     pub origin: String,
     /// Release date when the URL names one (`YYYY-MM-DD`).
     pub data_date: Option<String>,
+    /// LiveBench only: older releases, newest first (releases are partial; the engine keeps
+    /// each model's newest row).
+    pub older: Vec<FetchedSource>,
 }
 
 /// Why a source could not be fetched. Never contains a key.
@@ -177,6 +180,7 @@ async fn simple(
         companion: None,
         origin: url.into(),
         data_date: None,
+        older: Vec::new(),
     })
 }
 
@@ -185,6 +189,7 @@ async fn livebench(
     endpoints: &SourceEndpoints,
 ) -> Result<FetchedSource, FetchError> {
     let base = endpoints.livebench.trim_end_matches('/');
+    let mut found: Vec<FetchedSource> = Vec::new();
     let mut last_error = None;
     for release in &endpoints.livebench_releases {
         let table_url = format!("{base}/table_{release}.csv");
@@ -192,21 +197,33 @@ async fn livebench(
             Ok(bytes) => {
                 let categories_url = format!("{base}/categories_{release}.json");
                 let companion = get(client, &categories_url, None).await.ok();
-                return Ok(FetchedSource {
+                found.push(FetchedSource {
                     name: format!("table_{release}.csv"),
                     bytes,
                     companion,
                     origin: table_url,
                     data_date: Some(release.replace('_', "-")),
+                    older: Vec::new(),
                 });
             }
             Err(error) => last_error = Some(error),
         }
     }
-    Err(last_error.unwrap_or_else(|| FetchError::Body {
-        url: base.to_owned(),
-        detail: "no LiveBench release configured".into(),
-    }))
+    if found.is_empty() {
+        return Err(last_error.unwrap_or_else(|| FetchError::Body {
+            url: base.to_owned(),
+            detail: "no LiveBench release configured".into(),
+        }));
+    }
+    // A release without its own categories file uses the newest older one's.
+    for i in (0..found.len()).rev() {
+        if found[i].companion.is_none() {
+            found[i].companion = found[i + 1..].iter().find_map(|r| r.companion.clone());
+        }
+    }
+    let mut newest = found.remove(0);
+    newest.older = found;
+    Ok(newest)
 }
 
 #[derive(Deserialize)]
@@ -261,5 +278,6 @@ async fn hf_rows(client: &reqwest::Client, base: &str) -> Result<FetchedSource, 
         companion: None,
         origin: base.to_owned(),
         data_date: None,
+        older: Vec::new(),
     })
 }

@@ -9,8 +9,9 @@ use std::sync::Arc;
 
 use switchyard_core::catalog::card::Catalog;
 use switchyard_core::catalog::record::SourceId;
+use switchyard_core::catalog::record::{BenchmarkRecord, Parsed};
 use switchyard_core::catalog::snapshot::{SnapshotBundle, SourceSnapshot, FORMAT_VERSION};
-use switchyard_core::catalog::sources::{detect, parse_file_with};
+use switchyard_core::catalog::sources::{detect, livebench, parse_file_with, SourceFile};
 use switchyard_core::catalog::view::{RefreshProgress, RefreshReport, RefreshStage, SourceRefresh};
 use switchyard_core::providers::ARTIFICIAL_ANALYSIS;
 use switchyard_providers::sources::{self as fetcher, FetchedSource, SourceEndpoints};
@@ -299,18 +300,15 @@ async fn read_source_dir(
     while let Ok(Some(entry)) = entries.next_entry().await {
         names.push(entry.file_name().to_string_lossy().into_owned());
     }
+    if source == SourceId::LiveBench {
+        return read_livebench_dir(folder, &names).await;
+    }
     let selection = detect::newest(source, &names)
         .ok_or_else(|| format!("no {} data file in {}", source.title(), folder.display()))?;
     let path = folder.join(&selection.file);
-    let bytes = tokio::fs::read(&path)
-        .await
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let bytes = read_file(&path).await?;
     let companion = match &selection.companion {
-        Some(name) => Some(
-            tokio::fs::read(folder.join(name))
-                .await
-                .map_err(|e| format!("cannot read {}: {e}", folder.join(name).display()))?,
-        ),
+        Some(name) => Some(read_file(&folder.join(name)).await?),
         None => None,
     };
     let origin = path.display().to_string();
@@ -339,17 +337,101 @@ async fn read_source_dir(
     ))
 }
 
+async fn read_file(path: &Path) -> Result<Vec<u8>, String> {
+    tokio::fs::read(path)
+        .await
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
+/// LiveBench releases are partial, so every release in the folder is read and each model
+/// keeps its newest row (`livebench::merge_newest_first`). The newest table must parse; an
+/// older one that does not is skipped with its error counted.
+async fn read_livebench_dir(folder: &Path, names: &[String]) -> Result<SourceSnapshot, String> {
+    let releases = livebench::releases(names);
+    let newest = releases.first().ok_or_else(|| {
+        format!(
+            "no {} data file in {}",
+            SourceId::LiveBench.title(),
+            folder.display()
+        )
+    })?;
+    let origin = folder.join(&newest.table).display().to_string();
+    let data_date = Some(newest.date.iso());
+    let mut files = Vec::new();
+    for release in &releases {
+        let table = read_file(&folder.join(&release.table)).await?;
+        let categories = match &release.categories {
+            Some(name) => Some(read_file(&folder.join(name)).await?),
+            None => None,
+        };
+        files.push((
+            folder.join(&release.table).display().to_string(),
+            table,
+            categories,
+        ));
+    }
+    let parsed = tokio::task::spawn_blocking(move || merge_livebench(files))
+        .await
+        .map_err(|e| format!("parser crashed: {e}"))??;
+    Ok(SourceSnapshot::from_parsed(
+        SourceId::LiveBench,
+        SourceFile::Benchmarks(parsed),
+        origin,
+        Some(now()),
+        data_date,
+    ))
+}
+
+/// Parses LiveBench files given newest first and merges them; the newest must parse.
+fn merge_livebench(
+    files: Vec<(String, Vec<u8>, Option<Vec<u8>>)>,
+) -> Result<Parsed<BenchmarkRecord>, String> {
+    let mut parts = Vec::new();
+    let mut older_failures = Vec::new();
+    for (index, (label, table, categories)) in files.into_iter().enumerate() {
+        match livebench::parse(&table, categories.as_deref()) {
+            Ok(part) => parts.push(part),
+            Err(error) if index == 0 => return Err(format!("{label}: {}", error.message)),
+            Err(error) => older_failures.push(format!("{label}: {}", error.message)),
+        }
+    }
+    let mut merged = livebench::merge_newest_first(parts);
+    for failure in older_failures {
+        merged.skip(failure);
+    }
+    Ok(merged)
+}
+
 async fn parse_fetched(
     source: SourceId,
     file: FetchedSource,
     hf: HfFilter,
 ) -> Result<SourceSnapshot, String> {
+    if source == SourceId::LiveBench {
+        let origin = file.origin.clone();
+        let data_date = file.data_date.clone();
+        let files = std::iter::once(&file)
+            .chain(file.older.iter())
+            .map(|f| (f.origin.clone(), f.bytes.clone(), f.companion.clone()))
+            .collect();
+        let parsed = tokio::task::spawn_blocking(move || merge_livebench(files))
+            .await
+            .map_err(|e| format!("parser crashed: {e}"))??;
+        return Ok(SourceSnapshot::from_parsed(
+            source,
+            SourceFile::Benchmarks(parsed),
+            origin,
+            Some(now()),
+            data_date,
+        ));
+    }
     let FetchedSource {
         name,
         bytes,
         companion,
         origin,
         data_date,
+        ..
     } = file;
     let label = origin.clone();
     tokio::task::spawn_blocking(move || {

@@ -132,6 +132,40 @@ pub fn pick_release<S: AsRef<str>>(names: &[S]) -> Option<Release> {
     })
 }
 
+/// Every dated release among `names`, newest first, each with its categories file (the same
+/// date's, else the newest older one).
+pub fn releases<S: AsRef<str>>(names: &[S]) -> Vec<Release> {
+    let mut remaining: Vec<&str> = names.iter().map(AsRef::as_ref).collect();
+    let mut out = Vec::new();
+    while let Some(release) = pick_release(&remaining) {
+        remaining.retain(|name| *name != release.table);
+        out.push(release);
+    }
+    out
+}
+
+/// Merges releases parsed newest first: a model keeps the row of the newest release that
+/// lists it. LiveBench releases are partial (a release re-runs some models and adds new
+/// ones), so the newest table alone would drop most models.
+pub fn merge_newest_first(parts: Vec<Parsed<BenchmarkRecord>>) -> Parsed<BenchmarkRecord> {
+    let mut merged = super::empty();
+    let mut seen = HashSet::new();
+    for part in parts {
+        merged.skipped += part.skipped;
+        for error in part.errors {
+            if merged.errors.len() < Parsed::<BenchmarkRecord>::MAX_ERRORS {
+                merged.errors.push(error);
+            }
+        }
+        for record in part.items {
+            if seen.insert(record.key.clone()) {
+                merged.items.push(record);
+            }
+        }
+    }
+    merged
+}
+
 /// Reads a categories file into `(metric id, task columns)` pairs. Errors when it is not a
 /// JSON object or names none of the known categories (unknown ones are ignored).
 pub fn parse_categories(bytes: &[u8]) -> Result<Vec<(&'static str, Vec<String>)>, SourceError> {
@@ -258,4 +292,71 @@ pub fn parse(
         });
     });
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CATEGORIES: &[u8] = br#"{"Coding": ["code_generation", "code_completion"]}"#;
+
+    #[test]
+    fn releases_are_listed_newest_first_with_their_categories() {
+        let names = [
+            "table_2026_01_08.csv",
+            "categories_2026_01_08.json",
+            "table_2026_06_25.csv",
+            "table_2025_04_02.csv",
+            "notes.txt",
+        ];
+        let found = releases(&names);
+        let tables: Vec<&str> = found.iter().map(|r| r.table.as_str()).collect();
+        assert_eq!(
+            tables,
+            [
+                "table_2026_06_25.csv",
+                "table_2026_01_08.csv",
+                "table_2025_04_02.csv"
+            ]
+        );
+        // The June table has no categories of its own: the newest older one serves it.
+        assert_eq!(
+            found[0].categories.as_deref(),
+            Some("categories_2026_01_08.json")
+        );
+        assert_eq!(found[2].categories, None);
+    }
+
+    #[test]
+    fn merge_keeps_each_models_newest_row() {
+        let newer = parse(
+            b"model,code_generation,code_completion\nm-a,90,80\nm-b,70,60\n",
+            Some(CATEGORIES),
+        )
+        .expect("newer");
+        let older = parse(
+            b"model,code_generation,code_completion\nm-b,10,20\nm-c,50,50\n",
+            Some(CATEGORIES),
+        )
+        .expect("older");
+        let merged = merge_newest_first(vec![newer, older]);
+        let coding = |key: &str| {
+            merged
+                .items
+                .iter()
+                .find(|r| r.key == key)
+                .and_then(|r| r.metrics.get("livebench.coding").copied())
+        };
+        assert_eq!(merged.items.len(), 3);
+        assert_eq!(
+            coding("m-b"),
+            Some(65.0),
+            "m-b keeps the newer release's row"
+        );
+        assert_eq!(
+            coding("m-c"),
+            Some(50.0),
+            "m-c only in the older release is kept"
+        );
+    }
 }
