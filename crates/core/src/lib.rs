@@ -8,6 +8,7 @@
 pub mod catalog;
 pub mod doctor;
 pub mod error;
+mod hash;
 pub mod info;
 pub mod providers;
 pub mod roles;

@@ -8,10 +8,10 @@
 
 use super::card::{BenchmarkValue, Catalog, ModelCard, Pricing, SourceMatch, SourceStatus, Tier};
 use super::matching::date::DateCode;
-use super::matching::fast_hash::{FastMap, FastSet};
 use super::matching::{self, MatchOverride, MatchTarget, Matcher, RecordMatch};
 use super::record::{BenchmarkRecord, OpenRouterModel, SourceId};
 use super::scoring::{self, classify, Weights, CONTEXT_METRIC, PRICE_METRIC};
+use crate::hash::{FastMap, FastSet};
 
 /// Most unmatched keys listed per source status.
 pub const MAX_UNMATCHED_KEYS: usize = 200;

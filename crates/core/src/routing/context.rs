@@ -8,10 +8,10 @@ use std::sync::OnceLock;
 use serde::Deserialize;
 
 use crate::catalog::card::ModelCard;
+use crate::hash::FastMap;
 use crate::roles::{builtin_stack, StackGroup};
 
 use super::error::RoutingError;
-use super::hash::FxHashMap;
 
 const CONTEXT_FILE: &str = "context.json";
 const CONTEXT_JSON: &str = include_str!("../../data/routing/context.json");
@@ -30,7 +30,7 @@ struct ContextData {
 /// The compiled rules: stack id → metric ids.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct ContextRules {
-    by_stack: FxHashMap<Box<str>, Vec<Box<str>>>,
+    by_stack: FastMap<Box<str>, Vec<Box<str>>>,
     /// Largest boost either way, in score points.
     pub max_boost: f64,
     scale: f64,
@@ -76,7 +76,7 @@ impl ContextRules {
                 return Err(error(format!("unknown stack id {id:?}")));
             }
         }
-        let mut by_stack: FxHashMap<Box<str>, Vec<Box<str>>> = FxHashMap::default();
+        let mut by_stack: FastMap<Box<str>, Vec<Box<str>>> = FastMap::default();
         for (id, group) in stacks {
             let metrics = data
                 .stacks

@@ -10,8 +10,7 @@ use serde::{Deserialize, Serialize};
 use specta::Type;
 
 use crate::catalog::card::Category;
-
-use super::hash::FxHashMap;
+use crate::hash::FastMap;
 
 /// How many ratings weigh as much as the benchmarks.
 pub const PRIOR_RATINGS: f64 = 6.0;
@@ -60,7 +59,7 @@ impl FeedbackSummary {
 /// from the rows the engine loaded; lookups in the ranking loop are one hash probe.
 #[derive(Debug, Clone, Default)]
 pub struct FeedbackIndex {
-    by_category: [FxHashMap<Box<str>, (u32, u32)>; Category::ALL.len()],
+    by_category: [FastMap<Box<str>, (u32, u32)>; Category::ALL.len()],
 }
 
 fn slot(category: Category) -> usize {

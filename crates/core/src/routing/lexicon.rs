@@ -6,9 +6,9 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use crate::catalog::card::Category;
+use crate::hash::FastMap;
 
 use super::error::RoutingError;
-use super::hash::FxHashMap;
 use super::matcher::{normalize_term, TermMatcher};
 use crate::roles::RoleBlock;
 
@@ -73,7 +73,7 @@ pub(crate) struct Lexicon {
     pub matcher: TermMatcher,
     pub info: Vec<TermInfo>,
     pub stacks: Vec<String>,
-    pub units: FxHashMap<Box<str>, f64>,
+    pub units: FastMap<Box<str>, f64>,
     /// Longest first.
     pub cjk_multipliers: Vec<(String, f64)>,
     /// Longest first.

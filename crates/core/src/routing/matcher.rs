@@ -6,7 +6,8 @@
 //! (`tests` → `test`, `queries` → `query`). CJK terms match as substrings of CJK runs,
 //! longest first, without overlapping.
 
-use super::hash::FxHashMap;
+use crate::hash::FastMap;
+
 use super::text::{TokenKind, Tokens};
 
 /// A term that cannot be compiled.
@@ -59,14 +60,14 @@ type PhraseList = Vec<(Box<[u32]>, u32)>;
 /// A set of terms compiled for matching; each term has a dense id in insertion order.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct TermMatcher {
-    vocab: FxHashMap<Box<str>, u32>,
+    vocab: FastMap<Box<str>, u32>,
     /// Per word id: the single-word term it forms, if any.
     word_terms: Vec<Option<u32>>,
     /// Per first word id: phrases (rest of the word ids, term id), longest first.
-    phrases: FxHashMap<u32, PhraseList>,
+    phrases: FastMap<u32, PhraseList>,
     /// Per first character: CJK terms (text, term id), longest first.
-    cjk: FxHashMap<char, Vec<(Box<str>, u32)>>,
-    by_text: FxHashMap<Box<str>, u32>,
+    cjk: FastMap<char, Vec<(Box<str>, u32)>>,
+    by_text: FastMap<Box<str>, u32>,
     texts: Vec<Box<str>>,
 }
 

@@ -17,7 +17,6 @@ mod classify;
 mod context;
 mod error;
 mod feedback;
-mod hash;
 mod lexicon;
 mod matcher;
 mod pick;

@@ -12,9 +12,9 @@
 use std::cmp::Ordering;
 
 use crate::catalog::card::ModelCard;
+use crate::hash::FastMap;
 
 use super::context::{ContextMetrics, ContextRules};
-use super::hash::FxHashMap;
 use super::request::{meets_needs, Rejections, RouteContext, RouteRequest};
 
 /// Score points a model with no evidence at all would lose; scaled by missing coverage.
@@ -78,7 +78,7 @@ pub(crate) fn rank<'r>(
     let category = request.category;
     let mut rejections = Rejections::default();
     let mut candidates: Vec<Scored> = Vec::with_capacity(catalog.len().min(4096));
-    let mut providers: FxHashMap<&str, u32> = FxHashMap::default();
+    let mut providers: FastMap<&str, u32> = FastMap::default();
     let mut members: Vec<Member> = Vec::with_capacity(CHUNK.min(catalog.len()));
     // Chunks small enough that the second pass finds the cards the first one brought into
     // cache, large enough that the first pass keeps many loads in flight.

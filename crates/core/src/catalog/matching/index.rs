@@ -6,9 +6,9 @@
 //! models. The search itself is in [`super::lookup`].
 
 use super::date::DateCode;
-use super::fast_hash::FastMap;
 use super::name::{parse_name, specific_enough, write_bag, write_loose, write_ordered};
 use super::vendor;
+use crate::hash::FastMap;
 
 /// A model records can be matched to.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -22,7 +22,6 @@
 //! Manual overrides ([`MatchOverride`]) are applied on top and always win (`manual`).
 
 pub mod date;
-pub mod fast_hash;
 mod index;
 pub mod local;
 mod lookup;
@@ -32,7 +31,7 @@ pub mod vendor;
 use serde::{Deserialize, Serialize};
 use specta::Type;
 
-use fast_hash::FastMap;
+use crate::hash::FastMap;
 pub use index::{MatchTarget, ModelIndex};
 pub use lookup::RecordProbe;
 

@@ -12,7 +12,7 @@ pub mod normalize;
 pub mod weights;
 
 use crate::catalog::card::{Category, ModelCard};
-use crate::catalog::matching::fast_hash::FastMap;
+use crate::hash::FastMap;
 
 pub use normalize::{MetricStats, Normalizer};
 pub use weights::{Weights, WeightsError, CONTEXT_METRIC, PRICE_METRIC};

@@ -4,7 +4,7 @@
 //! not normalized and therefore not used in any score.
 
 use super::weights::{higher_is_better, CONTEXT_METRIC, PRICE_METRIC};
-use crate::catalog::matching::fast_hash::FastMap;
+use crate::hash::FastMap;
 
 /// Fewest values a metric needs before a z-score means anything.
 pub const MIN_VALUES: usize = 5;

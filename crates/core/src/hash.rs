@@ -1,13 +1,15 @@
-//! A small non-cryptographic hasher (rustc's `FxHash`) for the matcher's and scorer's maps.
-//! Keys are short names from our own catalog, not attacker-chosen at scale, so SipHash's
-//! flooding resistance is not needed and its cost showed in the refresh profile.
+//! A small non-cryptographic hasher (rustc's `FxHash`) for the catalog's and the router's maps.
+//!
+//! Keys are short names, lowercase words and model ids from our own data and catalog, never
+//! attacker-chosen at scale, so SipHash's flooding resistance is not needed; its cost showed in
+//! the catalog refresh profile and would dominate the per-task classification budget.
 
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// The multiply-rotate hash used by rustc.
 #[derive(Debug, Default, Clone, Copy)]
-pub struct FxHasher {
+pub(crate) struct FxHasher {
     hash: u64,
 }
 
@@ -64,7 +66,28 @@ impl Hasher for FxHasher {
 }
 
 /// A `HashMap` with [`FxHasher`].
-pub type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+pub(crate) type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
 
 /// A `HashSet` with [`FxHasher`].
-pub type FastSet<K> = HashSet<K, BuildHasherDefault<FxHasher>>;
+pub(crate) type FastSet<K> = HashSet<K, BuildHasherDefault<FxHasher>>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn equal_keys_hash_equal_and_different_keys_differ() {
+        let hash = |text: &str| {
+            let mut hasher = FxHasher::default();
+            hasher.write(text.as_bytes());
+            hasher.finish()
+        };
+        assert_eq!(hash("postgresql"), hash("postgresql"));
+        assert_ne!(hash("postgresql"), hash("postgresqm"));
+        assert_ne!(hash("a"), hash("b"));
+        let mut map: FastMap<String, u32> = FastMap::default();
+        map.insert("rust".into(), 1);
+        assert_eq!(map.get("rust"), Some(&1));
+        assert_eq!(map.get("rusty"), None);
+    }
+}
