@@ -1,52 +1,13 @@
 //! Typed commands through Tauri's mock runtime (no display): the same invoke handler as the
 //! real app, a real engine on a temp SQLite file, and the one error shape on the wire.
 
-use std::sync::Arc;
+mod support;
 
 use serde_json::{json, Value};
+use support::{app_with, engine_in, request};
 use switchyard_core::error::ErrorCode;
 use switchyard_desktop::{AppState, IpcError};
-use switchyard_engine::{Engine, EngineConfig};
-use tauri::ipc::{CallbackFn, InvokeBody};
-use tauri::test::{
-    get_ipc_response, mock_builder, mock_context, noop_assets, MockRuntime, INVOKE_KEY,
-};
-use tauri::webview::InvokeRequest;
-use tauri::{App, WebviewWindow, WebviewWindowBuilder};
-
-fn request(cmd: &str, body: Value) -> InvokeRequest {
-    InvokeRequest {
-        cmd: cmd.into(),
-        callback: CallbackFn(0),
-        error: CallbackFn(1),
-        url: "tauri://localhost".parse().expect("url"),
-        body: InvokeBody::Json(body),
-        headers: Default::default(),
-        invoke_key: INVOKE_KEY.to_string(),
-    }
-}
-
-fn app_with(state: AppState) -> (App<MockRuntime>, WebviewWindow<MockRuntime>) {
-    let builder = switchyard_desktop::specta_builder!(MockRuntime);
-    let app = mock_builder()
-        .invoke_handler(builder.invoke_handler())
-        .manage(state)
-        .build(mock_context(noop_assets()))
-        .expect("mock app");
-    builder.mount_events(&app);
-    let window = WebviewWindowBuilder::new(&app, "main", Default::default())
-        .build()
-        .expect("window");
-    (app, window)
-}
-
-fn engine_in(dir: &std::path::Path) -> Arc<Engine> {
-    let engine = tauri::async_runtime::block_on(Engine::open(EngineConfig {
-        home: Some(dir.to_path_buf()),
-    }))
-    .expect("engine");
-    Arc::new(engine)
-}
+use tauri::test::get_ipc_response;
 
 #[test]
 fn app_info_comes_from_the_engine() {

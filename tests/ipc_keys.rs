@@ -10,6 +10,8 @@
 #[path = "../crates/providers/tests/support/mod.rs"]
 mod http;
 
+mod support;
+
 use std::io::Write;
 use std::path::Path;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -17,15 +19,9 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use http::{wire, Reply, TestServer};
 use serde_json::{json, Value};
-use switchyard_desktop::AppState;
+use support::Harness;
 use switchyard_engine::{Engine, EngineConfig};
 use switchyard_store::{Store, DATABASE_FILE};
-use tauri::ipc::{CallbackFn, InvokeBody};
-use tauri::test::{
-    get_ipc_response, mock_builder, mock_context, noop_assets, MockRuntime, INVOKE_KEY,
-};
-use tauri::webview::InvokeRequest;
-use tauri::{App, WebviewWindow, WebviewWindowBuilder};
 
 /// A recognizable test key; its bytes must never leave the keychain and the HTTP header.
 const KEY: &str = "sk-IPCLEAK-7f3e9a1c-b00c55d2";
@@ -74,15 +70,10 @@ fn keychain_present() -> bool {
     false
 }
 
-/// One app with its engine on a temp dir; the dir lives as long as the app.
-struct Harness {
-    dir: tempfile::TempDir,
-    _app: App<MockRuntime>,
-    window: WebviewWindow<MockRuntime>,
-}
-
 impl Harness {
-    fn new() -> Self {
+    /// A fresh engine on a temp dir whose keys go to a keychain service of its own; no
+    /// response may contain the test key.
+    fn isolated() -> Self {
         captured_logs();
         let dir = tempfile::tempdir().expect("tempdir");
         let service = format!(
@@ -105,52 +96,7 @@ impl Harness {
             .await
         })
         .expect("engine");
-        let builder = switchyard_desktop::specta_builder!(MockRuntime);
-        let app = mock_builder()
-            .invoke_handler(builder.invoke_handler())
-            .manage(AppState::ready(Arc::new(engine)))
-            .build(mock_context(noop_assets()))
-            .expect("mock app");
-        builder.mount_events(&app);
-        let window = WebviewWindowBuilder::new(&app, "main", Default::default())
-            .build()
-            .expect("window");
-        Self {
-            dir,
-            _app: app,
-            window,
-        }
-    }
-
-    fn call(&self, cmd: &str, body: Value) -> Result<Value, Value> {
-        let request = InvokeRequest {
-            cmd: cmd.into(),
-            callback: CallbackFn(0),
-            error: CallbackFn(1),
-            url: "tauri://localhost".parse().expect("url"),
-            body: InvokeBody::Json(body),
-            headers: Default::default(),
-            invoke_key: INVOKE_KEY.to_string(),
-        };
-        let response = get_ipc_response(&self.window, request)
-            .map(|r| r.deserialize().expect("json response"));
-        let text = match &response {
-            Ok(v) | Err(v) => v.to_string(),
-        };
-        assert!(!text.contains(KEY), "{cmd} returned the key: {text}");
-        response
-    }
-
-    fn ok(&self, cmd: &str, body: Value) -> Value {
-        self.call(cmd, body)
-            .unwrap_or_else(|e| panic!("{cmd} should succeed, got {e}"))
-    }
-
-    fn err(&self, cmd: &str, body: Value) -> Value {
-        match self.call(cmd, body) {
-            Ok(v) => panic!("{cmd} should fail, got {v}"),
-            Err(e) => e,
-        }
+        Self::with_engine(dir, Arc::new(engine)).never_returning(KEY)
     }
 
     fn row(&self, id: &str) -> Value {
@@ -190,7 +136,7 @@ fn contains(haystack: &[u8], needle: &str) -> bool {
 
 #[test]
 fn providers_are_listed_with_kinds_urls_and_key_state() {
-    let h = Harness::new();
+    let h = Harness::isolated();
     let tags = r#"{"models":[{"name":"llama3.2:3b"},{"name":"qwen3:8b"}]}"#;
     let ollama = server(vec![Reply::json(200, tags), Reply::json(200, tags)]);
     let moved = h.ok(
@@ -262,7 +208,7 @@ fn a_key_is_stored_tested_and_deleted_and_never_comes_back() {
     if !keychain_present() {
         return;
     }
-    let h = Harness::new();
+    let h = Harness::isolated();
     let api = server(vec![Reply::json(200, wire::model_list(7))]);
     h.ok(
         "set_provider_base_url",
@@ -328,7 +274,7 @@ fn a_key_is_stored_tested_and_deleted_and_never_comes_back() {
 
 #[test]
 fn refusals_have_codes_the_ui_switches_on() {
-    let h = Harness::new();
+    let h = Harness::isolated();
     for (cmd, body, code) in [
         (
             "set_provider_key",
@@ -380,7 +326,7 @@ fn refusals_have_codes_the_ui_switches_on() {
 
 #[test]
 fn a_custom_endpoint_is_added_tested_reset_and_removed() {
-    let h = Harness::new();
+    let h = Harness::isolated();
     let api = server(vec![
         Reply::json(200, wire::model_list(3)),
         Reply::json(
@@ -449,7 +395,7 @@ fn a_custom_endpoint_is_added_tested_reset_and_removed() {
 
 #[test]
 fn a_built_in_base_url_goes_back_to_its_default() {
-    let h = Harness::new();
+    let h = Harness::isolated();
     let moved = h.ok(
         "set_provider_base_url",
         json!({"provider": "deepseek", "baseUrl": "http://127.0.0.1:9/v1"}),

@@ -1,74 +1,12 @@
 //! Roles commands through Tauri's mock runtime: the real invoke handler, a real engine on a
 //! temp SQLite file, JSON in and out exactly as the UI sends and receives it.
 
-use std::sync::Arc;
+mod support;
 
 use serde_json::{json, Value};
-use switchyard_desktop::AppState;
-use switchyard_engine::{Engine, EngineConfig};
-use tauri::ipc::{CallbackFn, InvokeBody};
-use tauri::test::{
-    get_ipc_response, mock_builder, mock_context, noop_assets, MockRuntime, INVOKE_KEY,
-};
-use tauri::webview::InvokeRequest;
-use tauri::{App, WebviewWindow, WebviewWindowBuilder};
-
-/// One app with its engine on a temp dir; the dir lives as long as the app.
-struct Harness {
-    _dir: tempfile::TempDir,
-    _app: App<MockRuntime>,
-    window: WebviewWindow<MockRuntime>,
-}
+use support::Harness;
 
 impl Harness {
-    fn new() -> Self {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let engine = tauri::async_runtime::block_on(Engine::open(EngineConfig {
-            home: Some(dir.path().to_path_buf()),
-        }))
-        .expect("engine");
-        let builder = switchyard_desktop::specta_builder!(MockRuntime);
-        let app = mock_builder()
-            .invoke_handler(builder.invoke_handler())
-            .manage(AppState::ready(Arc::new(engine)))
-            .build(mock_context(noop_assets()))
-            .expect("mock app");
-        builder.mount_events(&app);
-        let window = WebviewWindowBuilder::new(&app, "main", Default::default())
-            .build()
-            .expect("window");
-        Self {
-            _dir: dir,
-            _app: app,
-            window,
-        }
-    }
-
-    fn call(&self, cmd: &str, body: Value) -> Result<Value, Value> {
-        let request = InvokeRequest {
-            cmd: cmd.into(),
-            callback: CallbackFn(0),
-            error: CallbackFn(1),
-            url: "tauri://localhost".parse().expect("url"),
-            body: InvokeBody::Json(body),
-            headers: Default::default(),
-            invoke_key: INVOKE_KEY.to_string(),
-        };
-        get_ipc_response(&self.window, request).map(|r| r.deserialize().expect("json response"))
-    }
-
-    fn ok(&self, cmd: &str, body: Value) -> Value {
-        self.call(cmd, body)
-            .unwrap_or_else(|e| panic!("{cmd} should succeed, got {e}"))
-    }
-
-    fn err(&self, cmd: &str, body: Value) -> Value {
-        match self.call(cmd, body) {
-            Ok(v) => panic!("{cmd} should fail, got {v}"),
-            Err(e) => e,
-        }
-    }
-
     /// The prompt text of block `id` of `kind` as the library reports it (ids are unique per
     /// kind only: `security` is both a domain and a guardrail).
     fn prompt_of(&self, kind: &str, id: &str) -> String {
