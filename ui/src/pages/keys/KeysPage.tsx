@@ -62,7 +62,7 @@ export function KeysPage() {
   const groups = providers ? groupProviders(providers) : [];
 
   return (
-    <section className="page keys" id="keys-page">
+    <section className="page keys form-page" id="keys-page">
       <header className="page-header keys-header">
         <div>
           <h1>Keys</h1>

@@ -46,7 +46,7 @@ export function RolesPage() {
   const customCount = blocks?.filter((b) => b.source === "custom").length ?? 0;
 
   return (
-    <section className="page roles" id="roles-page">
+    <section className="page roles form-page" id="roles-page">
       <header className="page-header roles-header">
         <div>
           <h1>Roles</h1>
