@@ -250,6 +250,41 @@ impl App {
             .await
             .map_err(|e| format!("attr {name} of {css}: {e}"))
     }
+
+    /// Scrolls `css` into view, for screenshots.
+    pub async fn scroll_to(&self, css: &str) -> E2eResult {
+        self.client
+            .execute(
+                "const el = document.querySelector(arguments[0]); \
+                 const page = document.querySelector('#page'); \
+                 if (el && page) page.scrollTop = el.offsetTop - page.offsetTop - 24;",
+                vec![css.into()],
+            )
+            .await
+            .map(|_| ())
+            .map_err(|e| format!("scroll to {css}: {e}"))
+    }
+
+    /// Saves a review artifact (the screenshots folder is git-ignored); failing to save is not
+    /// a test failure.
+    pub async fn save_screenshot(&self, name: &str) {
+        // Two animation frames first: WebKit's snapshot is of the last painted frame.
+        let _ = self
+            .client
+            .execute_async(
+                "const done = arguments[arguments.length - 1]; \
+                 requestAnimationFrame(() => requestAnimationFrame(() => done(true)));",
+                vec![],
+            )
+            .await;
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/e2e/screenshots");
+        if let Ok(png) = self.client.screenshot().await {
+            let path = dir.join(format!("{name}.png"));
+            if std::fs::create_dir_all(&dir).is_ok() && std::fs::write(&path, png).is_ok() {
+                eprintln!("e2e: screenshot saved to {}", path.display());
+            }
+        }
+    }
 }
 
 async fn save_screenshot(client: &Client, name: &str) {

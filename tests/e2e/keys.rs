@@ -38,41 +38,6 @@ fn row(id: &str, css: &str) -> String {
     format!("[data-provider='{id}'] {css}")
 }
 
-/// A review artifact (the screenshots folder is git-ignored); failing to save is not a test
-/// failure.
-async fn save_screenshot(app: &App, name: &str) {
-    // Two animation frames first: WebKit's snapshot is of the last painted frame.
-    let _ = app
-        .client
-        .execute_async(
-            "const done = arguments[arguments.length - 1]; \
-             requestAnimationFrame(() => requestAnimationFrame(() => done(true)));",
-            vec![],
-        )
-        .await;
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/e2e/screenshots");
-    if let Ok(png) = app.client.screenshot().await {
-        let path = dir.join(format!("{name}.png"));
-        if std::fs::create_dir_all(&dir).is_ok() && std::fs::write(&path, png).is_ok() {
-            eprintln!("e2e: screenshot saved to {}", path.display());
-        }
-    }
-}
-
-/// Scrolls `css` into view, for screenshots.
-async fn scroll_to(app: &App, css: &str) -> E2eResult {
-    app.client
-        .execute(
-            "const el = document.querySelector(arguments[0]); \
-             const page = document.querySelector('#page'); \
-             if (el && page) page.scrollTop = el.offsetTop - page.offsetTop - 24;",
-            vec![css.into()],
-        )
-        .await
-        .map(|_| ())
-        .map_err(|e| format!("scroll to {css}: {e}"))
-}
-
 async fn add_test_delete(app: &App, server: &TestServer) -> E2eResult {
     app.goto("keys").await?;
     let status = row("openai", ".key-status");
@@ -125,8 +90,8 @@ async fn add_test_delete(app: &App, server: &TestServer) -> E2eResult {
             first.header("authorization").map(|h| h.len())
         ));
     }
-    scroll_to(app, "#page > section").await?;
-    save_screenshot(app, "keys_present").await;
+    app.scroll_to("#page > section").await?;
+    app.save_screenshot("keys_present").await;
 
     // Delete, after confirming.
     app.click(&row("openai", ".key-delete")).await?;
@@ -147,8 +112,8 @@ async fn add_test_delete(app: &App, server: &TestServer) -> E2eResult {
         t.starts_with(&format!("{CUSTOM_MODELS} models · "))
     })
     .await?;
-    scroll_to(app, "[data-group='custom']").await?;
-    save_screenshot(app, "keys_custom").await;
+    app.scroll_to("[data-group='custom']").await?;
+    app.save_screenshot("keys_custom").await;
 
     let html = app
         .client
@@ -235,7 +200,7 @@ async fn without_a_keychain_the_page_says_why_and_how_to_fix_it() {
             if !banner.contains("environment variable") {
                 return Err(format!("the banner names no fix: {banner}"));
             }
-            save_screenshot(&app, "keys_no_keychain").await;
+            app.save_screenshot("keys_no_keychain").await;
             Ok(())
         }
         .await;

@@ -2,8 +2,6 @@
 //! with a reason that quotes numbers; switch to swarm and see a graph with parallel steps and
 //! dependency arrows.
 
-use std::path::Path;
-
 use crate::harness::{App, E2e, E2eResult, Launch};
 
 const TASK: &str = "Write a Rust function that parses RFC 3339 timestamps, then add unit tests";
@@ -12,41 +10,6 @@ const TASK: &str = "Write a Rust function that parses RFC 3339 timestamps, then 
 const BRANCHING_TASK: &str = "Design the database schema. Then set up the project config. \
     Implement the REST api for users; implement the React component for the profile page; \
     write tests for the api and the component; finally write the docs";
-
-/// A review artifact (the screenshots folder is git-ignored); failing to save is not a test
-/// failure.
-async fn save_screenshot(app: &App, name: &str) {
-    // Two animation frames first: WebKit's snapshot is of the last painted frame.
-    let _ = app
-        .client
-        .execute_async(
-            "const done = arguments[arguments.length - 1]; \
-             requestAnimationFrame(() => requestAnimationFrame(() => done(true)));",
-            vec![],
-        )
-        .await;
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/e2e/screenshots");
-    if let Ok(png) = app.client.screenshot().await {
-        let path = dir.join(format!("{name}.png"));
-        if std::fs::create_dir_all(&dir).is_ok() && std::fs::write(&path, png).is_ok() {
-            eprintln!("e2e: screenshot saved to {}", path.display());
-        }
-    }
-}
-
-/// Scrolls `css` into view, for screenshots.
-async fn scroll_to(app: &App, css: &str) -> E2eResult {
-    app.client
-        .execute(
-            "const el = document.querySelector(arguments[0]); \
-             const page = document.querySelector('#page'); \
-             if (el && page) page.scrollTop = el.offsetTop - page.offsetTop - 24;",
-            vec![css.into()],
-        )
-        .await
-        .map(|_| ())
-        .map_err(|e| format!("scroll to {css}: {e}"))
-}
 
 /// A numeric data attribute of `css`.
 async fn count(app: &App, css: &str, name: &str) -> E2eResult<u64> {
@@ -89,10 +52,10 @@ async fn pick_explains(app: &App) -> E2eResult {
     if category.as_deref() != Some("coding") {
         return Err(format!("task classified as {category:?}, expected coding"));
     }
-    save_screenshot(app, "route_pick").await;
+    app.save_screenshot("route_pick").await;
 
     // Rating the pick reaches the store: the past picks list shows it rated.
-    scroll_to(app, "#route-pick-card .rate-row").await?;
+    app.scroll_to("#route-pick-card .rate-row").await?;
     app.click("#route-pick-card .stars button[aria-label='4 stars']")
         .await?;
     app.wait_for("#route-past-picks [data-pick] .stars[data-rating='4']")
@@ -104,7 +67,7 @@ async fn pick_explains(app: &App) -> E2eResult {
     if past != TASK {
         return Err(format!("past pick reads {past:?}"));
     }
-    save_screenshot(app, "route_pick_rated").await;
+    app.save_screenshot("route_pick_rated").await;
     Ok(())
 }
 
@@ -129,10 +92,10 @@ async fn swarm_draws_graph(app: &App) -> E2eResult {
     if drawn != serde_json::json!([nodes, edges]) {
         return Err(format!("drew {drawn}, expected [{nodes}, {edges}]"));
     }
-    scroll_to(app, "#route-plan-card").await?;
+    app.scroll_to("#route-plan-card").await?;
     app.click("#route-graph .plan-node").await?;
     app.wait_for("#route-step-editor").await?;
-    save_screenshot(app, "route_swarm").await;
+    app.save_screenshot("route_swarm").await;
     Ok(())
 }
 
@@ -203,8 +166,8 @@ async fn swarm_edit_recomputes_waves(app: &App) -> E2eResult {
     if count(app, "#route-graph", "data-edges").await? != edges + 1 {
         return Err("the new dependency was not drawn".into());
     }
-    scroll_to(app, "#route-plan-card").await?;
-    save_screenshot(app, "route_swarm_edited").await;
+    app.scroll_to("#route-plan-card").await?;
+    app.save_screenshot("route_swarm_edited").await;
     Ok(())
 }
 
