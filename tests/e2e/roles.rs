@@ -1,8 +1,6 @@
 //! The Roles page: compose from the pickers, see the real composed prompt, save a preset and
 //! a custom block, and find both again after restarting the app on the same data directory.
 
-use std::path::Path;
-
 use switchyard_core::roles::{builtin_blocks, BlockKind};
 
 use crate::harness::{App, E2e, E2eResult, Launch};
@@ -131,7 +129,7 @@ async fn compose_and_save(app: &App) -> E2eResult {
         t.contains("Backend engineer") && t.contains("PostgreSQL")
     })
     .await?;
-    save_screenshot(app, "roles_composer_scrolled").await;
+    app.save_screenshot("roles_composer_scrolled").await;
     app.client
         .execute(
             "document.querySelector('#page').scrollTop = 0; return null;",
@@ -139,7 +137,7 @@ async fn compose_and_save(app: &App) -> E2eResult {
         )
         .await
         .map_err(|e| format!("scroll: {e}"))?;
-    save_screenshot(app, "roles_composer").await;
+    app.save_screenshot("roles_composer").await;
 
     app.click("[data-tab='library']").await?;
     app.wait_for("#custom-empty").await?;
@@ -156,7 +154,7 @@ async fn compose_and_save(app: &App) -> E2eResult {
         |t| t.contains(CUSTOM_TITLE),
     )
     .await?;
-    save_screenshot(app, "roles_library").await;
+    app.save_screenshot("roles_library").await;
     Ok(())
 }
 
@@ -181,27 +179,11 @@ async fn reload_preset(app: &App) -> E2eResult {
         .await?;
     let option = format!("[data-picker='guardrail'] .picker-option[data-block-id='{CUSTOM_ID}']");
     app.wait_text(&option, |t| t.contains("custom")).await?;
-    save_screenshot(app, "roles_picker_open").await;
+    app.save_screenshot("roles_picker_open").await;
     app.click(&option).await?;
     app.wait_text("#role-preview", |t| squash(t).contains(CUSTOM_PROMPT))
         .await?;
     Ok(())
-}
-
-/// A review artifact (the screenshots folder is git-ignored); failing to save is not a test
-/// failure.
-async fn save_screenshot(app: &App, name: &str) {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/e2e/screenshots");
-    if let Ok(png) = app.client.screenshot().await {
-        if std::fs::create_dir_all(&dir).is_ok()
-            && std::fs::write(dir.join(format!("{name}.png")), png).is_ok()
-        {
-            eprintln!(
-                "e2e: screenshot saved to {}",
-                dir.join(format!("{name}.png")).display()
-            );
-        }
-    }
 }
 
 #[tokio::test]
