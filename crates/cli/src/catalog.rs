@@ -82,13 +82,6 @@ pub enum CatalogCommand {
     },
 }
 
-fn invalid(message: String) -> CliError {
-    CliError {
-        code: switchyard_core::error::ErrorCode::InvalidInput,
-        message,
-    }
-}
-
 fn parse_with<T>(text: &str, what: &str, options: &[(&str, T)]) -> Result<T, CliError>
 where
     T: Copy,
@@ -109,7 +102,7 @@ where
         .map(|(_, value)| *value)
         .ok_or_else(|| {
             let names: Vec<&str> = options.iter().map(|(n, _)| *n).collect();
-            invalid(format!(
+            CliError::invalid(format!(
                 "unknown {what} '{text}'; one of: {}",
                 names.join(", ")
             ))
@@ -143,7 +136,7 @@ const SOURCES: [(&str, SourceId); 5] = [
 pub fn parse_category(text: &str) -> Result<Category, CliError> {
     Category::parse(text).ok_or_else(|| {
         let names: Vec<&str> = Category::ALL.iter().map(|c| c.id()).collect();
-        invalid(format!(
+        CliError::invalid(format!(
             "unknown category '{text}'; one of: {}",
             names.join(", ")
         ))
@@ -152,7 +145,7 @@ pub fn parse_category(text: &str) -> Result<Category, CliError> {
 
 fn query(args: ModelsArgs) -> Result<ModelQuery, CliError> {
     let sort = SortKey::parse(&args.sort).ok_or_else(|| {
-        invalid(format!(
+        CliError::invalid(format!(
             "unknown sort '{}'; one of: score, price, efficiency, context, speed",
             args.sort
         ))
@@ -414,7 +407,7 @@ pub async fn catalog(
             let text = serde_json::to_string(&bundle)
                 .map_err(|e| CliError::internal(format!("cannot serialize snapshot: {e}")))?;
             std::fs::write(&out, text)
-                .map_err(|e| invalid(format!("cannot write {}: {e}", out.display())))?;
+                .map_err(|e| CliError::invalid(format!("cannot write {}: {e}", out.display())))?;
             let counts: Vec<String> = bundle
                 .sources
                 .iter()

@@ -146,7 +146,7 @@ pub async fn keys(engine: &Engine, args: KeysArgs, json: bool) -> Result<ExitCod
         KeysCommand::Set { provider } => {
             let status = engine.provider_status(&provider).await?;
             if status.kind == ProviderKind::Local {
-                return Err(invalid(format!("{} takes no key", status.name)));
+                return Err(CliError::invalid(format!("{} takes no key", status.name)));
             }
             // Learn about an unusable keychain before asking for the key, not after.
             if let KeyStatus::Unavailable { message } = &status.key {
@@ -227,7 +227,9 @@ pub async fn providers(
             base_url,
             name,
         } => {
-            let kind: ProviderKind = kind.parse().map_err(|e| invalid(format!("{e}")))?;
+            let kind: ProviderKind = kind
+                .parse()
+                .map_err(|e| CliError::invalid(format!("{e}")))?;
             let status = engine
                 .add_provider(AddProviderRequest {
                     id,
@@ -258,9 +260,9 @@ pub async fn providers(
 pub async fn ask(engine: &Engine, args: AskArgs, json: bool) -> Result<ExitCode, CliError> {
     let prompt = if args.prompt == "-" {
         let mut text = String::new();
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .map_err(|e| invalid(format!("cannot read the prompt from standard input: {e}")))?;
+        std::io::stdin().read_to_string(&mut text).map_err(|e| {
+            CliError::invalid(format!("cannot read the prompt from standard input: {e}"))
+        })?;
         text
     } else {
         args.prompt
@@ -309,16 +311,18 @@ fn read_key(provider: &ProviderStatus) -> Result<Secret, CliError> {
             provider.name
         );
         rpassword::read_password()
-            .map_err(|e| invalid(format!("cannot read the key from the terminal: {e}")))?
+            .map_err(|e| CliError::invalid(format!("cannot read the key from the terminal: {e}")))?
     } else {
         let mut text = String::new();
         stdin
             .lock()
             .take(MAX_KEY_BYTES + 1)
             .read_to_string(&mut text)
-            .map_err(|e| invalid(format!("cannot read the key from standard input: {e}")))?;
+            .map_err(|e| {
+                CliError::invalid(format!("cannot read the key from standard input: {e}"))
+            })?;
         if text.len() as u64 > MAX_KEY_BYTES {
-            return Err(invalid(format!(
+            return Err(CliError::invalid(format!(
                 "standard input holds more than {MAX_KEY_BYTES} bytes; pipe in only the key"
             )));
         }
@@ -326,7 +330,7 @@ fn read_key(provider: &ProviderStatus) -> Result<Secret, CliError> {
     };
     let key = Secret::new(text);
     if key.is_empty() {
-        return Err(invalid(format!(
+        return Err(CliError::invalid(format!(
             "no key on standard input. Keys are never taken from the command line; pipe one in, \
              e.g. `printf '%s' \"$KEY\" | switchyard keys set {}`, or run it in a terminal to \
              paste it",
@@ -338,18 +342,11 @@ fn read_key(provider: &ProviderStatus) -> Result<Secret, CliError> {
         .chars()
         .any(|c| c.is_whitespace() || c.is_control())
     {
-        return Err(invalid(
+        return Err(CliError::invalid(
             "the key contains spaces or line breaks; pass only the key, on one line".into(),
         ));
     }
     Ok(key)
-}
-
-fn invalid(message: String) -> CliError {
-    CliError {
-        code: ErrorCode::InvalidInput,
-        message,
-    }
 }
 
 /// "stored …55d2", "from OPENAI_API_KEY …abcd", "no key".

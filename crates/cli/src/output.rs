@@ -14,6 +14,14 @@ pub struct CliError {
 }
 
 impl CliError {
+    /// A bad argument: code `invalidInput`.
+    pub fn invalid(message: String) -> Self {
+        Self {
+            code: ErrorCode::InvalidInput,
+            message,
+        }
+    }
+
     pub fn internal(message: String) -> Self {
         Self {
             code: ErrorCode::Internal,

@@ -5,7 +5,6 @@ use std::process::ExitCode;
 use clap::Args;
 use serde::Serialize;
 use switchyard_core::catalog::card::Category;
-use switchyard_core::error::ErrorCode;
 use switchyard_core::routing::plan::{Plan, PlanMode};
 use switchyard_core::routing::{
     BudgetTier, Classification, Pick, PlanTaskRequest, RankedModel, RouteTaskRequest,
@@ -143,7 +142,11 @@ pub async fn plan(engine: &Engine, args: PlanArgs, json: bool) -> Result<ExitCod
     let mode = match args.mode.trim().to_ascii_lowercase().as_str() {
         "plan" | "sequential" => PlanMode::Plan,
         "swarm" | "dag" => PlanMode::Swarm,
-        other => return Err(invalid(format!("unknown mode {other:?} (plan or swarm)"))),
+        other => {
+            return Err(CliError::invalid(format!(
+                "unknown mode {other:?} (plan or swarm)"
+            )))
+        }
     };
     let request = PlanTaskRequest {
         budget: budget(&args.budget)?,
@@ -156,10 +159,12 @@ pub async fn plan(engine: &Engine, args: PlanArgs, json: bool) -> Result<ExitCod
         ("model", planner_model) => engine.plan_task_with_model(request, planner_model).await?,
         ("deterministic", None) => engine.plan_task(request).await?,
         ("deterministic", Some(_)) => {
-            return Err(invalid("--planner-model needs --planner model".into()))
+            return Err(CliError::invalid(
+                "--planner-model needs --planner model".into(),
+            ))
         }
         (other, _) => {
-            return Err(invalid(format!(
+            return Err(CliError::invalid(format!(
                 "unknown planner {other:?} (deterministic or model)"
             )))
         }
@@ -176,7 +181,7 @@ pub async fn rate(
     json: bool,
 ) -> Result<ExitCode, CliError> {
     let category = Category::parse(category).ok_or_else(|| {
-        invalid(format!(
+        CliError::invalid(format!(
             "unknown category {category:?} (coding, reasoning, math, creative, vision, \
              research, fast-cheap, general)"
         ))
@@ -194,17 +199,10 @@ pub async fn rate(
 
 fn budget(text: &str) -> Result<BudgetTier, CliError> {
     BudgetTier::parse(text).ok_or_else(|| {
-        invalid(format!(
+        CliError::invalid(format!(
             "unknown budget {text:?} (low, medium, high or any)"
         ))
     })
-}
-
-fn invalid(message: String) -> CliError {
-    CliError {
-        code: ErrorCode::InvalidInput,
-        message,
-    }
 }
 
 fn ranked_line(model: &RankedModel) -> String {
