@@ -34,16 +34,19 @@ pub(crate) struct CatalogState {
     pub bundled_sources: Vec<SourceId>,
 }
 
-/// The bundled snapshot, parsed. A broken bundle is a build defect, reported as empty rather
-/// than taking the app down (a test asserts it parses).
-pub fn bundled_snapshot() -> SnapshotBundle {
-    serde_json::from_slice(BUNDLED_SNAPSHOT).unwrap_or_else(|error| {
-        tracing::error!(%error, "the bundled catalog snapshot does not parse");
-        SnapshotBundle {
-            format: 0,
-            created_at: String::new(),
-            sources: Vec::new(),
-        }
+/// The bundled snapshot, parsed once per process. A broken bundle is a build defect,
+/// reported as empty rather than taking the app down (a test asserts it parses).
+pub fn bundled_snapshot() -> &'static SnapshotBundle {
+    static BUNDLE: std::sync::OnceLock<SnapshotBundle> = std::sync::OnceLock::new();
+    BUNDLE.get_or_init(|| {
+        serde_json::from_slice(BUNDLED_SNAPSHOT).unwrap_or_else(|error| {
+            tracing::error!(%error, "the bundled catalog snapshot does not parse");
+            SnapshotBundle {
+                format: 0,
+                created_at: String::new(),
+                sources: Vec::new(),
+            }
+        })
     })
 }
 
@@ -76,10 +79,10 @@ impl Engine {
             let bundle = bundled_snapshot();
             let mut bundled_sources = Vec::new();
             let mut snapshots = stored;
-            for snapshot in bundle.sources {
+            for snapshot in &bundle.sources {
                 if !snapshots.iter().any(|s| s.source == snapshot.source) {
                     bundled_sources.push(snapshot.source);
-                    snapshots.push(snapshot);
+                    snapshots.push(snapshot.clone());
                 }
             }
             let input = catalog_input(&snapshots, &errors, overrides, local_models);
@@ -144,7 +147,7 @@ impl Engine {
     /// Where each source stands.
     pub async fn catalog_status(&self) -> Result<CatalogStatus, EngineError> {
         let state = self.catalog_state().await?;
-        let bundled_date = Some(bundled_snapshot().created_at).filter(|d| !d.is_empty());
+        let bundled_date = Some(bundled_snapshot().created_at.clone()).filter(|d| !d.is_empty());
         Ok(CatalogStatus::of(
             &state.catalog,
             state.bundled_sources.clone(),

@@ -239,8 +239,9 @@ impl Engine {
             .or_else(|| {
                 super::bundled_snapshot()
                     .sources
-                    .into_iter()
+                    .iter()
                     .find(|s| s.source == SourceId::OpenRouter)
+                    .cloned()
             });
         Ok(openrouter.map(|snapshot| {
             Arc::new(
