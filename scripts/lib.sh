@@ -63,20 +63,38 @@ ensure_tauri_driver() {
   fi
 }
 
+# A digest of everything the UI build reads: its sources, config and lock file. Test files
+# are included too; they are cheap to hash and excluding them would need a second file list.
+ui_inputs_digest() {
+  (cd "$ROOT/ui" && find src public index.html package.json package-lock.json vite.config.ts \
+      tsconfig.json -type f 2>/dev/null | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -d' ' -f1)
+}
+
+# Builds ui/dist only when its inputs changed since the last build. Rewriting ui/dist makes
+# Tauri's build script (which embeds the assets) run again and recompile the desktop crate, so
+# an unchanged UI must leave ui/dist untouched: then cargo alone decides what to rebuild.
 build_ui() {
+  local stamp="$ROOT/ui/dist/.switchyard-inputs"
+  local want
+  want="$(ui_inputs_digest)"
+  if [ -f "$ROOT/ui/dist/index.html" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+    step "UI unchanged since the last build (ui/dist kept)"
+    return 0
+  fi
   step "building the UI"
   (cd "$ROOT/ui" && npm run --silent build)
+  echo "$want" >"$stamp"
 }
 
 # Runs "$@" inside a private D-Bus session with an unlocked gnome-keyring (a fresh keyring
 # in a temp dir, so a real login keyring is never touched) and, when asked, under Xvfb.
+# The command starts only once the Secret Service really answers (see session-keyring.sh).
 with_session() {
   local keyring_home
   keyring_home="$(mktemp -d)"
   local rc=0
-  dbus-run-session -- env XDG_DATA_HOME="$keyring_home" sh -c '
-    echo -n test | gnome-keyring-daemon --unlock --components=secrets >/dev/null
-    exec "$@"' sh "$@" || rc=$?
+  dbus-run-session -- env XDG_DATA_HOME="$keyring_home" \
+    "$ROOT/scripts/session-keyring.sh" "$@" || rc=$?
   rm -rf "$keyring_home"
   return $rc
 }

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Inside a D-Bus session (dbus-run-session): starts gnome-keyring's Secret Service, waits until
+# it really answers, then runs "$@".
+#
+# Why the wait: on a machine where gnome-keyring never ran, the daemon can still be starting
+# when the first test calls org.freedesktop.secrets; D-Bus then activates a second daemon from
+# its service file and the call fails with "Message recipient disconnected from message bus
+# without replying". So the tests start only after the name has an owner and a probe item was
+# stored, read back and cleared through that owner.
+set -uo pipefail
+
+attempts=${SWITCHYARD_KEYRING_ATTEMPTS:-5}
+wait_s=${SWITCHYARD_KEYRING_WAIT_S:-10}
+password=test
+
+name_has_owner() {
+  dbus-send --session --print-reply=literal --dest=org.freedesktop.DBus /org/freedesktop/DBus \
+    org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets 2>/dev/null | grep -q true
+}
+
+probe_roundtrip() {
+  local value="probe-$$-$RANDOM"
+  printf '%s' "$value" | timeout 10 secret-tool store --label=switchyard-probe switchyard-probe "$$" \
+    >/dev/null 2>&1 || return 1
+  [ "$(timeout 10 secret-tool lookup switchyard-probe "$$" 2>/dev/null)" = "$value" ] || return 1
+  timeout 10 secret-tool clear switchyard-probe "$$" >/dev/null 2>&1 || return 1
+  [ -z "$(timeout 10 secret-tool lookup switchyard-probe "$$" 2>/dev/null)" ]
+}
+
+ready=""
+for attempt in $(seq 1 "$attempts"); do
+  # --unlock reads the password on stdin and creates the login keyring when there is none.
+  printf '%s' "$password" | gnome-keyring-daemon --replace --unlock --components=secrets >/dev/null 2>&1
+  deadline=$((SECONDS + wait_s))
+  while [ "$SECONDS" -lt "$deadline" ]; do
+    if name_has_owner && probe_roundtrip; then
+      ready=1
+      break
+    fi
+    sleep 0.2
+  done
+  [ -n "$ready" ] && break
+  echo "session-keyring: the Secret Service did not answer (attempt $attempt of $attempts); restarting gnome-keyring" >&2
+done
+
+if [ -z "$ready" ]; then
+  echo "session-keyring: gnome-keyring's Secret Service never answered on this D-Bus session" \
+    "after $attempts attempts of ${wait_s}s; is gnome-keyring installed (apt-get install" \
+    "gnome-keyring libsecret-tools)?" >&2
+  exit 70
+fi
+exec "$@"
