@@ -11,12 +11,14 @@
 use std::future::Future;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use fantoccini::elements::Element;
 use fantoccini::{Client, ClientBuilder, Locator};
 use futures_util::FutureExt;
+
+use crate::procs::ProcessGroup;
 
 /// How long UI waits may take before a test fails.
 pub const WAIT: Duration = Duration::from_secs(15);
@@ -51,15 +53,6 @@ impl Launch {
             home: Some(home.to_path_buf()),
             env: Vec::new(),
         }
-    }
-}
-
-struct KillOnDrop(Child);
-
-impl Drop for KillOnDrop {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
     }
 }
 
@@ -119,9 +112,9 @@ impl E2e {
         for (key, value) in &launch.env {
             driver.env(key, value);
         }
-        let _driver = KillOnDrop(driver.spawn().unwrap_or_else(|e| {
+        let mut driver = ProcessGroup::spawn(driver).unwrap_or_else(|e| {
             panic!("cannot start tauri-driver ({e}); the README test command installs it")
-        }));
+        });
         wait_for_port(port);
 
         let mut caps = serde_json::Map::new();
@@ -137,7 +130,7 @@ impl E2e {
             .expect("webdriver session");
         let app = App {
             client: client.clone(),
-            home,
+            home: home.clone(),
         };
 
         let outcome = tokio::time::timeout(
@@ -163,9 +156,20 @@ impl E2e {
         }
         // Bounded: after a stalled command the session may never answer again.
         let _ = tokio::time::timeout(SCREENSHOT_TIMEOUT, client.close()).await;
+        driver.shutdown();
+        let left = crate::procs::leftovers(driver.pgid(), &home);
         if let Some(message) = failure {
             panic!("e2e {name} failed: {message}");
         }
+        let left: Vec<String> = left
+            .iter()
+            .map(|p| format!("{} (pid {})", p.name, p.pid))
+            .collect();
+        assert!(
+            left.is_empty(),
+            "e2e {name}: processes it started are still running after teardown: {}",
+            left.join(", ")
+        );
     }
 }
 

@@ -3,6 +3,7 @@
 mod harness;
 mod keys;
 mod models;
+mod procs;
 mod roles;
 mod route;
 mod shell;
