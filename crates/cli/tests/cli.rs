@@ -130,3 +130,35 @@ fn corrupt_database_is_a_clear_text_error() {
     );
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+#[test]
+fn processes_starting_together_on_a_new_database_all_start() {
+    // Regression: two processes opening a new database at the same moment raced on the
+    // migrations and one failed to start ("table … already exists").
+    for round in 0..4 {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let children: Vec<_> = (0..4)
+            .map(|_| {
+                switchyard(dir.path())
+                    .args(["info", "--json"])
+                    .stdout(std::process::Stdio::piped())
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()
+                    .expect("spawn")
+            })
+            .collect();
+        for (i, child) in children.into_iter().enumerate() {
+            let out = child.wait_with_output().expect("wait");
+            assert!(
+                out.status.success(),
+                "round {round}, process {i} failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let info: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+            assert!(
+                info["migrationsApplied"].as_u64().unwrap_or(0) > 0,
+                "{info}"
+            );
+        }
+    }
+}

@@ -12,6 +12,10 @@ pub enum StoreError {
         path: PathBuf,
         source: sqlx::migrate::MigrateError,
     },
+    /// Another process kept the database's open lock (it was migrating) for too long, or the
+    /// lock file could not be used.
+    #[error("cannot lock database {path} for opening: {reason}")]
+    Lock { path: PathBuf, reason: String },
     /// A query failed.
     #[error("database error: {0}")]
     Query(#[from] sqlx::Error),

@@ -6,13 +6,13 @@
 
 pub mod catalog;
 mod error;
+mod lock;
 pub mod providers;
 pub mod roles;
 pub mod routing;
 pub mod settings;
 
 use std::path::{Path, PathBuf};
-use std::str::FromStr;
 use std::time::Duration;
 
 use sqlx::migrate::Migrator;
@@ -22,6 +22,10 @@ use sqlx::SqlitePool;
 pub use error::StoreError;
 
 static MIGRATOR: Migrator = sqlx::migrate!("./migrations");
+
+/// How long [`Store::open`] waits for another process that is opening (migrating) the same
+/// database.
+pub const OPEN_LOCK_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Name of the database file inside the data directory.
 pub const DATABASE_FILE: &str = "switchyard.db";
@@ -45,12 +49,18 @@ pub struct Store {
 impl Store {
     /// Opens (creating if missing) the database at `path` and applies pending migrations.
     ///
+    /// Opening and migrating hold an exclusive lock on `<path>.lock`, so the app and the CLI
+    /// starting together on a new or older database never apply the same migration twice.
+    /// The path is handed to SQLite as a file name, never inside a URL, so `?`, `#` or `%` in
+    /// a directory name open exactly that file.
+    ///
     /// Errors name the path and the cause: a file that is not a database, a directory that
-    /// cannot be written, a migration that fails or a database newer than this build.
+    /// cannot be written, a migration that fails, a database newer than this build, or another
+    /// process holding the lock for longer than [`OPEN_LOCK_TIMEOUT`].
     pub async fn open(path: &Path) -> Result<Self, StoreError> {
-        let url = format!("sqlite://{}", path.display());
-        let options = SqliteConnectOptions::from_str(&url)
-            .map_err(|source| StoreError::open(path, source))?
+        let _lock = lock::OpenLock::acquire(path, OPEN_LOCK_TIMEOUT).await?;
+        let options = SqliteConnectOptions::new()
+            .filename(path)
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
             .synchronous(SqliteSynchronous::Normal)
