@@ -3,6 +3,7 @@
 use switchyard_core::doctor::{
     Check, CheckStatus, DoctorReport, LocalEndpoint, WorkerCli, WORKER_CLIS,
 };
+use switchyard_providers::local;
 use switchyard_runner::tools;
 
 use crate::{paths, Engine};
@@ -155,7 +156,7 @@ impl Engine {
             .map(|probe| LocalEndpoint {
                 id: probe.provider.id,
                 name: probe.provider.name,
-                url: probe.provider.base_url,
+                url: local::server_root(&probe.provider.base_url).to_owned(),
                 reachable: probe.models.is_ok(),
                 model_count: probe
                     .models

@@ -57,7 +57,7 @@ async fn doctor_and_catalog_probe_local_servers_at_their_configured_urls() {
             .clone()
     };
     let doctor_ollama = endpoint("ollama");
-    assert_eq!(doctor_ollama.url, ollama_url);
+    assert_eq!(doctor_ollama.url, ollama.url, "the server root, as before");
     assert!(doctor_ollama.reachable, "{doctor_ollama:?}");
     assert_eq!(doctor_ollama.model_count, Some(3));
     assert_eq!(
@@ -65,7 +65,10 @@ async fn doctor_and_catalog_probe_local_servers_at_their_configured_urls() {
         (doctor_ollama.reachable, doctor_ollama.model_count)
     );
     let doctor_lmstudio = endpoint("lmstudio");
-    assert_eq!(doctor_lmstudio.url, lmstudio_url);
+    assert_eq!(
+        doctor_lmstudio.url,
+        lmstudio_url.strip_suffix("/v1").expect("a /v1 base")
+    );
     assert!(!doctor_lmstudio.reachable && doctor_lmstudio.error.is_some());
 
     let empty = tempfile::tempdir().expect("tempdir");

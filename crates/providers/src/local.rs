@@ -97,11 +97,15 @@ struct OpenAiModel {
     id: String,
 }
 
+/// The server root of a local base URL: `http://127.0.0.1:11434/v1` → `http://127.0.0.1:11434`.
+pub fn server_root(base_url: &str) -> &str {
+    let root = base_url.trim_end_matches('/');
+    root.strip_suffix("/v1").unwrap_or(root)
+}
+
 /// The model-list URL of `server` at `base_url` (the server root or its `/v1` base).
 pub fn list_url(server: LocalServer, base_url: &str) -> String {
-    let root = base_url.trim_end_matches('/');
-    let root = root.strip_suffix("/v1").unwrap_or(root);
-    format!("{root}{}", server.list_path())
+    format!("{}{}", server_root(base_url), server.list_path())
 }
 
 /// Lists the model names a local server has; `base_url` is the server root or its `/v1` base
