@@ -3,7 +3,7 @@
 use switchyard_core::doctor::{
     Check, CheckStatus, DoctorReport, LocalEndpoint, WorkerCli, WORKER_CLIS,
 };
-use switchyard_providers::local::{self, LocalServer};
+use switchyard_providers::local;
 use switchyard_runner::tools;
 
 use crate::{paths, Engine};
@@ -16,7 +16,7 @@ impl Engine {
         let (database, git, endpoints) = tokio::join!(
             self.database_check(),
             tools::git_version(),
-            local_endpoints()
+            self.local_endpoints()
         );
 
         let mut checks = vec![data_dir_check(self), database];
@@ -147,23 +147,24 @@ fn data_dir_check(engine: &Engine) -> Check {
     }
 }
 
-async fn local_endpoints() -> Vec<LocalEndpoint> {
-    let probes = LocalServer::ALL.map(|server| async move {
-        let url = server.default_base_url();
-        let result = local::list_models(server, url).await;
-        LocalEndpoint {
-            id: server.id().to_owned(),
-            name: server.name().to_owned(),
-            url: url.to_owned(),
-            reachable: result.is_ok(),
-            model_count: result
-                .as_ref()
-                .ok()
-                .map(|m| u32::try_from(m.len()).unwrap_or(u32::MAX)),
-            error: result.err().map(|e| e.to_string()),
-        }
-    });
-    let [a, b] = probes;
-    let (a, b) = tokio::join!(a, b);
-    vec![a, b]
+impl Engine {
+    /// The local servers at their configured base URLs, as the Keys page sees them.
+    async fn local_endpoints(&self) -> Vec<LocalEndpoint> {
+        self.probe_local_servers()
+            .await
+            .into_iter()
+            .map(|probe| LocalEndpoint {
+                id: probe.provider.id,
+                name: probe.provider.name,
+                url: local::server_root(&probe.provider.base_url).to_owned(),
+                reachable: probe.models.is_ok(),
+                model_count: probe
+                    .models
+                    .as_ref()
+                    .ok()
+                    .map(|m| u32::try_from(m.len()).unwrap_or(u32::MAX)),
+                error: probe.models.err().map(|e| e.to_string()),
+            })
+            .collect()
+    }
 }

@@ -8,6 +8,7 @@ pub mod catalog;
 mod doctor;
 mod error;
 mod keys;
+mod local;
 pub mod paths;
 mod planner;
 mod roles;

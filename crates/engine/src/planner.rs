@@ -8,7 +8,6 @@
 //! the deterministic planner plans, with a warning. Every plan's first warning names the
 //! planner that made it.
 
-use futures_util::future::join_all;
 use serde_json::Value;
 use switchyard_core::catalog::card::{Category, Pricing};
 use switchyard_core::providers::ProviderKind;
@@ -20,7 +19,6 @@ use switchyard_core::routing::{pick, Budget, BudgetTier, PlanTaskRequest, RouteR
 use switchyard_providers::client::{
     ChatRequest, ClientConfig, ClientError, ModelClient, OutputSchema,
 };
-use switchyard_providers::local;
 
 use crate::keys::{provider_error, RoutedModel};
 use crate::{Engine, EngineError};
@@ -153,24 +151,17 @@ impl Engine {
 
     /// `<server>:<model>` for the first chat model of the first local server that answers.
     async fn local_planner_model(&self) -> Option<String> {
-        let providers = self.providers().await.ok()?;
-        let servers: Vec<_> = providers
-            .iter()
-            .filter_map(|p| Some((p.id.clone(), p.local_server()?, p.base_url.clone())))
-            .collect();
-        let listed = join_all(
-            servers
-                .iter()
-                .map(|(_, server, base_url)| local::list_models(*server, base_url)),
-        )
-        .await;
-        servers.iter().zip(listed).find_map(|((id, _, _), models)| {
-            let name = models
-                .ok()?
-                .into_iter()
-                .find(|name| !name.to_lowercase().contains("embed"))?;
-            Some(format!("{id}:{name}"))
-        })
+        self.probe_local_servers()
+            .await
+            .into_iter()
+            .find_map(|probe| {
+                let name = probe
+                    .models
+                    .ok()?
+                    .into_iter()
+                    .find(|name| !name.to_lowercase().contains("embed"))?;
+                Some(format!("{}:{name}", probe.provider.id))
+            })
     }
 
     /// Asks `model` for a plan as JSON matching [`PLANNER_SCHEMA`]; the valid value as text,

@@ -1,10 +1,19 @@
 //! Local model servers: Ollama (`GET /api/tags`) and LM Studio (`GET /v1/models`).
+//!
+//! [`list_models`] is the one probe of a local server: the provider list, the Keys page's Test,
+//! the doctor, the planner and the catalog's local models all call it with the base URL the
+//! user configured, so they agree on whether a server is there.
 
 use std::time::Duration;
 
 use serde::Deserialize;
 
-/// The local servers Switchyard knows, with their default addresses.
+use crate::http::{self, BodyError};
+
+/// Largest model-list body read from a local server (a list of names; a few KiB in practice).
+pub const MAX_LIST_BODY: usize = 4 * 1024 * 1024;
+
+/// The local servers Switchyard knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LocalServer {
     /// Ollama (`ollama serve`).
@@ -14,30 +23,12 @@ pub enum LocalServer {
 }
 
 impl LocalServer {
-    /// Both known servers.
-    pub const ALL: [LocalServer; 2] = [LocalServer::Ollama, LocalServer::LmStudio];
-
-    /// The provider id (`ollama`, `lmstudio`).
+    /// The provider id (`ollama`, `lmstudio`); its registry entry holds the name and the
+    /// default base URL.
     pub fn id(self) -> &'static str {
         match self {
             LocalServer::Ollama => "ollama",
             LocalServer::LmStudio => "lmstudio",
-        }
-    }
-
-    /// Display name.
-    pub fn name(self) -> &'static str {
-        match self {
-            LocalServer::Ollama => "Ollama",
-            LocalServer::LmStudio => "LM Studio",
-        }
-    }
-
-    /// The server root on this machine (without `/v1`).
-    pub fn default_base_url(self) -> &'static str {
-        match self {
-            LocalServer::Ollama => "http://127.0.0.1:11434",
-            LocalServer::LmStudio => "http://127.0.0.1:1234",
         }
     }
 
@@ -67,6 +58,14 @@ pub enum LocalError {
         url: String,
         /// The HTTP status.
         status: u16,
+    },
+    /// It answered with a body larger than [`MAX_LIST_BODY`]; reading stopped there.
+    #[error("{url} answered with more than {limit} bytes")]
+    TooLarge {
+        /// The URL requested.
+        url: String,
+        /// The cap in bytes.
+        limit: usize,
     },
     /// It answered, but not with a model list.
     #[error("{url} answered with an unexpected body: {detail}")]
@@ -98,14 +97,24 @@ struct OpenAiModel {
     id: String,
 }
 
-/// Lists the model names a local server has; `base_url` is the server root or its `/v1` base.
-/// Short timeouts: a local server answers fast or is not there.
-pub async fn list_models(server: LocalServer, base_url: &str) -> Result<Vec<String>, LocalError> {
-    // Accept the server root or the OpenAI-compatible base (`…/v1`) the registry uses.
+/// The server root of a local base URL: `http://127.0.0.1:11434/v1` → `http://127.0.0.1:11434`.
+pub fn server_root(base_url: &str) -> &str {
     let root = base_url.trim_end_matches('/');
-    let root = root.strip_suffix("/v1").unwrap_or(root);
-    let url = format!("{root}{}", server.list_path());
+    root.strip_suffix("/v1").unwrap_or(root)
+}
+
+/// The model-list URL of `server` at `base_url` (the server root or its `/v1` base).
+pub fn list_url(server: LocalServer, base_url: &str) -> String {
+    format!("{}{}", server_root(base_url), server.list_path())
+}
+
+/// Lists the model names a local server has; `base_url` is the server root or its `/v1` base
+/// (pass the provider's configured base URL). Short timeouts: a local server answers fast or
+/// is not there. The body is read against [`MAX_LIST_BODY`].
+pub async fn list_models(server: LocalServer, base_url: &str) -> Result<Vec<String>, LocalError> {
+    let url = list_url(server, base_url);
     let client = reqwest::Client::builder()
+        .user_agent(http::USER_AGENT)
         .connect_timeout(Duration::from_millis(500))
         .timeout(Duration::from_secs(2))
         .no_proxy()
@@ -129,12 +138,21 @@ pub async fn list_models(server: LocalServer, base_url: &str) -> Result<Vec<Stri
             status: status.as_u16(),
         });
     }
-    let body = response
-        .bytes()
+    let body = http::read_body(response, MAX_LIST_BODY, None)
         .await
-        .map_err(|e| LocalError::Unreachable {
-            url: url.clone(),
-            detail: describe(&e),
+        .map_err(|error| match error {
+            BodyError::TooLarge { limit } => LocalError::TooLarge {
+                url: url.clone(),
+                limit,
+            },
+            BodyError::Transport(e) => LocalError::Unreachable {
+                url: url.clone(),
+                detail: describe(&e),
+            },
+            other => LocalError::Unreachable {
+                url: url.clone(),
+                detail: other.to_string(),
+            },
         })?;
     let names = match server {
         LocalServer::Ollama => serde_json::from_slice::<OllamaTags>(&body)

@@ -1,5 +1,10 @@
 //! "Test" on the Keys page: one real request to a provider's model-list endpoint, reporting
-//! latency and model count, or the provider's own error message.
+//! latency and model count, or the provider's own error message. Ollama and LM Studio are
+//! probed by [`local::list_models`], the same probe the doctor, the catalog and the provider
+//! list use.
+//!
+//! The key goes only to the provider's origin ([`http::keyed_client`]); bodies are read
+//! against [`MAX_TEST_BODY`].
 
 use std::time::{Duration, Instant};
 
@@ -9,20 +14,28 @@ use switchyard_core::providers::{self as ids, ProviderKind, ProviderTest};
 use switchyard_keychain::Secret;
 
 use crate::client::{provider_message, redact, root_cause};
+use crate::http::{self, BodyError};
+use crate::local::{self, LocalError};
 use crate::registry::Provider;
 
 /// How long a Test may take in total.
 pub const TEST_TIMEOUT: Duration = Duration::from_secs(20);
 
+/// Largest model-list body a Test reads (OpenRouter's whole list is about 1 MiB).
+pub const MAX_TEST_BODY: usize = 32 * 1024 * 1024;
+
+/// Largest part of an error body read for the provider's message.
+const MAX_ERROR_BODY: usize = 64 * 1024;
+
 /// The model-list URL a Test requests (never carries the key).
 pub fn models_url(provider: &Provider) -> String {
+    if let Some(server) = provider.local_server() {
+        return local::list_url(server, &provider.base_url);
+    }
     let base = provider.base_url.trim_end_matches('/');
     match provider.kind {
         ProviderKind::Anthropic => format!("{base}/v1/models?limit=1000"),
         ProviderKind::DataSource => format!("{base}/data/llms/models"),
-        ProviderKind::Local if provider.id == ids::OLLAMA => {
-            format!("{}/api/tags", base.strip_suffix("/v1").unwrap_or(base))
-        }
         ProviderKind::OpenaiCompatible | ProviderKind::Local => format!("{base}/models"),
     }
 }
@@ -45,7 +58,10 @@ pub async fn test_provider(provider: &Provider, key: Option<&Secret>) -> Provide
         key_source: None,
     };
     let started = Instant::now();
-    let result = run(provider, key, &url).await;
+    let result = match provider.local_server() {
+        Some(server) => run_local(server, &provider.base_url).await,
+        None => run(provider, key, &url).await,
+    };
     report.latency_ms = u32::try_from(started.elapsed().as_millis()).unwrap_or(u32::MAX);
     match result {
         Ok((status, count)) => {
@@ -63,11 +79,20 @@ pub async fn test_provider(provider: &Provider, key: Option<&Secret>) -> Provide
 
 type Failure = (Option<u16>, String);
 
+/// A local server's Test: its model list through [`local::list_models`]. A local server has no
+/// key and answers 200 or an error status, nothing in between.
+async fn run_local(server: local::LocalServer, base_url: &str) -> Result<(u16, u32), Failure> {
+    match local::list_models(server, base_url).await {
+        Ok(names) => Ok((200, u32::try_from(names.len()).unwrap_or(u32::MAX))),
+        Err(error @ LocalError::Status { status, .. }) => Err((Some(status), error.to_string())),
+        Err(error) => Err((None, error.to_string())),
+    }
+}
+
 async fn run(provider: &Provider, key: Option<&Secret>, url: &str) -> Result<(u16, u32), Failure> {
-    let client = reqwest::Client::builder()
+    let client = http::keyed_client()
         .connect_timeout(Duration::from_secs(5))
         .timeout(TEST_TIMEOUT)
-        .user_agent(concat!("switchyard/", env!("CARGO_PKG_VERSION")))
         .build()
         .map_err(|e| (None, format!("cannot build HTTP client: {e}")))?;
     let headers = headers(provider.kind, key)?;
@@ -93,6 +118,9 @@ async fn get(
         .send()
         .await
         .map_err(|e| {
+            if let Some(refused) = http::refused_redirect(&e) {
+                return (None, format!("{url}: {refused}"));
+            }
             let what = if e.is_timeout() {
                 "timed out".to_owned()
             } else {
@@ -104,19 +132,30 @@ async fn get(
             )
         })?;
     let status = response.status();
-    let body = response.bytes().await.map_err(|e| {
-        (
-            Some(status.as_u16()),
-            format!("the answer broke off: {}", redact(&root_cause(&e), key)),
-        )
-    })?;
     if !status.is_success() {
+        let body = http::read_body_prefix(response, MAX_ERROR_BODY, None)
+            .await
+            .unwrap_or_default();
         let message = provider_message(&body, key)
             .map(|(message, _)| message)
             .unwrap_or_else(|| status.canonical_reason().unwrap_or("error").to_owned());
         return Err((Some(status.as_u16()), message));
     }
-    Ok((status.as_u16(), body.to_vec()))
+    let body = http::read_body(response, MAX_TEST_BODY, None)
+        .await
+        .map_err(|error| {
+            let message = match error {
+                BodyError::TooLarge { limit } => {
+                    format!("the answer from {url} is larger than {limit} bytes")
+                }
+                BodyError::Transport(e) => {
+                    format!("the answer broke off: {}", redact(&root_cause(&e), key))
+                }
+                other => format!("the answer broke off: {other}"),
+            };
+            (Some(status.as_u16()), message)
+        })?;
+    Ok((status.as_u16(), body))
 }
 
 fn headers(kind: ProviderKind, key: Option<&Secret>) -> Result<HeaderMap, Failure> {
@@ -139,13 +178,7 @@ fn headers(kind: ProviderKind, key: Option<&Secret>) -> Result<HeaderMap, Failur
             (AUTHORIZATION, format!("Bearer {}", key.expose()))
         }
     };
-    let mut value = HeaderValue::from_str(&value).map_err(|_| {
-        (
-            None,
-            "the key contains characters that cannot be sent in an HTTP header".to_owned(),
-        )
-    })?;
-    value.set_sensitive(true);
+    let value = http::key_header(&value).map_err(|e| (None, e.to_string()))?;
     headers.insert(name, value);
     Ok(headers)
 }

@@ -1,12 +1,21 @@
 //! Fetching the catalog sources over HTTP. Bytes only: parsing is `core`'s job, storing is
 //! the engine's. Every endpoint is a setting so tests (and mirrors) can point elsewhere.
+//!
+//! Every body is read against [`MAX_BODY`] (checked against `Content-Length` first, then
+//! counted as it arrives). The Artificial Analysis key goes out through a keyed client
+//! ([`http::keyed_client`]): never to another origin. The HF pager plans its pages with the
+//! capped [`rows::page_offsets`] and stops at the first empty page, whatever
+//! `num_rows_total` the server claims.
 
 use std::time::Duration;
 
 use futures_util::stream::{self, StreamExt};
 use serde::Deserialize;
 use switchyard_core::catalog::record::SourceId;
+use switchyard_core::catalog::sources::hf_leaderboard::rows;
 use switchyard_keychain::Secret;
+
+use crate::http::{self, BodyError, CrossOriginRedirect};
 
 /// Where each source is fetched from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -61,6 +70,16 @@ pub struct FetchedSource {
 pub enum FetchError {
     #[error("{url}: {detail}")]
     Network { url: String, detail: String },
+    /// The body (or, for the HF pager, all pages together) is larger than `limit` bytes;
+    /// reading stopped there.
+    #[error("{url}: the answer is larger than {limit} bytes")]
+    TooLarge { url: String, limit: usize },
+    /// A request carrying the key was redirected to another origin; nothing was sent there.
+    #[error("{url}: {refused}")]
+    Redirected {
+        url: String,
+        refused: CrossOriginRedirect,
+    },
     #[error("{url} answered HTTP {status}: {body}")]
     Status {
         url: String,
@@ -77,41 +96,72 @@ pub enum FetchError {
 pub const HF_CONCURRENCY: usize = 4;
 /// Rows per HF datasets-server page (its maximum).
 pub const HF_PAGE: u64 = 100;
-/// Most response bytes read from one URL.
-const MAX_BODY: usize = 64 * 1024 * 1024;
+/// Most response bytes read from one URL, and from all HF pages together.
+pub const MAX_BODY: usize = 64 * 1024 * 1024;
 
-/// A client for source fetching: timeouts, a user agent, no cookies.
-pub fn http_client() -> Result<reqwest::Client, FetchError> {
-    reqwest::Client::builder()
-        .connect_timeout(Duration::from_secs(10))
-        .timeout(Duration::from_secs(60))
-        .user_agent(concat!("switchyard/", env!("CARGO_PKG_VERSION")))
-        .build()
-        .map_err(|e| FetchError::Network {
-            url: String::new(),
-            detail: e.to_string(),
-        })
+/// Most bytes of an error body read for its message.
+const MAX_ERROR_BODY: usize = 4 * 1024;
+
+/// The HTTP clients of source fetching: timeouts, a user agent, no cookies. Keyless sources
+/// follow redirects as usual; the one carrying a key follows only those within its origin.
+#[derive(Debug, Clone)]
+pub struct SourceClient {
+    plain: reqwest::Client,
+    keyed: reqwest::Client,
+}
+
+/// The clients for [`fetch`].
+pub fn http_client() -> Result<SourceClient, FetchError> {
+    let build = |builder: reqwest::ClientBuilder| {
+        builder
+            .connect_timeout(Duration::from_secs(10))
+            .timeout(Duration::from_secs(60))
+            .user_agent(http::USER_AGENT)
+            .build()
+            .map_err(|e| FetchError::Network {
+                url: String::new(),
+                detail: e.to_string(),
+            })
+    };
+    Ok(SourceClient {
+        plain: build(reqwest::Client::builder())?,
+        keyed: build(http::keyed_client())?,
+    })
 }
 
 async fn get(
-    client: &reqwest::Client,
+    client: &SourceClient,
     url: &str,
-    key: Option<(&str, &Secret)>,
+    key: Option<(&'static str, &Secret)>,
 ) -> Result<Vec<u8>, FetchError> {
-    let mut request = client.get(url);
-    if let Some((header, secret)) = key {
-        request = request.header(header, secret.expose());
-    }
-    let response = request.send().await.map_err(|e| FetchError::Network {
-        url: url.to_owned(),
-        detail: without_url(&e),
-    })?;
+    let request = match key {
+        Some((header, secret)) => {
+            let value = http::key_header(secret.expose()).map_err(|e| FetchError::Network {
+                url: url.to_owned(),
+                detail: e.to_string(),
+            })?;
+            client.keyed.get(url).header(header, value)
+        }
+        None => client.plain.get(url),
+    };
+    let response = request
+        .send()
+        .await
+        .map_err(|e| match http::refused_redirect(&e) {
+            Some(refused) => FetchError::Redirected {
+                url: url.to_owned(),
+                refused: refused.clone(),
+            },
+            None => FetchError::Network {
+                url: url.to_owned(),
+                detail: without_url(&e),
+            },
+        })?;
     let status = response.status();
-    let bytes = response.bytes().await.map_err(|e| FetchError::Network {
-        url: url.to_owned(),
-        detail: without_url(&e),
-    })?;
     if !status.is_success() {
+        let bytes = http::read_body_prefix(response, MAX_ERROR_BODY, None)
+            .await
+            .unwrap_or_default();
         let body: String = String::from_utf8_lossy(&bytes).chars().take(300).collect();
         return Err(FetchError::Status {
             url: url.to_owned(),
@@ -119,13 +169,22 @@ async fn get(
             body,
         });
     }
-    if bytes.len() > MAX_BODY {
-        return Err(FetchError::Body {
-            url: url.to_owned(),
-            detail: format!("{} bytes is too large", bytes.len()),
-        });
-    }
-    Ok(bytes.to_vec())
+    http::read_body(response, MAX_BODY, None)
+        .await
+        .map_err(|error| match error {
+            BodyError::TooLarge { limit } => FetchError::TooLarge {
+                url: url.to_owned(),
+                limit,
+            },
+            BodyError::Transport(e) => FetchError::Network {
+                url: url.to_owned(),
+                detail: without_url(&e),
+            },
+            other => FetchError::Network {
+                url: url.to_owned(),
+                detail: other.to_string(),
+            },
+        })
 }
 
 fn without_url(error: &reqwest::Error) -> String {
@@ -140,7 +199,7 @@ fn without_url(error: &reqwest::Error) -> String {
 
 /// Fetches one source. `aa_key` is needed for Artificial Analysis only.
 pub async fn fetch(
-    client: &reqwest::Client,
+    client: &SourceClient,
     endpoints: &SourceEndpoints,
     source: SourceId,
     aa_key: Option<&Secret>,
@@ -168,10 +227,10 @@ pub async fn fetch(
 }
 
 async fn simple(
-    client: &reqwest::Client,
+    client: &SourceClient,
     url: &str,
     name: &str,
-    key: Option<(&str, &Secret)>,
+    key: Option<(&'static str, &Secret)>,
 ) -> Result<FetchedSource, FetchError> {
     let bytes = get(client, url, key).await?;
     Ok(FetchedSource {
@@ -185,7 +244,7 @@ async fn simple(
 }
 
 async fn livebench(
-    client: &reqwest::Client,
+    client: &SourceClient,
     endpoints: &SourceEndpoints,
 ) -> Result<FetchedSource, FetchError> {
     let base = endpoints.livebench.trim_end_matches('/');
@@ -235,38 +294,58 @@ struct RowsPage {
 
 /// Pages through the datasets-server rows API, `HF_CONCURRENCY` pages at a time, and joins
 /// the pages into one rows document the HF parser reads (`{rows:[…], num_rows_total}`).
-async fn hf_rows(client: &reqwest::Client, base: &str) -> Result<FetchedSource, FetchError> {
+///
+/// `num_rows_total` is the server's word only: the pages are planned by the capped
+/// [`rows::page_offsets`], paging stops at the first empty page, and all pages together are
+/// held to [`MAX_BODY`].
+async fn hf_rows(client: &SourceClient, base: &str) -> Result<FetchedSource, FetchError> {
     let page_url = |offset: u64| format!("{base}&offset={offset}&length={HF_PAGE}");
     let first_url = page_url(0);
-    let first: RowsPage =
-        serde_json::from_slice(&get(client, &first_url, None).await?).map_err(|e| {
-            FetchError::Body {
-                url: first_url.clone(),
-                detail: e.to_string(),
-            }
-        })?;
-    let total = first.num_rows_total.unwrap_or(first.rows.len() as u64);
-    let offsets: Vec<u64> = (1..total.div_ceil(HF_PAGE))
-        .map(|page| page * HF_PAGE)
+    let first_bytes = get(client, &first_url, None).await?;
+    let mut held = first_bytes.len();
+    let first: RowsPage = serde_json::from_slice(&first_bytes).map_err(|e| FetchError::Body {
+        url: first_url.clone(),
+        detail: e.to_string(),
+    })?;
+    drop(first_bytes);
+    let claimed = first.num_rows_total.unwrap_or(first.rows.len() as u64);
+    let page_size = u32::try_from(HF_PAGE).unwrap_or(rows::MAX_PAGE_SIZE);
+    let offsets: Vec<u64> = rows::page_offsets(claimed, page_size)
+        .into_iter()
+        .filter(|&offset| offset > 0)
         .collect();
-    let pages: Vec<Result<RowsPage, FetchError>> = stream::iter(offsets)
+    let mut pages = stream::iter(offsets)
         .map(|offset| {
             let url = page_url(offset);
             async move {
                 let bytes = get(client, &url, None).await?;
-                serde_json::from_slice::<RowsPage>(&bytes).map_err(|e| FetchError::Body {
-                    url,
-                    detail: e.to_string(),
-                })
+                let size = bytes.len();
+                let page =
+                    serde_json::from_slice::<RowsPage>(&bytes).map_err(|e| FetchError::Body {
+                        url,
+                        detail: e.to_string(),
+                    })?;
+                Ok::<_, FetchError>((size, page))
             }
         })
-        .buffered(HF_CONCURRENCY)
-        .collect()
-        .await;
+        .buffered(HF_CONCURRENCY);
     let mut rows = first.rows;
-    for page in pages {
-        rows.extend(page?.rows);
+    while let Some(page) = pages.next().await {
+        let (size, page) = page?;
+        held = held.saturating_add(size);
+        if held > MAX_BODY {
+            return Err(FetchError::TooLarge {
+                url: base.to_owned(),
+                limit: MAX_BODY,
+            });
+        }
+        if page.rows.is_empty() {
+            break;
+        }
+        rows.extend(page.rows);
     }
+    drop(pages);
+    let total = rows.len() as u64;
     let bytes = serde_json::to_vec(&serde_json::json!({ "rows": rows, "num_rows_total": total }))
         .map_err(|e| FetchError::Body {
         url: base.to_owned(),

@@ -47,6 +47,7 @@ fn client() -> ModelClient {
             base_delay: Duration::from_millis(10),
             ..RetryPolicy::default()
         },
+        ..ClientConfig::default()
     })
     .expect("client")
 }

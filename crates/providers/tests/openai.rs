@@ -24,6 +24,7 @@ fn client() -> ModelClient {
             base_delay: Duration::from_millis(20),
             ..RetryPolicy::default()
         },
+        ..ClientConfig::default()
     })
     .expect("client")
 }

@@ -139,3 +139,39 @@ async fn unreachable_and_non_list_answers_are_explained() {
         Some("the answer is not a model list")
     );
 }
+
+#[tokio::test]
+async fn local_server_test_is_the_same_probe_as_its_reachability() {
+    // LM Studio configured at its root (no `/v1`): the Test once asked `/models`, while the
+    // provider list asked `/v1/models`, and the two disagreed about the same server.
+    let list = r#"{"object":"list","data":[{"id":"qwen2.5-7b-instruct","object":"model"}]}"#;
+    let server = TestServer::start(vec![Reply::json(200, list), Reply::json(200, list)]).await;
+    let lmstudio = provider("lmstudio", &server.url);
+    let report = test_provider(&lmstudio, None).await;
+    let names = switchyard_providers::local::list_models(
+        lmstudio.local_server().expect("local"),
+        &lmstudio.base_url,
+    )
+    .await
+    .expect("listed");
+    assert!(report.ok, "{report:?}");
+    assert_eq!(report.model_count, Some(names.len() as u32));
+    assert_eq!(report.url, format!("{}/v1/models", server.url));
+    let paths: Vec<String> = server.requests().into_iter().map(|r| r.path).collect();
+    assert_eq!(paths, ["/v1/models", "/v1/models"]);
+
+    // A server that is not there reads the same in both.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let url = format!("http://{}", listener.local_addr().expect("addr"));
+    drop(listener);
+    let ollama = provider("ollama", &format!("{url}/v1"));
+    let report = test_provider(&ollama, None).await;
+    let error = switchyard_providers::local::list_models(
+        ollama.local_server().expect("local"),
+        &ollama.base_url,
+    )
+    .await
+    .expect_err("refused");
+    assert_eq!(report.error, Some(error.to_string()));
+    assert_eq!(report.url, format!("{url}/api/tags"));
+}

@@ -10,6 +10,7 @@ use switchyard_providers::client::{
     CancellationToken, ChatRequest, ClientConfig, ClientError, ModelClient, RetryPolicy,
     StreamEvent, Target, TimeoutPhase, Timeouts,
 };
+use switchyard_providers::http::MAX_RETRY_AFTER;
 
 fn config(max_retries: u32) -> ClientConfig {
     ClientConfig {
@@ -25,6 +26,7 @@ fn config(max_retries: u32) -> ClientConfig {
             max_delay: Duration::from_secs(1),
             max_retry_after: Duration::from_secs(60),
         },
+        ..ClientConfig::default()
     }
 }
 
@@ -156,6 +158,41 @@ async fn retry_after_beyond_the_cap_fails_at_once() {
         other => panic!("expected 429, got {other:?}"),
     }
     assert_eq!(server.requests().len(), 1);
+}
+
+#[tokio::test]
+async fn retry_after_1e20_does_not_crash_the_client() {
+    // `Duration::from_secs_f64(1e20)` panics; every value here once reached it or could.
+    for value in [
+        "1e20",
+        "1e300",
+        "99999999999999999999999",
+        "18446744073709551616.0",
+    ] {
+        let server = TestServer::start(vec![rate_limited(value), ok_reply()]).await;
+        let err = client(config(3))
+            .chat(&Target::openai(&server.url), None, &request())
+            .await
+            .expect_err("too long to wait");
+        match err {
+            ClientError::Status {
+                status: 429,
+                retry_after,
+                ..
+            } => assert_eq!(retry_after, Some(MAX_RETRY_AFTER), "{value}"),
+            other => panic!("{value}: expected 429, got {other:?}"),
+        }
+        assert_eq!(server.requests().len(), 1, "{value}");
+    }
+    // Nonsense is ignored: the usual backoff applies and the retry succeeds.
+    for value in ["NaN", "inf", "-1", "-1e20"] {
+        let server = TestServer::start(vec![rate_limited(value), ok_reply()]).await;
+        let answer = client(config(3))
+            .chat(&Target::openai(&server.url), None, &request())
+            .await
+            .expect("retried with backoff");
+        assert_eq!(answer.attempts, 2, "{value}");
+    }
 }
 
 #[tokio::test]

@@ -14,7 +14,6 @@ use switchyard_core::catalog::query::{CatalogIndex, ModelQuery};
 use switchyard_core::catalog::record::SourceId;
 use switchyard_core::catalog::snapshot::{catalog_input, SnapshotBundle};
 use switchyard_core::catalog::view::{CatalogStatus, ModelSummary};
-use switchyard_providers::local::{self, LocalServer};
 
 use crate::{Engine, EngineError};
 
@@ -156,14 +155,14 @@ impl Engine {
         ))
     }
 
-    /// Asks the local model servers what they have; they join the catalog as free local models
-    /// on the next rebuild.
+    /// Asks the local model servers (at their configured base URLs) what they have; they join
+    /// the catalog as free local models on the next rebuild.
     pub(crate) async fn refresh_local_models(&self) {
         let mut found = Vec::new();
-        for server in LocalServer::ALL {
-            if let Ok(names) = local::list_models(server, server.default_base_url()).await {
+        for probe in self.probe_local_servers().await {
+            if let Ok(names) = probe.models {
                 found.extend(names.into_iter().map(|name| LocalModel {
-                    server: server.id().to_owned(),
+                    server: probe.server.id().to_owned(),
                     name,
                     context_length: None,
                 }));

@@ -193,6 +193,12 @@ impl StreamState {
     pub fn delivered_chars(&self) -> usize {
         self.parsed.text.chars().count()
     }
+
+    /// Bytes of answer held so far, text and tool input together (the cap of
+    /// [`super::ResponseLimits::max_answer_bytes`]).
+    pub fn answer_bytes(&self) -> usize {
+        self.parsed.text.len().saturating_add(self.tool_json.len())
+    }
 }
 
 /// Input counts include prompt-cache reads and writes, which Anthropic reports separately.

@@ -9,15 +9,14 @@ use serde_json::Value;
 use switchyard_keychain::Secret;
 use tokio::time::Instant;
 
-use super::error::{provider_message, redact};
+use super::error::{provider_message, redact, ResponsePart};
 use super::sse::{SseDecoder, SseEvent};
 use super::structured::OutputSchema;
 use super::{anthropic, openai, retry};
 use super::{Api, ChatRequest, ClientError, Fault, ModelClient, Parsed, StreamEvent, Target};
 use super::{RetryPolicy, TimeoutPhase};
+use crate::http::{self, BodyError};
 
-/// Largest answer body accepted.
-const MAX_ANSWER_BYTES: usize = 32 * 1024 * 1024;
 /// Largest part of an error body kept.
 const MAX_ERROR_BYTES: usize = 64 * 1024;
 
@@ -52,13 +51,7 @@ pub(crate) type OnEvent<'r, 'f> = &'r mut (dyn FnMut(StreamEvent) + Send + 'f);
 pub(crate) fn auth_headers(api: Api, key: Option<&Secret>) -> Result<HeaderMap, ClientError> {
     let mut headers = HeaderMap::new();
     let sensitive = |value: String| {
-        let mut value = HeaderValue::from_str(&value).map_err(|_| {
-            ClientError::InvalidRequest(
-                "the key contains characters that cannot be sent in an HTTP header".into(),
-            )
-        })?;
-        value.set_sensitive(true);
-        Ok::<_, ClientError>(value)
+        http::key_header(&value).map_err(|e| ClientError::InvalidRequest(e.to_string()))
     };
     match api {
         Api::OpenAi => {
@@ -236,12 +229,12 @@ impl Call<'_> {
         let is_sse = response
             .headers()
             .get(CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .is_some_and(|v| v.starts_with("text/event-stream"));
+            .is_some_and(|v| http::is_event_stream(v.as_bytes()));
         match on_event {
             Some(on_event) if is_sse => self.read_stream(response, on_event, delivered).await,
             on_event => {
-                let body = self.read_body(response, MAX_ANSWER_BYTES, false).await?;
+                let limit = self.client.config.limits.max_answer_bytes;
+                let body = self.read_body(response, limit).await?;
                 let parsed = match self.api {
                     Api::OpenAi => openai::parse(&body),
                     Api::Anthropic => anthropic::parse(&body),
@@ -266,14 +259,19 @@ impl Call<'_> {
         delivered: &mut bool,
     ) -> Result<Parsed, Failure> {
         let idle = self.client.config.timeouts.idle;
+        let limits = self.client.config.limits;
         let mut wire = match self.api {
             Api::OpenAi => Wire::OpenAi(openai::StreamState::default()),
             Api::Anthropic => Wire::Anthropic(anthropic::StreamState::default()),
         };
-        let mut decoder = SseDecoder::default();
+        let mut decoder = SseDecoder::new(limits.max_event_bytes);
         let mut chunks = response.bytes_stream();
         let mut handle = |event: SseEvent, wire: &mut Wire| -> Result<(), Failure> {
-            if let Some(text) = wire.on_event(&event).map_err(|fault| self.fault(fault))? {
+            let text = wire.on_event(&event).map_err(|fault| self.fault(fault))?;
+            if wire.answer_bytes() > limits.max_answer_bytes {
+                return Err(self.too_large(ResponsePart::Answer, limits.max_answer_bytes));
+            }
+            if let Some(text) = text {
                 // Per delta: a key split across two deltas would pass, the final text is
                 // scrubbed whole in `finish`.
                 on_event(StreamEvent::Delta(redact(&text, self.key)));
@@ -303,11 +301,17 @@ impl Call<'_> {
                 }
                 Ok(Some(Ok(chunk))) => chunk,
             };
-            for event in decoder.push(&chunk) {
+            let events = decoder
+                .push(&chunk)
+                .map_err(|part| self.too_large(part, limits.max_event_bytes))?;
+            for event in events {
                 handle(event, &mut wire)?;
             }
         }
-        if let Some(event) = decoder.finish() {
+        let last = decoder
+            .finish()
+            .map_err(|part| self.too_large(part, limits.max_event_bytes))?;
+        if let Some(event) = last {
             handle(event, &mut wire)?;
         }
         let delivered_chars = wire.delivered_chars();
@@ -321,44 +325,36 @@ impl Call<'_> {
         })
     }
 
-    /// Reads a whole body, each chunk within the idle timeout. With `truncate`, stops quietly
-    /// at `limit` (error bodies); otherwise a longer body is an error.
+    /// Reads a whole answer body of at most `limit` bytes, each chunk within the idle timeout.
     async fn read_body(
         &self,
         response: reqwest::Response,
         limit: usize,
-        truncate: bool,
     ) -> Result<Vec<u8>, Failure> {
         let idle = self.client.config.timeouts.idle;
-        let mut body = Vec::new();
-        let mut chunks = response.bytes_stream();
-        loop {
-            match tokio::time::timeout(idle, chunks.next()).await {
-                Err(_) => {
-                    return Err(Failure::stop(ClientError::Timeout {
-                        url: self.url.to_owned(),
-                        phase: TimeoutPhase::Idle,
-                        after: idle,
-                    }))
-                }
-                Ok(None) => return Ok(body),
-                Ok(Some(Err(error))) => return Err(self.transport_failure(&error)),
-                Ok(Some(Ok(chunk))) => {
-                    let room = limit.saturating_sub(body.len());
-                    if chunk.len() > room {
-                        if truncate {
-                            body.extend_from_slice(&chunk[..room]);
-                            return Ok(body);
-                        }
-                        return Err(Failure::stop(ClientError::Malformed {
-                            url: self.url.to_owned(),
-                            detail: format!("the answer is larger than {limit} bytes"),
-                        }));
-                    }
-                    body.extend_from_slice(&chunk);
-                }
-            }
+        http::read_body(response, limit, Some(idle))
+            .await
+            .map_err(|error| self.body_failure(error))
+    }
+
+    fn body_failure(&self, error: BodyError) -> Failure {
+        match error {
+            BodyError::TooLarge { limit } => self.too_large(ResponsePart::Body, limit),
+            BodyError::Idle { after } => Failure::stop(ClientError::Timeout {
+                url: self.url.to_owned(),
+                phase: TimeoutPhase::Idle,
+                after,
+            }),
+            BodyError::Transport(error) => self.transport_failure(&error),
         }
+    }
+
+    fn too_large(&self, part: ResponsePart, limit: usize) -> Failure {
+        Failure::stop(ClientError::TooLarge {
+            url: self.url.to_owned(),
+            part,
+            limit,
+        })
     }
 
     async fn status_failure(&self, response: reqwest::Response) -> Failure {
@@ -367,9 +363,9 @@ impl Call<'_> {
             .headers()
             .get(reqwest::header::RETRY_AFTER)
             .and_then(|v| v.to_str().ok())
-            .and_then(|v| retry::parse_retry_after(v, chrono::Utc::now()));
-        let body = self
-            .read_body(response, MAX_ERROR_BYTES, true)
+            .and_then(|v| http::retry_after(v, chrono::Utc::now()));
+        let idle = self.client.config.timeouts.idle;
+        let body = http::read_body_prefix(response, MAX_ERROR_BYTES, Some(idle))
             .await
             .unwrap_or_default();
         let (message, kind) = provider_message(&body, self.key).unwrap_or_else(|| {
@@ -395,6 +391,12 @@ impl Call<'_> {
 
     fn transport_failure(&self, error: &reqwest::Error) -> Failure {
         let url = self.url.to_owned();
+        if let Some(refused) = http::refused_redirect(error) {
+            return Failure::stop(ClientError::Redirected {
+                url,
+                refused: refused.clone(),
+            });
+        }
         let error = if error.is_timeout() {
             let after = self.client.config.timeouts.connect;
             ClientError::Timeout {
@@ -463,6 +465,13 @@ impl Wire {
         match self {
             Wire::OpenAi(state) => state.delivered_chars(),
             Wire::Anthropic(state) => state.delivered_chars(),
+        }
+    }
+
+    fn answer_bytes(&self) -> usize {
+        match self {
+            Wire::OpenAi(state) => state.answer_bytes(),
+            Wire::Anthropic(state) => state.answer_bytes(),
         }
     }
 

@@ -1,4 +1,4 @@
-//! Timeouts and the retry policy of the model client.
+//! Timeouts, the retry policy and the response size limits of the model client.
 
 use std::time::Duration;
 
@@ -65,6 +65,27 @@ impl Default for RetryPolicy {
     }
 }
 
+/// How much of a response the client holds at most. Past a limit the call fails with
+/// [`crate::client::ClientError::TooLarge`] (not retried): a server streaming without end, or
+/// a line without end, costs bounded memory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ResponseLimits {
+    /// Longest SSE line, and most `data:` bytes of one SSE event.
+    pub max_event_bytes: usize,
+    /// Most answer text of a stream (text and tool input together), and the largest body of a
+    /// non-streaming answer.
+    pub max_answer_bytes: usize,
+}
+
+impl Default for ResponseLimits {
+    fn default() -> Self {
+        Self {
+            max_event_bytes: 1024 * 1024,
+            max_answer_bytes: 16 * 1024 * 1024,
+        }
+    }
+}
+
 /// Everything the client needs besides the request.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ClientConfig {
@@ -72,4 +93,6 @@ pub struct ClientConfig {
     pub timeouts: Timeouts,
     /// Retries and their waits.
     pub retry: RetryPolicy,
+    /// Size caps of lines, events, answers and bodies.
+    pub limits: ResponseLimits,
 }

@@ -11,6 +11,8 @@ use std::time::Duration;
 use serde_json::Value;
 use switchyard_keychain::Secret;
 
+use crate::http::CrossOriginRedirect;
+
 /// Which timeout fired.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TimeoutPhase {
@@ -31,6 +33,30 @@ impl fmt::Display for TimeoutPhase {
             TimeoutPhase::FirstByte => "first-byte",
             TimeoutPhase::Idle => "idle",
             TimeoutPhase::Total => "total",
+        })
+    }
+}
+
+/// Which part of a response went past its [`crate::client::ResponseLimits`] cap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ResponsePart {
+    /// One SSE line (no line end came within the cap).
+    Line,
+    /// The `data:` lines of one SSE event together.
+    Event,
+    /// The answer text accumulated from a stream.
+    Answer,
+    /// The whole body of a non-streaming answer.
+    Body,
+}
+
+impl fmt::Display for ResponsePart {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ResponsePart::Line => "a stream line",
+            ResponsePart::Event => "a stream event",
+            ResponsePart::Answer => "the answer text",
+            ResponsePart::Body => "the response body",
         })
     }
 }
@@ -88,6 +114,17 @@ pub enum ClientError {
         /// What was wrong with it.
         detail: String,
     },
+    /// A part of the response went past its size limit; reading stopped there and the call is
+    /// not retried.
+    #[error("{part} from {url} is larger than {limit} bytes; reading stopped there")]
+    TooLarge {
+        /// The URL requested (never carries the key).
+        url: String,
+        /// Which part.
+        part: ResponsePart,
+        /// The limit in bytes.
+        limit: usize,
+    },
     /// The stream ended before the provider said it was complete.
     #[error("the answer from {url} was cut off after {delivered_chars} characters: {detail}")]
     Interrupted {
@@ -101,6 +138,15 @@ pub enum ClientError {
     /// The caller canceled.
     #[error("the model call was canceled")]
     Canceled,
+    /// The server redirected to another origin (scheme, host or port), where the key must
+    /// not go; nothing was sent there.
+    #[error("{url}: {refused}")]
+    Redirected {
+        /// The URL requested (never carries the key).
+        url: String,
+        /// Where it pointed.
+        refused: CrossOriginRedirect,
+    },
     /// The request cannot be sent as given (bad base URL, key not valid in a header).
     #[error("invalid request: {0}")]
     InvalidRequest(String),

@@ -17,7 +17,12 @@
 //!   caller's per-million [`Pricing`] and returned with every answer.
 //! - Structured output: [`ModelClient::structured`], see [`structured`].
 //!
-//! Keys come in as `&Secret` arguments and go only into request headers marked sensitive.
+//! - Bounded: lines, events, answer text and bodies are capped by [`ResponseLimits`]; past a
+//!   cap the call fails with [`ClientError::TooLarge`].
+//!
+//! Keys come in as `&Secret` arguments and go only into request headers marked sensitive, and
+//! only to the origin of the base URL: a redirect elsewhere fails with
+//! [`ClientError::Redirected`] (see [`crate::http`]).
 
 mod anthropic;
 mod call;
@@ -38,8 +43,8 @@ use switchyard_core::catalog::card::Pricing;
 use switchyard_core::providers::{Cost, Usage};
 use switchyard_keychain::Secret;
 
-pub use config::{ClientConfig, RetryPolicy, Timeouts};
-pub use error::{ClientError, TimeoutPhase};
+pub use config::{ClientConfig, ResponseLimits, RetryPolicy, Timeouts};
+pub use error::{ClientError, ResponsePart, TimeoutPhase};
 pub use stream::ChatStream;
 pub use structured::{OutputSchema, Recovery, SchemaMode, StructuredAnswer};
 pub use tokio_util::sync::CancellationToken;
@@ -247,9 +252,8 @@ pub struct ModelClient {
 impl ModelClient {
     /// A client with the given timeouts and retry policy.
     pub fn new(config: ClientConfig) -> Result<Self, ClientError> {
-        let http = reqwest::Client::builder()
+        let http = crate::http::keyed_client()
             .connect_timeout(config.timeouts.connect)
-            .user_agent(concat!("switchyard/", env!("CARGO_PKG_VERSION")))
             .build()
             .map_err(|e| ClientError::InvalidRequest(format!("cannot build HTTP client: {e}")))?;
         Ok(Self { http, config })

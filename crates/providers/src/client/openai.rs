@@ -166,6 +166,11 @@ impl StreamState {
     pub fn delivered_chars(&self) -> usize {
         self.parsed.text.chars().count()
     }
+
+    /// Bytes of answer held so far (the cap of [`super::ResponseLimits::max_answer_bytes`]).
+    pub fn answer_bytes(&self) -> usize {
+        self.parsed.text.len()
+    }
 }
 
 /// `content` is a string, `null`, or (some servers) a list of `{type: text, text}` parts.

@@ -1,8 +1,7 @@
-//! Which failures are retried, and how long to wait: `Retry-After` or backoff with jitter.
+//! Which failures are retried, and how long to back off between tries (`Retry-After` itself
+//! is parsed in [`crate::http::retry_after`]).
 
 use std::time::Duration;
-
-use chrono::{DateTime, Utc};
 
 use super::config::RetryPolicy;
 
@@ -10,23 +9,6 @@ use super::config::RetryPolicy;
 /// Anthropic's 529 "overloaded". 501 and 505 are permanent, so they are not here.
 pub(crate) fn is_retryable_status(status: u16) -> bool {
     matches!(status, 408 | 429 | 500 | 502 | 503 | 504 | 529)
-}
-
-/// Parses a `Retry-After` value: delay-seconds (`"2"`, also a decimal such as `"1.5"` some
-/// proxies send) or an HTTP date (`"Wed, 21 Oct 2026 07:28:00 GMT"`), relative to `now`.
-/// A date in the past means "now" (zero). Anything else is ignored.
-pub(crate) fn parse_retry_after(value: &str, now: DateTime<Utc>) -> Option<Duration> {
-    let value = value.trim();
-    if let Ok(seconds) = value.parse::<u64>() {
-        return Some(Duration::from_secs(seconds));
-    }
-    if let Ok(seconds) = value.parse::<f64>() {
-        return (seconds.is_finite() && seconds >= 0.0).then(|| Duration::from_secs_f64(seconds));
-    }
-    let date = DateTime::parse_from_rfc2822(value)
-        .ok()?
-        .with_timezone(&Utc);
-    Some((date - now).to_std().unwrap_or(Duration::ZERO))
 }
 
 /// The backoff before retry number `retry` (1-based): `base * 2^(retry-1)` capped at
@@ -44,29 +26,6 @@ pub(crate) fn backoff(policy: &RetryPolicy, retry: u32) -> Duration {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn retry_after_seconds_and_dates() {
-        let now = DateTime::parse_from_rfc3339("2026-11-29T10:00:00Z")
-            .expect("date")
-            .to_utc();
-        assert_eq!(parse_retry_after("2", now), Some(Duration::from_secs(2)));
-        assert_eq!(parse_retry_after(" 0 ", now), Some(Duration::ZERO));
-        assert_eq!(
-            parse_retry_after("1.5", now),
-            Some(Duration::from_millis(1500))
-        );
-        assert_eq!(
-            parse_retry_after("Sun, 29 Nov 2026 10:00:07 GMT", now),
-            Some(Duration::from_secs(7))
-        );
-        assert_eq!(
-            parse_retry_after("Sun, 29 Nov 2026 09:00:00 GMT", now),
-            Some(Duration::ZERO)
-        );
-        assert_eq!(parse_retry_after("soon", now), None);
-        assert_eq!(parse_retry_after("-3", now), None);
-    }
 
     #[test]
     fn backoff_doubles_with_jitter_and_is_capped() {

@@ -14,7 +14,8 @@ use super::{ChatRequest, ClientError, ModelClient, StreamEvent, Target};
 ///
 /// The call runs on a spawned task (so it must be created inside a Tokio runtime); dropping the
 /// stream aborts that task, which closes the connection. Buffered events are bounded by the
-/// answer's own length (`max_tokens`), so the channel is unbounded.
+/// answer's own length (`max_tokens`, and [`super::ResponseLimits::max_answer_bytes`] whatever
+/// the server sends), so the channel is unbounded.
 #[derive(Debug)]
 pub struct ChatStream {
     events: mpsc::UnboundedReceiver<Result<StreamEvent, ClientError>>,

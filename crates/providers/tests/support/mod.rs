@@ -4,7 +4,9 @@
 //! (method, path, headers, body, arrival time). Every reply carries `connection: close`, so one
 //! request is one connection and the script order is the request order. Bodies are sent with
 //! `content-length` or chunked transfer encoding (SSE), can pause between chunks, end cleanly,
-//! break off (truncated stream) or hang; the server notices when the client hangs up.
+//! break off (truncated stream) or hang; the server notices when the client hangs up. An
+//! endless reply repeats one chunk until the client hangs up (a body, or an SSE line, that
+//! never ends); a redirect reply points elsewhere (another server = another origin).
 //!
 //! Shared with the engine's tests through `#[path]`, so it depends only on tokio, std and
 //! serde_json.
@@ -47,6 +49,14 @@ pub enum Reply {
         headers: Vec<(String, String)>,
         chunks: Vec<(Duration, String)>,
         end: End,
+    },
+    /// `chunk` again and again until the client hangs up; chunked, or raw bytes after a
+    /// `content-length` of `announce` (a length the body will never reach, or exceed).
+    Endless {
+        status: u16,
+        headers: Vec<(String, String)>,
+        chunk: String,
+        announce: Option<u64>,
     },
     /// Read the request, never answer.
     Hang,
@@ -94,12 +104,41 @@ impl Reply {
         }
     }
 
+    /// A redirect (`301`, `302`, `307`, `308`) to `location`.
+    pub fn redirect(status: u16, location: &str) -> Self {
+        Reply::Full {
+            status,
+            headers: vec![("location".into(), location.into())],
+            body: String::new(),
+        }
+    }
+
+    /// A JSON body that never ends: `{"data":[` and then `{"id":"x"},` forever, chunked.
+    pub fn endless_json() -> Self {
+        Reply::Endless {
+            status: 200,
+            headers: vec![("content-type".into(), "application/json".into())],
+            chunk: r#"{"id":"endless-model-entry-padding-padding-padding"},"#.repeat(256),
+            announce: None,
+        }
+    }
+
+    /// An SSE stream whose first line never ends: `data: xxxx…` forever.
+    pub fn endless_sse_line() -> Self {
+        Reply::Endless {
+            status: 200,
+            headers: vec![("content-type".into(), "text/event-stream".into())],
+            chunk: "x".repeat(16 * 1024),
+            announce: None,
+        }
+    }
+
     /// Adds a response header.
     pub fn with_header(mut self, name: &str, value: &str) -> Self {
         match &mut self {
-            Reply::Full { headers, .. } | Reply::Chunked { headers, .. } => {
-                headers.push((name.into(), value.into()))
-            }
+            Reply::Full { headers, .. }
+            | Reply::Chunked { headers, .. }
+            | Reply::Endless { headers, .. } => headers.push((name.into(), value.into())),
             Reply::Hang | Reply::Drop => {}
         }
         self
@@ -267,6 +306,31 @@ async fn serve(mut socket: TcpStream, state: Arc<Mutex<State>>, hangup: Arc<Noti
                 End::Hang => true,
             }
         }
+        Reply::Endless {
+            status,
+            headers,
+            chunk,
+            announce,
+        } => {
+            let head = match announce {
+                Some(length) => {
+                    let mut headers = headers;
+                    headers.push(("content-length".into(), length.to_string()));
+                    head_only(status, &headers)
+                }
+                None => head(status, &headers, None),
+            };
+            if socket.write_all(head.as_bytes()).await.is_err() {
+                return;
+            }
+            let framed = match announce {
+                Some(_) => chunk,
+                None => format!("{:x}\r\n{chunk}\r\n", chunk.len()),
+            };
+            while socket.write_all(framed.as_bytes()).await.is_ok() {}
+            note_hangup(&state, &hangup);
+            return;
+        }
         Reply::Hang => true,
         Reply::Drop => false,
     };
@@ -288,13 +352,7 @@ fn note_hangup(state: &Mutex<State>, hangup: &Notify) {
 }
 
 fn head(status: u16, headers: &[(String, String)], length: Option<usize>) -> String {
-    let mut head = format!(
-        "HTTP/1.1 {status} {}\r\nconnection: close\r\n",
-        reason(status)
-    );
-    for (name, value) in headers {
-        head.push_str(&format!("{name}: {value}\r\n"));
-    }
+    let mut head = head_lines(status, headers);
     match length {
         Some(length) => head.push_str(&format!("content-length: {length}\r\n")),
         None => head.push_str("transfer-encoding: chunked\r\n"),
@@ -303,9 +361,31 @@ fn head(status: u16, headers: &[(String, String)], length: Option<usize>) -> Str
     head
 }
 
+/// A head whose framing header is among `headers`.
+fn head_only(status: u16, headers: &[(String, String)]) -> String {
+    let mut head = head_lines(status, headers);
+    head.push_str("\r\n");
+    head
+}
+
+fn head_lines(status: u16, headers: &[(String, String)]) -> String {
+    let mut head = format!(
+        "HTTP/1.1 {status} {}\r\nconnection: close\r\n",
+        reason(status)
+    );
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head
+}
+
 fn reason(status: u16) -> &'static str {
     match status {
         200 => "OK",
+        301 => "Moved Permanently",
+        302 => "Found",
+        307 => "Temporary Redirect",
+        308 => "Permanent Redirect",
         400 => "Bad Request",
         401 => "Unauthorized",
         403 => "Forbidden",
