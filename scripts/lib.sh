@@ -66,8 +66,12 @@ ensure_tauri_driver() {
 # A digest of everything the UI build reads: its sources, config and lock file. Test files
 # are included too; they are cheap to hash and excluding them would need a second file list.
 ui_inputs_digest() {
-  (cd "$ROOT/ui" && find src public index.html package.json package-lock.json vite.config.ts \
-      tsconfig.json -type f 2>/dev/null | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -d' ' -f1)
+  local inputs=() path
+  for path in src public index.html package.json package-lock.json vite.config.ts tsconfig.json; do
+    [ -e "$ROOT/ui/$path" ] && inputs+=("$path")
+  done
+  (cd "$ROOT/ui" && find "${inputs[@]}" -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum \
+    | sha256sum | cut -d' ' -f1)
 }
 
 # Builds ui/dist only when its inputs changed since the last build. Rewriting ui/dist makes

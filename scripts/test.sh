@@ -20,10 +20,16 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 step "UI: typecheck, lint, unit tests"
 (cd ui && npm run --silent typecheck && npm run --silent lint && npm run --silent test)
 
+step "the keychain session starts only once the Secret Service answers"
+./scripts/tests/session-keyring.sh
+
 step "Rust tests and end-to-end tests (D-Bus + keychain + Xvfb)"
 cargo test --workspace --locked --no-run
 with_session env SWITCHYARD_E2E=1 SWITCHYARD_REQUIRE_KEYCHAIN=1 SWITCHYARD_NO_BACKGROUND_REFRESH=1 xvfb-run -a -s "-screen 0 1280x800x24" \
   cargo test --workspace --locked --no-fail-fast -- --test-threads=2
+
+step "a second launch rebuilds nothing"
+./scripts/tests/second-launch.sh
 
 step "bindings are committed and fresh"
 git diff --exit-code -- ui/src/ipc/bindings.ts

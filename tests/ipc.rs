@@ -66,3 +66,21 @@ fn open_link_refuses_non_http_urls() {
     .expect_err("refused");
     assert_eq!(err["code"], "invalidInput");
 }
+
+#[test]
+fn open_link_refuses_userinfo_links_that_passed_the_old_prefix_check() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (_app, window) = app_with(AppState::ready(engine_in(dir.path())));
+    for url in [
+        "https://openrouter.ai@evil.example/",
+        "http://user:pass@127.0.0.1/",
+    ] {
+        let err = get_ipc_response(&window, request("open_link", json!({ "url": url })))
+            .expect_err("refused");
+        assert_eq!(err["code"], "invalidInput", "{url}");
+        assert!(
+            err["message"].as_str().unwrap_or_default().contains("user name or password"),
+            "{err}"
+        );
+    }
+}

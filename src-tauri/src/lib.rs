@@ -2,9 +2,12 @@
 //! and events (tauri-specta), and nothing else. Commands are thin: convert, delegate to the
 //! engine, convert back. No SQL, no processes, no prompt assembly here.
 
+#[cfg(test)]
+mod capabilities_test;
 pub mod commands;
 pub mod error;
 pub mod events;
+pub mod links;
 mod refresh;
 pub mod startup;
 mod state;
@@ -101,6 +104,20 @@ pub fn start_engine() -> AppState {
     }
 }
 
+/// Keeps every webview on the app's own origin: a link, a redirect or injected script that
+/// tries to navigate elsewhere is stopped (links open in the browser through `open_link`).
+pub fn navigation_guard<R: tauri::Runtime>() -> tauri::plugin::TauriPlugin<R> {
+    tauri::plugin::Builder::new("navigation-guard")
+        .on_navigation(|_webview, url| {
+            let allowed = links::is_app_origin(url);
+            if !allowed {
+                tracing::warn!(%url, "blocked a navigation away from the app");
+            }
+            allowed
+        })
+        .build()
+}
+
 /// Runs the desktop app.
 pub fn run() {
     startup::mark_process_start();
@@ -115,6 +132,7 @@ pub fn run() {
     let builder = specta_builder!(tauri::Wry);
     let result = tauri::Builder::default()
         .plugin(tauri_plugin_shell::init())
+        .plugin(navigation_guard())
         .invoke_handler(builder.invoke_handler())
         .setup(move |app| {
             builder.mount_events(app);

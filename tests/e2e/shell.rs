@@ -91,3 +91,47 @@ async fn unusable_data_dir_shows_a_startup_error_window() {
     )
     .await;
 }
+
+#[tokio::test]
+async fn the_window_never_navigates_away_from_the_app() {
+    E2e::run(
+        "the_window_never_navigates_away_from_the_app",
+        Launch::fresh(),
+        |app| async move {
+            let result = async {
+                app.goto("settings").await?;
+                let origin = app
+                    .client
+                    .execute("return window.location.origin;", vec![])
+                    .await
+                    .map_err(|e| format!("read origin: {e}"))?;
+                // Injected script (or a link that slipped past the UI) tries to leave.
+                app.client
+                    .execute(
+                        "window.location.href = 'https://example.invalid/phish'; return null;",
+                        vec![],
+                    )
+                    .await
+                    .map_err(|e| format!("navigate: {e}"))?;
+                tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+                let now = app
+                    .client
+                    .execute("return window.location.origin;", vec![])
+                    .await
+                    .map_err(|e| format!("read origin again: {e}"))?;
+                if now != origin {
+                    return Err(format!("the window left the app: {origin} -> {now}"));
+                }
+                // Still the live app: the page answers and typed commands still work.
+                app.goto("models").await?;
+                app.goto("settings").await?;
+                app.wait_text("#info-version", |t| t == env!("CARGO_PKG_VERSION"))
+                    .await?;
+                Ok(())
+            }
+            .await;
+            (app, result)
+        },
+    )
+    .await;
+}
