@@ -89,6 +89,31 @@ fn recommend_models_takes_a_count() {
     assert_eq!(error["code"], "invalidInput");
 }
 
+/// The command once dropped a planner model named without the model planner; the engine's
+/// one plan check refuses it, with the message the CLI prints for the same flags.
+#[test]
+fn plan_task_refuses_a_planner_model_without_the_model_planner() {
+    let h = Harness::new();
+    let error = h.err(
+        "plan_task",
+        json!({"request": {
+            "task": "Design the schema, then build the API",
+            "mode": "plan",
+            "budget": "medium",
+            "maxPrice": null,
+            "anyProvider": true,
+            "plannerModel": "ollama:qwen3",
+        }}),
+    );
+    assert_eq!(error["code"], "invalidInput");
+    assert!(
+        error["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("the model planner was not asked for")),
+        "{error}"
+    );
+}
+
 #[test]
 fn a_swarm_round_trips_through_revalidate_plan() {
     let h = Harness::new();

@@ -44,6 +44,7 @@ macro_rules! specta_builder {
                 $crate::commands::app::record_first_paint::<$runtime>,
                 $crate::commands::catalog::list_models,
                 $crate::commands::catalog::get_model,
+                $crate::commands::catalog::catalog_metrics,
                 $crate::commands::catalog::compare_models,
                 $crate::commands::catalog::catalog_status,
                 $crate::commands::catalog::refresh_catalog::<$runtime>,

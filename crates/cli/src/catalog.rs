@@ -6,9 +6,11 @@ use std::process::ExitCode;
 use clap::{Args, Subcommand};
 use serde::Serialize;
 use switchyard_core::catalog::card::{Category, ModelCard, Tag, Tier};
-use switchyard_core::catalog::matching::{MatchOverride, OverrideAction};
+use switchyard_core::catalog::matching::{MatchOverride, MatchRule, OverrideAction};
 use switchyard_core::catalog::query::{ModelQuery, SortKey};
 use switchyard_core::catalog::record::SourceId;
+use switchyard_core::catalog::scoring::ScoreBreakdown;
+use switchyard_core::catalog::view::ModelDetail;
 use switchyard_engine::Engine;
 
 use crate::output::{print, CliError};
@@ -213,6 +215,9 @@ struct CliModel<'a> {
     variants: &'a [String],
     output_speed: Option<f64>,
     created: Option<&'a str>,
+    /// Each category score taken apart (`model` and `catalog match`; not `compare`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    breakdown: Option<&'a [ScoreBreakdown]>,
 }
 
 #[derive(Serialize)]
@@ -233,7 +238,7 @@ struct CliBenchmark<'a> {
 struct CliMatch<'a> {
     source: SourceId,
     name: &'a str,
-    rule: &'a str,
+    rule: MatchRule,
     primary: bool,
 }
 
@@ -267,13 +272,21 @@ fn cli_model(card: &ModelCard) -> CliModel<'_> {
             .map(|m| CliMatch {
                 source: m.source,
                 name: &m.name,
-                rule: &m.rule,
+                rule: m.rule,
                 primary: m.primary,
             })
             .collect(),
         variants: &card.variants,
         output_speed: card.output_speed,
         created: card.created.as_deref(),
+        breakdown: None,
+    }
+}
+
+fn cli_model_detail(detail: &ModelDetail) -> CliModel<'_> {
+    CliModel {
+        breakdown: Some(&detail.breakdown),
+        ..cli_model(&detail.card)
     }
 }
 
@@ -291,8 +304,8 @@ fn describe(card: &ModelCard) -> String {
 }
 
 pub async fn model(engine: &Engine, id: &str, json: bool) -> Result<ExitCode, CliError> {
-    let card = engine.model(id).await?;
-    print(&cli_model(&card), json, |_| describe(&card))
+    let detail = engine.model_detail(id).await?;
+    print(&cli_model_detail(&detail), json, |_| describe(&detail.card))
 }
 
 pub async fn compare(engine: &Engine, ids: Vec<String>, json: bool) -> Result<ExitCode, CliError> {
@@ -392,7 +405,7 @@ pub async fn catalog(
             } else {
                 OverrideAction::Add
             };
-            let card = engine
+            let detail = engine
                 .set_match_override(MatchOverride {
                     source,
                     key: record,
@@ -400,7 +413,7 @@ pub async fn catalog(
                     action,
                 })
                 .await?;
-            print(&cli_model(&card), json, |_| describe(&card))
+            print(&cli_model_detail(&detail), json, |_| describe(&detail.card))
         }
         CatalogCommand::BuildSnapshot { from, out } => {
             let bundle = engine.build_snapshot_bundle(&from).await?;

@@ -148,27 +148,25 @@ pub async fn plan(engine: &Engine, args: PlanArgs, json: bool) -> Result<ExitCod
             )))
         }
     };
+    let use_model_planner = match args.planner.trim() {
+        "model" => true,
+        "deterministic" => false,
+        other => {
+            return Err(CliError::invalid(format!(
+                "unknown planner {other:?} (deterministic or model)"
+            )))
+        }
+    };
     let request = PlanTaskRequest {
         budget: budget(&args.budget)?,
         task: args.task,
         mode,
         max_price: args.max_price,
         any_provider: args.any_provider,
+        use_model_planner,
+        planner_model: args.planner_model,
     };
-    let plan = match (args.planner.trim(), args.planner_model) {
-        ("model", planner_model) => engine.plan_task_with_model(request, planner_model).await?,
-        ("deterministic", None) => engine.plan_task(request).await?,
-        ("deterministic", Some(_)) => {
-            return Err(CliError::invalid(
-                "--planner-model needs --planner model".into(),
-            ))
-        }
-        (other, _) => {
-            return Err(CliError::invalid(format!(
-                "unknown planner {other:?} (deterministic or model)"
-            )))
-        }
-    };
+    let plan = engine.plan_task(request).await?;
     print(&plan, json, plan_text)
 }
 

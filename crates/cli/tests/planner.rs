@@ -179,6 +179,13 @@ fn planner_flags_are_checked() {
     assert!(!out.status.success());
     let error = stdout_json(&out, "plan");
     assert_eq!(error["error"]["code"], "invalidInput", "{error}");
+    // The engine's one plan check, worded as the desktop gets it for the same request.
+    assert!(
+        error["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("the model planner was not asked for")),
+        "{error}"
+    );
     let out = run(
         home.path(),
         &["plan", TASK, "--planner", "oracle", "--json"],

@@ -10,6 +10,7 @@ use std::time::Instant;
 use catalog_support::corpus::{corpus_dir, refresh, CorpusBytes, HfRows, Refreshed};
 use switchyard_core::catalog::card::{Category, ModelCard};
 use switchyard_core::catalog::record::SourceId;
+use switchyard_core::catalog::scoring::{explain_card, Weights};
 use switchyard_core::catalog::sources::{self, detect, SourceFile};
 
 macro_rules! corpus_or_skip {
@@ -405,6 +406,16 @@ fn check_scores(models: &[ModelCard]) {
             );
             assert!(score.coverage > 0.0 && score.coverage <= 1.0 + 1e-9);
             assert!(!score.inputs.is_empty());
+        }
+        for breakdown in explain_card(card, Weights::bundled()) {
+            let sum: f64 = breakdown.terms.iter().filter_map(|t| t.contribution).sum();
+            assert!(
+                (sum - breakdown.score).abs() < 1e-6,
+                "{} {:?}: contributions {sum} vs score {}",
+                card.id,
+                breakdown.category,
+                breakdown.score
+            );
         }
     }
     let scored = |category: Category| {

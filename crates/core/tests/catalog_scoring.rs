@@ -8,9 +8,9 @@ use switchyard_core::catalog::build::{
     build_catalog, BenchmarkSource, CatalogInput, LocalModel, SnapshotInfo,
 };
 use switchyard_core::catalog::card::{Catalog, Category, ModelCard, Tag, Tier};
-use switchyard_core::catalog::matching::{MatchOverride, OverrideAction};
+use switchyard_core::catalog::matching::{MatchOverride, MatchRule, OverrideAction};
 use switchyard_core::catalog::record::{BenchmarkRecord, OpenRouterModel, SourceId};
-use switchyard_core::catalog::scoring::Weights;
+use switchyard_core::catalog::scoring::{explain_card, TermStatus, Weights};
 
 /// Six listed models with LMArena keys that match them exactly.
 fn models() -> Vec<OpenRouterModel> {
@@ -591,7 +591,9 @@ fn statuses_count_matched_and_list_unmatched_keys() {
     assert!(glm
         .matches
         .iter()
-        .any(|m| m.source == SourceId::HfLeaderboard && m.rule == "exactHfId" && m.primary));
+        .any(|m| m.source == SourceId::HfLeaderboard
+            && m.rule == MatchRule::ExactHfId
+            && m.primary));
 }
 
 #[test]
@@ -633,7 +635,7 @@ fn one_primary_record_per_source_and_manual_matches_are_listed() {
     let manual = minimax
         .matches
         .iter()
-        .find(|m| m.rule == "manual")
+        .find(|m| m.rule == MatchRule::Manual)
         .expect("manual match");
     // The user's match outranks the automatic one as the model's values.
     assert!(manual.primary);
@@ -698,8 +700,8 @@ fn local_models_join_as_free_local_cards_without_moving_the_statistics() {
     assert!(coder.local && coder.tags.contains(&Tag::Local) && coder.tags.contains(&Tag::Free));
     assert_eq!(coder.tier, Tier::Budget);
     assert_eq!(
-        coder.matches.first().map(|m| m.rule.as_str()),
-        Some("localFamilySize")
+        coder.matches.first().map(|m| m.rule),
+        Some(MatchRule::LocalFamilySize)
     );
     let gpt_before = normalized(card(&without, "openai/gpt-5.1"), "aa.intelligence_index");
     assert_eq!(
@@ -717,4 +719,57 @@ fn local_models_join_as_free_local_cards_without_moving_the_statistics() {
         .find(|s| s.source == SourceId::ArtificialAnalysis)
         .expect("status");
     assert_eq!(aa_status.matched, 6);
+}
+
+/// The drawer's "why this score" used to be recomputed in TypeScript from a copy of the
+/// weights file; the breakdown now comes from core and must add up to the card's own score.
+#[test]
+fn score_breakdowns_add_up_to_the_card_scores_they_explain() {
+    let weights = Weights::bundled();
+    let catalog = build_catalog(&input(models(), vec![arena_source(arena_records())]));
+    let mut explained = 0;
+    for model in &catalog.models {
+        let breakdown = explain_card(model, weights);
+        assert_eq!(
+            breakdown.iter().map(|b| b.category).collect::<Vec<_>>(),
+            model.categories.keys().copied().collect::<Vec<_>>(),
+            "{}",
+            model.id
+        );
+        for b in &breakdown {
+            let score = &model.categories[&b.category];
+            let category = &weights.categories[&b.category];
+            assert_eq!(
+                b.terms.len(),
+                category.weights.len(),
+                "every weighted metric"
+            );
+            assert!(close(b.score, score.score));
+            let sum: f64 = b.terms.iter().filter_map(|t| t.contribution).sum();
+            assert!(close(sum, score.score), "{} {:?}", model.id, b.category);
+            assert!(close(b.used_weight / b.total_weight, score.coverage));
+            assert_eq!(b.min_coverage, weights.min_coverage);
+            let used = b
+                .terms
+                .iter()
+                .filter(|t| t.status == TermStatus::Used)
+                .count();
+            assert_eq!(used, score.inputs.len());
+            for term in &b.terms {
+                let value = model.benchmarks.iter().find(|v| v.metric == term.metric);
+                assert_eq!(term.raw, value.map(|v| v.raw), "{}", term.metric);
+                match term.status {
+                    TermStatus::Used => {
+                        assert_eq!(term.normalized, value.and_then(|v| v.normalized))
+                    }
+                    TermStatus::NoData => assert!(value.is_none()),
+                    TermStatus::NotNormalized => {
+                        assert!(value.is_some_and(|v| v.normalized.is_none()))
+                    }
+                }
+            }
+            explained += 1;
+        }
+    }
+    assert!(explained > 5, "{explained} scores explained");
 }

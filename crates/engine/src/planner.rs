@@ -1,5 +1,5 @@
-//! The optional model planner: a model proposes the plan or swarm DAG as JSON through the
-//! client's structured-output path; core validates it and falls back to the deterministic
+//! The optional model planner, behind [`Engine::plan_task`] when the request asks for it: a
+//! model proposes the plan or swarm DAG as JSON through the client's structured-output path; core validates it and falls back to the deterministic
 //! planner when it cannot be used, saying why.
 //!
 //! Which model plans: the one the caller names, else a model on a reachable local server
@@ -15,13 +15,13 @@ use switchyard_core::routing::plan::planner::{
     ModelPlannerOutput, PLANNER_INSTRUCTIONS, PLANNER_SCHEMA,
 };
 use switchyard_core::routing::plan::{Plan, PlanMode, PlanOrigin};
-use switchyard_core::routing::{pick, Budget, BudgetTier, PlanTaskRequest, RouteRequest};
+use switchyard_core::routing::{pick, Budget, BudgetTier, RouteRequest};
 use switchyard_providers::client::{
     ChatRequest, ClientConfig, ClientError, ModelClient, OutputSchema,
 };
 
 use crate::keys::{provider_error, RoutedModel};
-use crate::{Engine, EngineError};
+use crate::Engine;
 
 /// The warning when no model can plan.
 pub(crate) const NO_PLANNER_MODEL: &str = "no model available for the model planner";
@@ -78,31 +78,6 @@ impl PlannerAttempt {
 }
 
 impl Engine {
-    /// Plans the task with the model planner (see the module documentation), falling back to
-    /// the deterministic planner with a warning when no model can plan or its answer is not
-    /// a valid plan. `planner_model` is a model reference as [`Engine::ask`] takes it
-    /// (`ollama:qwen3`, `openai/gpt-5-mini`, `openrouter:…`); `None` chooses one.
-    ///
-    /// Errors: `InvalidInput` for a bad request (empty task, bad price cap); model failures
-    /// are warnings on the plan, not errors.
-    pub async fn plan_task_with_model(
-        &self,
-        request: PlanTaskRequest,
-        planner_model: Option<String>,
-    ) -> Result<Plan, EngineError> {
-        request
-            .options()
-            .map_err(|e| EngineError::InvalidInput(e.to_string()))?;
-        let attempt = self
-            .ask_model_planner(&request.task, request.mode, planner_model)
-            .await;
-        let mut plan = self
-            .plan_with_planner_output(&request, attempt.output())
-            .await?;
-        attempt.label(&mut plan);
-        Ok(plan)
-    }
-
     /// Chooses the planner model and asks it; never fails (failures are the attempt's).
     pub(crate) async fn ask_model_planner(
         &self,

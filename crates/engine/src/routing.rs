@@ -11,11 +11,13 @@ use std::sync::Arc;
 use switchyard_core::catalog::card::{Category, ModelCard};
 use switchyard_core::providers as ids;
 use switchyard_core::routing::plan::planner::{resolve_plan, ModelPlannerOutput};
-use switchyard_core::routing::plan::{recompute, validate_models, validate_plan, Plan};
+use switchyard_core::routing::plan::{
+    recompute, validate_models, validate_plan, Plan, PlanOptions,
+};
 use switchyard_core::routing::{
     check_rating, classify, pick, recommend, Classification, FeedbackIndex, FeedbackSummary,
-    PastPick, PickAnswer, PlanCheck, PlanTaskRequest, Recommendation, RouteContext,
-    RouteTaskRequest, RoutingError,
+    PastPick, PickAnswer, PlanCheck, PlanTaskRequest, PlannerChoice, Recommendation, RouteContext,
+    RouteTaskRequest, RoutingError, ValidPlanTask,
 };
 use switchyard_store::routing::{NewRoutePick, RatingSource, RoutePickRecord};
 
@@ -182,11 +184,32 @@ impl Engine {
             .map_err(routing_error)
     }
 
-    /// Plans the task with the deterministic planner: sequential steps or a swarm DAG, a
-    /// model per step. Errors: `InvalidInput` for a bad request.
+    /// Plans the task: sequential steps or a swarm DAG, a model per step. The one entry point
+    /// the desktop command and the CLI share: the request is checked once
+    /// ([`PlanTaskRequest::validate`]), then the deterministic planner plans it, or the model
+    /// planner proposes it (model failures become a fallback to the
+    /// deterministic plan with a warning, and the first warning names the planner).
+    ///
+    /// Errors: `InvalidInput` for a bad request (empty task, bad price cap, a planner model
+    /// without the model planner).
     pub async fn plan_task(&self, request: PlanTaskRequest) -> Result<Plan, EngineError> {
-        self.plan_with_planner_output(&request, ModelPlannerOutput::NotAsked)
-            .await
+        let ValidPlanTask { options, planner } = request.validate().map_err(routing_error)?;
+        match planner {
+            PlannerChoice::Deterministic => {
+                self.plan_with_planner_output(&request, &options, ModelPlannerOutput::NotAsked)
+                    .await
+            }
+            PlannerChoice::Model(model) => {
+                let attempt = self
+                    .ask_model_planner(&request.task, request.mode, model)
+                    .await;
+                let mut plan = self
+                    .plan_with_planner_output(&request, &options, attempt.output())
+                    .await?;
+                attempt.label(&mut plan);
+                Ok(plan)
+            }
+        }
     }
 
     /// The seam for the model planner: the plan for `request` given what the model planner
@@ -195,12 +218,12 @@ impl Engine {
     pub(crate) async fn plan_with_planner_output(
         &self,
         request: &PlanTaskRequest,
+        options: &PlanOptions,
         output: ModelPlannerOutput<'_>,
     ) -> Result<Plan, EngineError> {
-        let options = request.options().map_err(routing_error)?;
         let inputs = self.route_inputs(request.any_provider).await?;
         Ok(inputs
-            .with_context(|ctx| resolve_plan(output, &request.task, request.mode, &options, ctx)))
+            .with_context(|ctx| resolve_plan(output, &request.task, request.mode, options, ctx)))
     }
 
     /// Re-checks an edited plan: recomputes its edges and waves from the steps'

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use support::{fixtures, import_dir, serve, Reply, COHERENT};
 use switchyard_core::catalog::card::Category;
-use switchyard_core::catalog::matching::{MatchOverride, OverrideAction};
+use switchyard_core::catalog::matching::{MatchOverride, MatchRule, OverrideAction};
 use switchyard_core::catalog::query::ModelQuery;
 use switchyard_core::catalog::record::SourceId;
 use switchyard_core::catalog::view::{RefreshProgress, RefreshStage};
@@ -221,11 +221,12 @@ async fn match_corrections_apply_on_every_rebuild_and_survive_restart() {
         .await
         .expect("override");
     let manual = card
+        .card
         .matches
         .iter()
         .find(|m| m.name == unmatched)
         .expect("manual match listed");
-    assert_eq!(manual.rule, "manual");
+    assert_eq!(manual.rule, MatchRule::Manual);
 
     engine.close().await;
     let engine = self::engine(home.path()).await;
@@ -233,7 +234,7 @@ async fn match_corrections_apply_on_every_rebuild_and_survive_restart() {
     assert!(card
         .matches
         .iter()
-        .any(|m| m.name == unmatched && m.rule == "manual"));
+        .any(|m| m.name == unmatched && m.rule == MatchRule::Manual));
     assert!(engine
         .clear_match_override(SourceId::LmArena, &unmatched, "acme/rocket-2.5")
         .await
@@ -242,7 +243,7 @@ async fn match_corrections_apply_on_every_rebuild_and_survive_restart() {
     assert!(!card
         .matches
         .iter()
-        .any(|m| m.name == unmatched && m.rule == "manual"));
+        .any(|m| m.name == unmatched && m.rule == MatchRule::Manual));
 
     let err = engine
         .set_match_override(MatchOverride {

@@ -97,6 +97,17 @@ fn request(task: &str, mode: PlanMode) -> PlanTaskRequest {
         budget: BudgetTier::Medium,
         max_price: None,
         any_provider: false,
+        use_model_planner: false,
+        planner_model: None,
+    }
+}
+
+/// `request` with the model planner asked for, and `model` named (or chosen by the engine).
+fn with_model_planner(request: PlanTaskRequest, model: Option<String>) -> PlanTaskRequest {
+    PlanTaskRequest {
+        use_model_planner: true,
+        planner_model: model,
+        ..request
     }
 }
 
@@ -128,7 +139,10 @@ async fn valid_answer_becomes_the_plan() {
     with_test_provider(&engine, &server).await;
 
     let plan = engine
-        .plan_task_with_model(request(TASK, PlanMode::Swarm), Some("plantest:tiny".into()))
+        .plan_task(with_model_planner(
+            request(TASK, PlanMode::Swarm),
+            Some("plantest:tiny".into()),
+        ))
         .await
         .expect("plan");
 
@@ -185,7 +199,10 @@ async fn schema_invalid_answer_falls_back_naming_the_problem() {
     with_test_provider(&engine, &server).await;
 
     let plan = engine
-        .plan_task_with_model(request(TASK, PlanMode::Plan), Some("plantest:tiny".into()))
+        .plan_task(with_model_planner(
+            request(TASK, PlanMode::Plan),
+            Some("plantest:tiny".into()),
+        ))
         .await
         .expect("plan");
 
@@ -216,7 +233,10 @@ async fn non_json_answer_falls_back() {
     with_test_provider(&engine, &server).await;
 
     let plan = engine
-        .plan_task_with_model(request(TASK, PlanMode::Swarm), Some("plantest:tiny".into()))
+        .plan_task(with_model_planner(
+            request(TASK, PlanMode::Swarm),
+            Some("plantest:tiny".into()),
+        ))
         .await
         .expect("plan");
 
@@ -239,7 +259,10 @@ async fn answer_with_an_unknown_dependency_falls_back() {
     with_test_provider(&engine, &server).await;
 
     let plan = engine
-        .plan_task_with_model(request(TASK, PlanMode::Swarm), Some("plantest:tiny".into()))
+        .plan_task(with_model_planner(
+            request(TASK, PlanMode::Swarm),
+            Some("plantest:tiny".into()),
+        ))
         .await
         .expect("plan");
 
@@ -261,7 +284,10 @@ async fn provider_failure_falls_back() {
     with_test_provider(&engine, &server).await;
 
     let plan = engine
-        .plan_task_with_model(request(TASK, PlanMode::Plan), Some("plantest:tiny".into()))
+        .plan_task(with_model_planner(
+            request(TASK, PlanMode::Plan),
+            Some("plantest:tiny".into()),
+        ))
         .await
         .expect("plan");
 
@@ -289,7 +315,7 @@ async fn reachable_local_model_is_chosen_when_none_is_named() {
     let engine = engine(home.path(), Some(&server.at("/v1"))).await;
 
     let plan = engine
-        .plan_task_with_model(request(TASK, PlanMode::Swarm), None)
+        .plan_task(with_model_planner(request(TASK, PlanMode::Swarm), None))
         .await
         .expect("plan");
 
@@ -320,7 +346,7 @@ async fn no_usable_model_uses_the_deterministic_planner() {
     let engine = engine(home.path(), None).await;
 
     let plan = engine
-        .plan_task_with_model(request(TASK, PlanMode::Swarm), None)
+        .plan_task(with_model_planner(request(TASK, PlanMode::Swarm), None))
         .await
         .expect("plan");
 
@@ -341,7 +367,7 @@ async fn empty_task_is_refused() {
     let home = tempfile::tempdir().expect("tempdir");
     let engine = engine(home.path(), None).await;
     let error = engine
-        .plan_task_with_model(request("  ", PlanMode::Plan), None)
+        .plan_task(with_model_planner(request("  ", PlanMode::Plan), None))
         .await
         .expect_err("empty task");
     assert_eq!(

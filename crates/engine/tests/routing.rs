@@ -26,11 +26,9 @@ fn request(task: &str) -> RouteTaskRequest {
 
 fn plan_request(task: &str, mode: PlanMode) -> PlanTaskRequest {
     PlanTaskRequest {
-        task: task.into(),
-        mode,
         budget: BudgetTier::Medium,
-        max_price: None,
         any_provider: true,
+        ..PlanTaskRequest::new(task, mode)
     }
 }
 
@@ -188,6 +186,53 @@ async fn plans_are_sequential_and_swarms_run_independent_steps_together() {
         .await
         .expect_err("empty task");
     assert_eq!(empty.code(), ErrorCode::InvalidInput);
+}
+
+/// The desktop once took the planner fields in a command-only wrapper and silently ignored a
+/// planner model without the model planner, while the CLI refused the same flags: now both
+/// build one `PlanTaskRequest` and the engine checks it once.
+#[tokio::test]
+async fn a_planner_model_without_the_model_planner_is_refused_for_desktop_and_cli_alike() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let engine = engine(home.path()).await;
+    let task = "Design the schema, then build the API";
+    // What the Route page sends over IPC…
+    let desktop: PlanTaskRequest = serde_json::from_value(serde_json::json!({
+        "task": task,
+        "mode": "plan",
+        "budget": "medium",
+        "maxPrice": null,
+        "anyProvider": true,
+        "plannerModel": "ollama:qwen3",
+    }))
+    .expect("the desktop's plan request");
+    // …and what `switchyard plan TASK --planner-model ollama:qwen3 --any-provider` builds.
+    let cli = PlanTaskRequest {
+        any_provider: true,
+        planner_model: Some("ollama:qwen3".into()),
+        ..PlanTaskRequest::new(task, PlanMode::Plan)
+    };
+    assert_eq!(desktop, cli);
+    let mut messages = Vec::new();
+    for request in [desktop, cli] {
+        let error = engine.plan_task(request).await.expect_err("refused");
+        assert_eq!(error.code(), ErrorCode::InvalidInput);
+        messages.push(error.to_string());
+    }
+    assert_eq!(messages[0], messages[1]);
+    assert!(
+        messages[0].contains("the model planner was not asked for"),
+        "{}",
+        messages[0]
+    );
+    // A blank model is no model: the deterministic planner plans.
+    let blank = PlanTaskRequest {
+        any_provider: true,
+        planner_model: Some("  ".into()),
+        ..PlanTaskRequest::new(task, PlanMode::Plan)
+    };
+    let plan = engine.plan_task(blank).await.expect("plan");
+    assert_eq!(plan.steps().len(), 2);
 }
 
 #[tokio::test]

@@ -1,5 +1,5 @@
-//! Catalog commands: query, detail, compare, status, refresh (background, with progress
-//! events) and match corrections.
+//! Catalog commands: query, detail, compare, the metric registry, status, refresh
+//! (background, with progress events) and match corrections.
 
 use std::path::PathBuf;
 
@@ -7,7 +7,7 @@ use switchyard_core::catalog::card::ModelCard;
 use switchyard_core::catalog::matching::MatchOverride;
 use switchyard_core::catalog::query::ModelQuery;
 use switchyard_core::catalog::record::SourceId;
-use switchyard_core::catalog::view::{CatalogStatus, ModelSummary};
+use switchyard_core::catalog::view::{CatalogMetrics, CatalogStatus, ModelDetail, ModelSummary};
 use switchyard_core::error::ErrorCode;
 use tauri::{AppHandle, Runtime, State};
 
@@ -23,11 +23,19 @@ pub async fn list_models(
     Ok(state.require()?.models(&query).await?)
 }
 
-/// One model in full: every source's raw and normalized values, category inputs, matches.
+/// One model in full: every source's raw and normalized values, matches, and each category
+/// score taken apart (weights, contributions, the inputs that did not count).
 #[tauri::command]
 #[specta::specta]
-pub async fn get_model(state: State<'_, AppState>, id: String) -> Result<ModelCard, IpcError> {
-    Ok(state.require()?.model(&id).await?)
+pub async fn get_model(state: State<'_, AppState>, id: String) -> Result<ModelDetail, IpcError> {
+    Ok(state.require()?.model_detail(&id).await?)
+}
+
+/// The metric registry (labels, units, direction) and the category weights.
+#[tauri::command]
+#[specta::specta]
+pub async fn catalog_metrics(state: State<'_, AppState>) -> Result<CatalogMetrics, IpcError> {
+    Ok(state.require()?.catalog_metrics())
 }
 
 /// Two to five models side by side.
@@ -73,7 +81,7 @@ pub async fn refresh_catalog<R: Runtime>(
 pub async fn set_match_override(
     state: State<'_, AppState>,
     correction: MatchOverride,
-) -> Result<ModelCard, IpcError> {
+) -> Result<ModelDetail, IpcError> {
     Ok(state.require()?.set_match_override(correction).await?)
 }
 

@@ -42,39 +42,15 @@ pub async fn recommend_models(
     Ok(state.require()?.recommend_models(request, count).await?)
 }
 
-/// The plan request plus the optional model planner.
-#[derive(Debug, Clone, serde::Deserialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
-pub struct PlanCommandRequest {
-    /// What to plan.
-    #[serde(flatten)]
-    pub plan: PlanTaskRequest,
-    /// Ask a model to propose the plan (falls back to the deterministic planner, saying so).
-    #[serde(default)]
-    #[specta(optional)]
-    pub use_model_planner: bool,
-    /// The planner model (`ollama:qwen3`, `openai/gpt-5-mini`); chosen when absent.
-    #[serde(default)]
-    #[specta(optional)]
-    pub planner_model: Option<String>,
-}
-
-/// The task as sequential steps or a swarm DAG, with a model per step; the first warning
-/// says which planner made it when the model planner was asked.
+/// The task as sequential steps or a swarm DAG, with a model per step; with the model
+/// planner asked for, the first warning says which planner made it.
 #[tauri::command]
 #[specta::specta]
 pub async fn plan_task(
     state: State<'_, AppState>,
-    request: PlanCommandRequest,
+    request: PlanTaskRequest,
 ) -> Result<Plan, IpcError> {
-    let engine = state.require()?;
-    Ok(if request.use_model_planner {
-        engine
-            .plan_task_with_model(request.plan, request.planner_model)
-            .await?
-    } else {
-        engine.plan_task(request.plan).await?
-    })
+    Ok(state.require()?.plan_task(request).await?)
 }
 
 /// An edited plan with recomputed edges and waves, and its problems.

@@ -27,8 +27,13 @@ export const commands = {
 	recordFirstPaint: () => __TAURI_INVOKE<number>("record_first_paint"),
 	/**  Models matching the query, as summaries for the table and the plot. */
 	listModels: (query: ModelQuery_Deserialize) => typedError<ModelSummary_Serialize[], IpcError>(__TAURI_INVOKE("list_models", { query })),
-	/**  One model in full: every source's raw and normalized values, category inputs, matches. */
-	getModel: (id: string) => typedError<ModelCard_Serialize, IpcError>(__TAURI_INVOKE("get_model", { id })),
+	/**
+	 *  One model in full: every source's raw and normalized values, matches, and each category
+	 *  score taken apart (weights, contributions, the inputs that did not count).
+	 */
+	getModel: (id: string) => typedError<ModelDetail_Serialize, IpcError>(__TAURI_INVOKE("get_model", { id })),
+	/**  The metric registry (labels, units, direction) and the category weights. */
+	catalogMetrics: () => typedError<CatalogMetrics, IpcError>(__TAURI_INVOKE("catalog_metrics")),
 	/**  Two to five models side by side. */
 	compareModels: (ids: string[]) => typedError<ModelCard_Serialize[], IpcError>(__TAURI_INVOKE("compare_models", { ids })),
 	/**  Per-source dates, counts, errors and unmatched records. */
@@ -39,7 +44,7 @@ export const commands = {
 	 */
 	refreshCatalog: (fromDir: string | null) => typedError<null, IpcError>(__TAURI_INVOKE("refresh_catalog", { fromDir })),
 	/**  Ties a source record to a model, or refuses that match; applied on every refresh. */
-	setMatchOverride: (correction: MatchOverride) => typedError<ModelCard_Serialize, IpcError>(__TAURI_INVOKE("set_match_override", { correction })),
+	setMatchOverride: (correction: MatchOverride) => typedError<ModelDetail_Serialize, IpcError>(__TAURI_INVOKE("set_match_override", { correction })),
 	/**  Forgets a stored correction; returns whether there was one. */
 	clearMatchOverride: (source: SourceId, record: string, modelId: string) => typedError<boolean, IpcError>(__TAURI_INVOKE("clear_match_override", { source, record, modelId })),
 	/**  Every block the pickers offer: built-ins by kind, then the user's custom blocks. */
@@ -118,10 +123,10 @@ export const commands = {
 	/**  The best `count` (1–10) models for the task, one per provider first. */
 	recommendModels: (request: RouteTaskRequest_Deserialize, count: number) => typedError<Recommendation_Serialize, IpcError>(__TAURI_INVOKE("recommend_models", { request, count })),
 	/**
-	 *  The task as sequential steps or a swarm DAG, with a model per step; the first warning
-	 *  says which planner made it when the model planner was asked.
+	 *  The task as sequential steps or a swarm DAG, with a model per step; with the model
+	 *  planner asked for, the first warning says which planner made it.
 	 */
-	planTask: (request: PlanCommandRequest_Deserialize) => typedError<Plan_Serialize, IpcError>(__TAURI_INVOKE("plan_task", { request })),
+	planTask: (request: PlanTaskRequest_Deserialize) => typedError<Plan_Serialize, IpcError>(__TAURI_INVOKE("plan_task", { request })),
 	/**  An edited plan with recomputed edges and waves, and its problems. */
 	revalidatePlan: (plan: Plan_Deserialize) => typedError<PlanCheck_Serialize, IpcError>(__TAURI_INVOKE("revalidate_plan", { plan })),
 	/**  Rates a model 1–5 in a category; returns its ratings there. */
@@ -286,6 +291,16 @@ export type Budget_Serialize = {
 	maxPricePerM: number | null,
 };
 
+/**  The metric registry and the category weights, as the engine scores with them. */
+export type CatalogMetrics = {
+	/**  Every metric (parsers' then derived), with label, unit and direction. */
+	metrics: MetricInfo[],
+	/**  Every category's weighting, in category order. */
+	categories: CategoryWeighting[],
+	/**  The least coverage a category score may rest on. */
+	minCoverage: number | null,
+};
+
 /**  One step of a running catalog refresh (a source started, failed, was saved…). */
 export type CatalogRefreshProgress = CatalogRefreshProgress_Serialize | CatalogRefreshProgress_Deserialize;
 
@@ -363,6 +378,20 @@ export type CategoryWeight = {
 	category: Category,
 	/**  The sum of its matched terms' weights. */
 	weight: number | null,
+};
+
+/**  What a category is scored from. */
+export type CategoryWeighting = {
+	/**  The category. */
+	category: Category,
+	/**  Its metrics, heaviest first. */
+	weights: MetricWeight[],
+	/**  Σ of the weights: the denominator of coverage. */
+	totalWeight: number | null,
+	/**  A score needs at least one of these metrics (empty: any). */
+	requireAny: string[],
+	/**  Only models that take image input are scored. */
+	requiresImageInput: boolean,
 };
 
 /**  One line of the doctor report. */
@@ -757,6 +786,29 @@ export type MatchOverride = {
 	action: OverrideAction,
 };
 
+/**  The rule that tied a record to a model; its [`MatchRule::id`] is stored with the match. */
+export type MatchRule = 
+/**  A user's override. */
+"manual" | 
+/**  HF `fullname` equals OpenRouter's `hugging_face_id` (case-insensitive). */
+"exactHfId" | 
+/**  The key equals an OpenRouter id tail or canonical slug tail. */
+"exactId" | 
+/**  Same tokens in the same order after normalizing case, separators and versions. */
+"normalizedName" | 
+/**  Same tokens in another order (`claude-4.5-opus` = `claude-opus-4.5`). */
+"wordOrder" | 
+/**  Same tokens once a reasoning/effort/budget suffix is removed (`-thinking-32k`). */
+"variantSuffix" | 
+/**  A reasoning-mode row matched to the model's dedicated thinking sibling. */
+"reasoningSibling" | 
+/**  Same tokens after dropping words such as `instruct`, `it`, `preview`. */
+"looseName" | 
+/**  A date code standing in for a version, unique by date. */
+"dateCodeVersion" | 
+/**  A local model matched by family and parameter count. */
+"localFamilySize";
+
 /**  One matched term and what it contributed. */
 export type MatchedTerm = MatchedTerm_Serialize | MatchedTerm_Deserialize;
 
@@ -784,12 +836,57 @@ export type MatchedTerm_Serialize = {
 	signals: string[],
 };
 
+/**  One metric as the UI and the CLI see it: the registry entry plus its unit symbol. */
+export type MetricInfo = {
+	/**  Source-qualified id (`aa.gpqa`). */
+	id: string,
+	/**  The source that publishes it (OpenRouter for derived metrics). */
+	source: SourceId,
+	/**  Human label ("GPQA Diamond (AA)"). */
+	label: string,
+	/**  What the raw value measures. */
+	unit: MetricUnit,
+	/**  Short unit text ([`MetricUnit::symbol`]). */
+	symbol: string,
+	/**  `false` for latencies and prices: a lower raw value is better. */
+	higherIsBetter: boolean,
+	/**  Derived from OpenRouter facts rather than published by a benchmark. */
+	derived: boolean,
+};
+
+/**  What a metric's raw value measures. */
+export type MetricUnit = 
+/**  A 0–100 composite index (AA indices). */
+"index" | 
+/**  A 0–1 share of questions solved (AA evaluations). */
+"fraction" | 
+/**  A 0–100 score (HF normalized scores, LiveBench). */
+"score" | 
+/**  An Elo-style rating (LMArena). */
+"elo" | 
+/**  Output tokens per second. */
+"tokensPerSecond" | 
+/**  Seconds. */
+"seconds" | 
+/**  USD per million tokens (derived blended price). */
+"usdPerM" | 
+/**  Tokens (derived context length). */
+"tokens";
+
 /**  One benchmark value behind a context boost. */
 export type MetricValue = {
 	/**  Source-qualified metric id (`aa.livecodebench`). */
 	metric: string,
 	/**  0–100. */
 	normalized: number | null,
+};
+
+/**  One metric's weight in a category. */
+export type MetricWeight = {
+	/**  Source-qualified metric id. */
+	metric: string,
+	/**  Its weight. */
+	weight: number | null,
 };
 
 /**  A base model with everything Switchyard knows about it. */
@@ -861,6 +958,25 @@ export type ModelCard_Serialize = {
 	/**  Median seconds to first token when measured. */
 	ttftSeconds: number | null,
 	local: boolean,
+};
+
+/**  One model in full, with each category score taken apart (the drawer's "why this score"). */
+export type ModelDetail = ModelDetail_Serialize | ModelDetail_Deserialize;
+
+/**  One model in full, with each category score taken apart (the drawer's "why this score"). */
+export type ModelDetail_Deserialize = {
+	/**  The card. */
+	card: ModelCard_Deserialize,
+	/**  One breakdown per scored category, in category order. */
+	breakdown: ScoreBreakdown_Deserialize[],
+};
+
+/**  One model in full, with each category score taken apart (the drawer's "why this score"). */
+export type ModelDetail_Serialize = {
+	/**  The card. */
+	card: ModelCard_Serialize,
+	/**  One breakdown per scored category, in category order. */
+	breakdown: ScoreBreakdown_Serialize[],
 };
 
 /**  A filter and sort over the catalog. Every filter is optional; all given filters must hold. */
@@ -1160,25 +1276,6 @@ export type PlanCheck_Serialize = {
 	issues: PlanIssue_Serialize[],
 };
 
-/**  The plan request plus the optional model planner. */
-export type PlanCommandRequest = PlanCommandRequest_Serialize | PlanCommandRequest_Deserialize;
-
-/**  The plan request plus the optional model planner. */
-export type PlanCommandRequest_Deserialize = {
-	/**  Ask a model to propose the plan (falls back to the deterministic planner, saying so). */
-	useModelPlanner?: boolean,
-	/**  The planner model (`ollama:qwen3`, `openai/gpt-5-mini`); chosen when absent. */
-	plannerModel?: string | null,
-} & PlanTaskRequest_Deserialize;
-
-/**  The plan request plus the optional model planner. */
-export type PlanCommandRequest_Serialize = {
-	/**  Ask a model to propose the plan (falls back to the deterministic planner, saying so). */
-	useModelPlanner?: boolean,
-	/**  The planner model (`ollama:qwen3`, `openai/gpt-5-mini`); chosen when absent. */
-	plannerModel?: string | null,
-} & PlanTaskRequest_Serialize;
-
 /**  A dependency: `to` waits for `from`. */
 export type PlanEdge = {
 	/**  The step waited for. */
@@ -1321,10 +1418,18 @@ export type PlanStep_Serialize = {
 	notes: string[],
 };
 
-/**  Plan a task as sequential steps or a swarm DAG. */
+/**
+ *  Plan a task as sequential steps or a swarm DAG: what the desktop's `plan_task` command
+ *  takes and what the CLI's `plan` flags make. [`PlanTaskRequest::validate`] is the one check
+ *  both go through.
+ */
 export type PlanTaskRequest = PlanTaskRequest_Serialize | PlanTaskRequest_Deserialize;
 
-/**  Plan a task as sequential steps or a swarm DAG. */
+/**
+ *  Plan a task as sequential steps or a swarm DAG: what the desktop's `plan_task` command
+ *  takes and what the CLI's `plan` flags make. [`PlanTaskRequest::validate`] is the one check
+ *  both go through.
+ */
 export type PlanTaskRequest_Deserialize = {
 	/**  The task as typed. */
 	task: string,
@@ -1336,9 +1441,20 @@ export type PlanTaskRequest_Deserialize = {
 	maxPrice?: number | null,
 	/**  Ignore whether a key or local endpoint exists for the models. */
 	anyProvider: boolean,
+	/**  Ask a model to propose the plan (falls back to the deterministic planner, saying so). */
+	useModelPlanner?: boolean,
+	/**
+	 *  The planner model (`ollama:qwen3`, `openai/gpt-5-mini`); chosen when absent. Naming
+	 *  one without `use_model_planner` is an error, not silently ignored.
+	 */
+	plannerModel?: string | null,
 };
 
-/**  Plan a task as sequential steps or a swarm DAG. */
+/**
+ *  Plan a task as sequential steps or a swarm DAG: what the desktop's `plan_task` command
+ *  takes and what the CLI's `plan` flags make. [`PlanTaskRequest::validate`] is the one check
+ *  both go through.
+ */
 export type PlanTaskRequest_Serialize = {
 	/**  The task as typed. */
 	task: string,
@@ -1350,6 +1466,13 @@ export type PlanTaskRequest_Serialize = {
 	maxPrice: number | null,
 	/**  Ignore whether a key or local endpoint exists for the models. */
 	anyProvider: boolean,
+	/**  Ask a model to propose the plan (falls back to the deterministic planner, saying so). */
+	useModelPlanner?: boolean,
+	/**
+	 *  The planner model (`ollama:qwen3`, `openai/gpt-5-mini`); chosen when absent. Naming
+	 *  one without `use_model_planner` is an error, not silently ignored.
+	 */
+	plannerModel?: string | null,
 };
 
 /**
@@ -1896,6 +2019,51 @@ export type RouteTaskRequest_Serialize = {
 	anyProvider: boolean,
 };
 
+/**  A category score taken apart. */
+export type ScoreBreakdown = ScoreBreakdown_Serialize | ScoreBreakdown_Deserialize;
+
+/**  A category score taken apart. */
+export type ScoreBreakdown_Deserialize = {
+	/**  The category. */
+	category: Category,
+	/**  0–100: Σ weight × normalized ÷ used weight over the used terms. */
+	score: number | null,
+	/**  used weight ÷ total weight. */
+	coverage: number | null,
+	/**  Σ weight of the used terms. */
+	usedWeight: number | null,
+	/**  Σ weight of every metric the category weighs. */
+	totalWeight: number | null,
+	/**  The least coverage a score may rest on (below it the category has no score). */
+	minCoverage: number | null,
+	/**
+	 *  Used terms first, then those that did not count; each group heaviest first (then by
+	 *  metric id).
+	 */
+	terms: ScoreTerm_Deserialize[],
+};
+
+/**  A category score taken apart. */
+export type ScoreBreakdown_Serialize = {
+	/**  The category. */
+	category: Category,
+	/**  0–100: Σ weight × normalized ÷ used weight over the used terms. */
+	score: number | null,
+	/**  used weight ÷ total weight. */
+	coverage: number | null,
+	/**  Σ weight of the used terms. */
+	usedWeight: number | null,
+	/**  Σ weight of every metric the category weighs. */
+	totalWeight: number | null,
+	/**  The least coverage a score may rest on (below it the category has no score). */
+	minCoverage: number | null,
+	/**
+	 *  Used terms first, then those that did not count; each group heaviest first (then by
+	 *  metric id).
+	 */
+	terms: ScoreTerm_Serialize[],
+};
+
 /**  Score and coverage of one category, without the inputs (those are in the detail). */
 export type ScoreBrief = {
 	score: number | null,
@@ -1907,6 +2075,51 @@ export type ScoreInput = {
 	metric: string,
 	weight: number | null,
 	normalized: number | null,
+};
+
+/**  One metric of a category, for one model. */
+export type ScoreTerm = ScoreTerm_Serialize | ScoreTerm_Deserialize;
+
+/**  One metric of a category, for one model. */
+export type ScoreTerm_Deserialize = {
+	/**  Source-qualified metric id (`aa.gpqa`); its label and unit are in the registry. */
+	metric: string,
+	/**  The metric's weight in the category. */
+	weight: number | null,
+	/**  The model's raw value, in the metric's unit; `None` without data. */
+	raw?: number | null,
+	/**  The 0–100 normalized value; `None` unless the term is used. */
+	normalized?: number | null,
+	/**
+	 *  Points of the score this term gives: weight × normalized ÷ used weight. The used
+	 *  terms' contributions add up to the score; `None` for terms that did not count.
+	 */
+	contribution?: number | null,
+	/**  Share (0–1) of the score: contribution ÷ score (`0` for a score of 0). */
+	share?: number | null,
+	/**  Whether and why not it counted. */
+	status: TermStatus,
+};
+
+/**  One metric of a category, for one model. */
+export type ScoreTerm_Serialize = {
+	/**  Source-qualified metric id (`aa.gpqa`); its label and unit are in the registry. */
+	metric: string,
+	/**  The metric's weight in the category. */
+	weight: number | null,
+	/**  The model's raw value, in the metric's unit; `None` without data. */
+	raw: number | null,
+	/**  The 0–100 normalized value; `None` unless the term is used. */
+	normalized: number | null,
+	/**
+	 *  Points of the score this term gives: weight × normalized ÷ used weight. The used
+	 *  terms' contributions add up to the score; `None` for terms that did not count.
+	 */
+	contribution: number | null,
+	/**  Share (0–1) of the score: contribution ÷ score (`0` for a score of 0). */
+	share: number | null,
+	/**  Whether and why not it counted. */
+	status: TermStatus,
 };
 
 /**  How bad an issue is: errors stop a run from starting, warnings do not. */
@@ -1970,8 +2183,11 @@ export type SourceMatch = {
 	source: SourceId,
 	/**  The record's key in its source. */
 	name: string,
-	/**  The rule that made the match (`exactHfId`, `normalizedName`, `wordOrder`, `manual`, ...). */
-	rule: string,
+	/**
+	 *  The rule that made the match; on the wire its camelCase id (`exactHfId`,
+	 *  `normalizedName`, `wordOrder`, `manual`, ...).
+	 */
+	rule: MatchRule,
 	/**  Whether this record supplied the values (best variant) or is kept visible only. */
 	primary: boolean,
 };
@@ -2060,6 +2276,18 @@ export type StackGroup =
 
 /**  Facts about a model that filters use. */
 export type Tag = "fast" | "slow" | "vision" | "reasoning" | "tools" | "structuredOutput" | "longContext" | "free" | "local";
+
+/**  Whether one weighted metric counted towards a category score. */
+export type TermStatus = 
+/**  It had a normalized value and is part of the weighted mean. */
+"used" | 
+/**  The model has no value for it. */
+"noData" | 
+/**
+ *  The model has a raw value, but the metric is not normalized in this catalog (fewer
+ *  than five models have it, or they all share one value), so it cannot count.
+ */
+"notNormalized";
 
 /**  Price/provider class. */
 export type Tier = "premium" | "standard" | "budget";

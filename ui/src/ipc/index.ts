@@ -9,7 +9,7 @@ import type {
   MatchOverride,
   ModelQuery_Deserialize,
   Plan_Deserialize,
-  PlanCommandRequest_Deserialize,
+  PlanTaskRequest_Deserialize,
   RefreshProgress_Serialize,
   RolePreset_Deserialize,
   RouteTaskRequest_Deserialize,
@@ -85,11 +85,18 @@ export const rolesIpc = {
 // be left out); results the `_Serialize` shape.
 export type {
   BenchmarkValue_Serialize as BenchmarkValue,
+  CatalogMetrics,
   CatalogStatus_Serialize as CatalogStatus,
   Category,
   CategoryScore,
+  CategoryWeighting,
   MatchOverride,
+  MatchRule,
+  MetricInfo,
+  MetricUnit,
+  MetricWeight,
   ModelCard_Serialize as ModelCard,
+  ModelDetail_Serialize as ModelDetail,
   ModelQuery_Deserialize as ModelQuery,
   ModelSummary_Serialize as ModelSummary,
   OverrideAction,
@@ -97,27 +104,33 @@ export type {
   RefreshProgress_Serialize as RefreshProgress,
   RefreshReport_Serialize as RefreshReport,
   RefreshStage,
+  ScoreBreakdown_Serialize as ScoreBreakdown,
   ScoreBrief,
   ScoreInput,
+  ScoreTerm_Serialize as ScoreTerm,
   SortKey,
   SourceId,
   SourceMatch,
   SourceRefresh_Serialize as SourceRefresh,
   SourceStatus_Serialize as SourceStatus,
   Tag,
+  TermStatus,
   Tier,
 } from "./bindings";
 
 export const catalogIpc = {
   /** Models matching the query, filtered and sorted by the engine. */
   listModels: (query: ModelQuery_Deserialize) => unwrap(commands.listModels(query)),
+  /** One model's card with each category score taken apart. */
   getModel: (id: string) => unwrap(commands.getModel(id)),
+  /** The metric registry (labels, units, direction) and the category weights. */
+  metrics: () => unwrap(commands.catalogMetrics()),
   /** Two to five models side by side, in the order given. */
   compareModels: (ids: string[]) => unwrap(commands.compareModels(ids)),
   status: () => unwrap(commands.catalogStatus()),
   /** Starts a refresh (network, or `fromDir` laid out like the corpus); returns at once. */
   refresh: (fromDir: string | null = null) => unwrap(commands.refreshCatalog(fromDir)),
-  /** Adds or removes a match; returns the model's rebuilt card. */
+  /** Adds or removes a match; returns the model rebuilt, with its score breakdowns. */
   setMatchOverride: (correction: MatchOverride) => unwrap(commands.setMatchOverride(correction)),
   /** Forgets a stored correction; resolves to whether there was one. */
   clearMatchOverride: (source: SourceId, record: string, modelId: string) =>
@@ -176,10 +189,10 @@ export type {
   PickAnswer_Serialize as PickAnswer,
   Plan_Serialize as Plan,
   PlanCheck_Serialize as PlanCheck,
-  PlanCommandRequest_Deserialize as PlanCommandRequest,
   PlanEdge,
   PlanIssue_Serialize as PlanIssue,
   PlanStep_Serialize as PlanStep,
+  PlanTaskRequest_Deserialize as PlanTaskRequest,
   RankedModel_Serialize as RankedModel,
   Reason_Serialize as Reason,
   Recommendation_Serialize as Recommendation,
@@ -196,7 +209,7 @@ export const routeIpc = {
   recommend: (request: RouteTaskRequest_Deserialize, count: number) =>
     unwrap(commands.recommendModels(request, count)),
   /** The task as sequential steps or a swarm DAG, with a model per step. */
-  plan: (request: PlanCommandRequest_Deserialize) => unwrap(commands.planTask(request)),
+  plan: (request: PlanTaskRequest_Deserialize) => unwrap(commands.planTask(request)),
   /** An edited plan with edges and waves recomputed, and its problems. */
   revalidate: (plan: Plan_Deserialize) => unwrap(commands.revalidatePlan(plan)),
   /** Rates a model 1–5 in a category; resolves to its ratings there. */

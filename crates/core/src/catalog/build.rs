@@ -203,7 +203,7 @@ fn attach(
         card.matches.push(SourceMatch {
             source: record.source,
             name: record.key.clone(),
-            rule: m.rule.id().to_string(),
+            rule: m.rule,
             primary: primary[i],
         });
         if primary[i] {

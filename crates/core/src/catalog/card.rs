@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use specta::Type;
 
+use super::matching::MatchRule;
 use super::record::SourceId;
 
 /// Task categories a model is scored in (and that routing classifies tasks into).
@@ -146,8 +147,9 @@ pub struct SourceMatch {
     pub source: SourceId,
     /// The record's key in its source.
     pub name: String,
-    /// The rule that made the match (`exactHfId`, `normalizedName`, `wordOrder`, `manual`, ...).
-    pub rule: String,
+    /// The rule that made the match; on the wire its camelCase id (`exactHfId`,
+    /// `normalizedName`, `wordOrder`, `manual`, ...).
+    pub rule: MatchRule,
     /// Whether this record supplied the values (best variant) or is kept visible only.
     pub primary: bool,
 }
@@ -215,4 +217,45 @@ pub struct Catalog {
     pub snapshot_date: Option<String>,
     pub models: Vec<ModelCard>,
     pub sources: Vec<SourceStatus>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `rule` was a free string: any text passed, and the UI typed it as `string`.
+    #[test]
+    fn source_match_rule_is_a_typed_enum_with_the_old_wire_ids() {
+        let matched = SourceMatch {
+            source: SourceId::LmArena,
+            name: "claude-opus-4-5".into(),
+            rule: MatchRule::WordOrder,
+            primary: true,
+        };
+        let json = serde_json::to_value(&matched).expect("serializes");
+        assert_eq!(json["rule"], "wordOrder");
+        let back: SourceMatch = serde_json::from_value(json).expect("round-trips");
+        assert_eq!(back, matched);
+        for rule in [
+            MatchRule::Manual,
+            MatchRule::ExactHfId,
+            MatchRule::ExactId,
+            MatchRule::NormalizedName,
+            MatchRule::WordOrder,
+            MatchRule::VariantSuffix,
+            MatchRule::ReasoningSibling,
+            MatchRule::LooseName,
+            MatchRule::DateCodeVersion,
+            MatchRule::LocalFamilySize,
+        ] {
+            assert_eq!(
+                serde_json::to_value(rule).expect("serializes"),
+                serde_json::Value::from(rule.id())
+            );
+        }
+        let unknown = serde_json::json!({
+            "source": "lmArena", "name": "x", "rule": "vibes", "primary": true
+        });
+        assert!(serde_json::from_value::<SourceMatch>(unknown).is_err());
+    }
 }

@@ -13,6 +13,11 @@
 //!   other languages, the `industry_*` boards and the `no_*` methodology variants are left
 //!   out (see `sources::lmarena::CATEGORIES`: each category read costs parse time).
 //! - **LiveBench**: the seven category means and the global average (mean of category means).
+//! - **Derived from OpenRouter** ([`DERIVED`]): the blended 3:1 price and the context length,
+//!   which no parser emits as a benchmark but the catalog scores like one.
+//!
+//! The UI gets this registry over IPC ([`MetricInfo`], through the catalog's metrics view);
+//! it never keeps a copy of its own.
 
 use serde::{Deserialize, Serialize};
 use specta::Type;
@@ -35,10 +40,14 @@ pub enum MetricUnit {
     TokensPerSecond,
     /// Seconds.
     Seconds,
+    /// USD per million tokens (derived blended price).
+    UsdPerM,
+    /// Tokens (derived context length).
+    Tokens,
 }
 
 impl MetricUnit {
-    /// Short unit text for tables (`0–100`, `0–1`, `Elo`, `tok/s`, `s`).
+    /// Short unit text for tables (`0–100`, `0–1`, `Elo`, `tok/s`, `s`, `$/M`, `tokens`).
     pub fn symbol(self) -> &'static str {
         match self {
             MetricUnit::Index | MetricUnit::Score => "0–100",
@@ -46,6 +55,8 @@ impl MetricUnit {
             MetricUnit::Elo => "Elo",
             MetricUnit::TokensPerSecond => "tok/s",
             MetricUnit::Seconds => "s",
+            MetricUnit::UsdPerM => "$/M",
+            MetricUnit::Tokens => "tokens",
         }
     }
 }
@@ -170,14 +181,78 @@ pub const METRICS: &[MetricDef] = &[
     livebench("livebench.global_average", "LiveBench global average"),
 ];
 
-/// The definition of a metric id, `None` for ids no parser emits.
+/// Derived metric: blended 3:1 price per million tokens (lower is better, scored on log10).
+pub const PRICE_METRIC: &str = "openrouter.price";
+/// Derived metric: context length in tokens (higher is better, scored on log2).
+pub const CONTEXT_METRIC: &str = "openrouter.context";
+
+/// The metrics the catalog derives from OpenRouter facts and scores like benchmarks.
+pub const DERIVED: &[MetricDef] = &[
+    lower_is_better(def(
+        PRICE_METRIC,
+        SourceId::OpenRouter,
+        "Blended price (3:1)",
+        MetricUnit::UsdPerM,
+    )),
+    def(
+        CONTEXT_METRIC,
+        SourceId::OpenRouter,
+        "Context length",
+        MetricUnit::Tokens,
+    ),
+];
+
+/// The definition of a metric id (emitted by a parser or [`DERIVED`]), `None` for unknown
+/// ids.
 pub fn metric(id: &str) -> Option<&'static MetricDef> {
-    METRICS.iter().find(|m| m.id == id)
+    all().find(|m| m.id == id)
 }
 
-/// The metrics of one source, in registry order.
+/// Every metric: the parsers' ([`METRICS`]) then the derived ones ([`DERIVED`]).
+pub fn all() -> impl Iterator<Item = &'static MetricDef> {
+    METRICS.iter().chain(DERIVED)
+}
+
+/// The metrics a parser of `source` emits, in registry order.
 pub fn of_source(source: SourceId) -> impl Iterator<Item = &'static MetricDef> {
     METRICS.iter().filter(move |m| m.source == source)
+}
+
+/// One metric as the UI and the CLI see it: the registry entry plus its unit symbol.
+#[derive(Debug, Clone, PartialEq, Serialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct MetricInfo {
+    /// Source-qualified id (`aa.gpqa`).
+    pub id: String,
+    /// The source that publishes it (OpenRouter for derived metrics).
+    pub source: SourceId,
+    /// Human label ("GPQA Diamond (AA)").
+    pub label: String,
+    /// What the raw value measures.
+    pub unit: MetricUnit,
+    /// Short unit text ([`MetricUnit::symbol`]).
+    pub symbol: String,
+    /// `false` for latencies and prices: a lower raw value is better.
+    pub higher_is_better: bool,
+    /// Derived from OpenRouter facts rather than published by a benchmark.
+    pub derived: bool,
+}
+
+impl MetricInfo {
+    /// The whole registry, parsers' metrics first, in registry order.
+    pub fn registry() -> Vec<MetricInfo> {
+        all()
+            .map(|m| MetricInfo {
+                id: m.id.to_owned(),
+                source: m.source,
+                label: m.label.to_owned(),
+                unit: m.unit,
+                symbol: m.unit.symbol().to_owned(),
+                higher_is_better: m.higher_is_better,
+                derived: DERIVED.iter().any(|d| d.id == m.id),
+            })
+            .collect()
+    }
 }
 
 #[cfg(test)]
@@ -189,7 +264,7 @@ mod tests {
     #[test]
     fn ids_are_unique_and_prefixed_by_their_source() {
         let mut seen = HashSet::new();
-        for m in METRICS {
+        for m in all() {
             assert!(seen.insert(m.id), "duplicate metric id {}", m.id);
             let prefix = format!("{}.", m.source.metric_prefix());
             assert!(
@@ -209,6 +284,26 @@ mod tests {
         );
         assert_eq!(metric("hf.gpqa").map(|m| m.unit), Some(MetricUnit::Score));
         assert!(metric("gpqa").is_none());
+    }
+
+    #[test]
+    fn derived_metrics_are_in_the_registry_sent_to_the_ui() {
+        let registry = MetricInfo::registry();
+        assert_eq!(registry.len(), METRICS.len() + DERIVED.len());
+        let price = registry
+            .iter()
+            .find(|m| m.id == PRICE_METRIC)
+            .expect("price listed");
+        assert!(price.derived && !price.higher_is_better);
+        assert_eq!(price.symbol, "$/M");
+        assert_eq!(
+            metric(CONTEXT_METRIC).map(|m| m.unit),
+            Some(MetricUnit::Tokens)
+        );
+        assert!(registry
+            .iter()
+            .filter(|m| !m.derived)
+            .all(|m| m.source != SourceId::OpenRouter));
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Catalog views sent to the UI and the CLI: a light per-model summary for tables and plots,
-//! the catalog status, refresh reports and progress.
+//! a model's detail with its score breakdowns, the metric registry and category weights, the
+//! catalog status, refresh reports and progress.
 
 use std::collections::BTreeMap;
 
@@ -7,7 +8,9 @@ use serde::Serialize;
 use specta::Type;
 
 use super::card::{Catalog, Category, ModelCard, Pricing, SourceStatus, Tag, Tier};
+use super::metrics::MetricInfo;
 use super::record::SourceId;
+use super::scoring::{explain_card, ScoreBreakdown, Weights};
 
 /// Score and coverage of one category, without the inputs (those are in the detail).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Type)]
@@ -76,6 +79,90 @@ impl From<&ModelCard> for ModelSummary {
             local: card.local,
             sources: u32::try_from(sources.len()).unwrap_or(u32::MAX),
             variants: u32::try_from(card.variants.len()).unwrap_or(u32::MAX),
+        }
+    }
+}
+
+/// One model in full, with each category score taken apart (the drawer's "why this score").
+#[derive(Debug, Clone, PartialEq, Serialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ModelDetail {
+    /// The card.
+    pub card: ModelCard,
+    /// One breakdown per scored category, in category order.
+    pub breakdown: Vec<ScoreBreakdown>,
+}
+
+impl ModelDetail {
+    /// `card` with its breakdowns under `weights` (the weights it was scored with).
+    pub fn new(card: ModelCard, weights: &Weights) -> ModelDetail {
+        let breakdown = explain_card(&card, weights);
+        ModelDetail { card, breakdown }
+    }
+}
+
+/// One metric's weight in a category.
+#[derive(Debug, Clone, PartialEq, Serialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct MetricWeight {
+    /// Source-qualified metric id.
+    pub metric: String,
+    /// Its weight.
+    pub weight: f64,
+}
+
+/// What a category is scored from.
+#[derive(Debug, Clone, PartialEq, Serialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct CategoryWeighting {
+    /// The category.
+    pub category: Category,
+    /// Its metrics, heaviest first.
+    pub weights: Vec<MetricWeight>,
+    /// Σ of the weights: the denominator of coverage.
+    pub total_weight: f64,
+    /// A score needs at least one of these metrics (empty: any).
+    pub require_any: Vec<String>,
+    /// Only models that take image input are scored.
+    pub requires_image_input: bool,
+}
+
+/// The metric registry and the category weights, as the engine scores with them.
+#[derive(Debug, Clone, PartialEq, Serialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct CatalogMetrics {
+    /// Every metric (parsers' then derived), with label, unit and direction.
+    pub metrics: Vec<MetricInfo>,
+    /// Every category's weighting, in category order.
+    pub categories: Vec<CategoryWeighting>,
+    /// The least coverage a category score may rest on.
+    pub min_coverage: f64,
+}
+
+impl CatalogMetrics {
+    /// The registry with `weights`.
+    pub fn of(weights: &Weights) -> CatalogMetrics {
+        CatalogMetrics {
+            metrics: MetricInfo::registry(),
+            categories: weights
+                .categories
+                .iter()
+                .map(|(category, w)| CategoryWeighting {
+                    category: *category,
+                    weights: w
+                        .weights
+                        .iter()
+                        .map(|(metric, weight)| MetricWeight {
+                            metric: metric.clone(),
+                            weight: *weight,
+                        })
+                        .collect(),
+                    total_weight: w.total,
+                    require_any: w.require_any.clone(),
+                    requires_image_input: w.requires_image_input,
+                })
+                .collect(),
+            min_coverage: weights.min_coverage,
         }
     }
 }

@@ -12,8 +12,8 @@ use super::limits::{
 };
 use super::sanitize::{char_len, normalize_id, sanitize_text};
 use super::suggest::closest;
-use super::tokens::estimate_tokens;
 use super::RoleError;
+use crate::text::estimate_tokens;
 
 /// What to compose: block ids per slot, the task, and optionally a saved preset to start from.
 ///

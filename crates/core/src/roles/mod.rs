@@ -10,7 +10,8 @@
 //! - [`CustomBlockInput::into_block`], [`validate_block`], [`RolePreset::validated`]: the
 //!   rules every stored block and preset satisfies;
 //! - [`parse_bundle`] / [`RolesBundle::to_json`]: the import/export file;
-//! - [`estimate_tokens`]: the token estimate shown next to the preview.
+//! - [`estimate_tokens`]: the token estimate shown next to the preview (the one estimate of
+//!   [`crate::text`], re-exported here).
 
 mod block;
 mod bundle;
@@ -21,11 +22,11 @@ pub mod limits;
 mod preset;
 mod sanitize;
 mod suggest;
-mod tokens;
 
 #[cfg(test)]
 mod compose_tests;
 
+pub use crate::text::estimate_tokens;
 pub use block::{
     check_id, check_slug, custom_id, slugify, validate_block, BlockKind, BlockSource,
     CustomBlockInput, RoleBlock, StackGroup, CUSTOM_PREFIX,
@@ -39,4 +40,3 @@ pub use library::{builtin_blocks, builtin_stack, RoleLibrary};
 pub use preset::{resolve_preset, validate_preset_name, RolePreset};
 pub use sanitize::{char_len, normalize_id, sanitize_line, sanitize_text};
 pub use suggest::{closest, edit_distance};
-pub use tokens::estimate_tokens;

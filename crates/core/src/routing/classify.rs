@@ -14,7 +14,7 @@ use super::lexicon::{
     HINT_PRODUCTION, HINT_SPEED, NEED_STRUCTURED, NEED_TOOLS, NEED_VISION,
 };
 use super::signals::{Hints, Needs, Signals};
-use super::text::{is_cjk, parse_quantity, TokenKind, Tokens};
+use super::text::{parse_quantity, TokenKind, Tokens};
 
 /// Confidence of a task with no signal at all (classified `general`).
 pub const NO_SIGNAL_CONFIDENCE: f64 = 0.1;
@@ -284,17 +284,9 @@ fn decide(scores: &[f64; Category::ALL.len()]) -> (Category, f64) {
     }
 }
 
-/// Rough token count of the text itself: ~4 characters per token, one per CJK character.
+/// Token count of the text itself: the one estimate every crate uses.
 fn own_tokens(text: &str) -> u32 {
-    let (mut cjk, mut other) = (0u32, 0u32);
-    for c in text.chars() {
-        if is_cjk(c) {
-            cjk = cjk.saturating_add(1);
-        } else {
-            other = other.saturating_add(1);
-        }
-    }
-    cjk.saturating_add(other / 4)
+    crate::text::estimate_tokens(text)
 }
 
 /// The largest "<number> <unit>" in the text (`200k tokens`, `300 pages`, `10万字`) at or

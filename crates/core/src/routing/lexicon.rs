@@ -9,7 +9,7 @@ use crate::catalog::card::Category;
 use crate::hash::FastMap;
 
 use super::error::RoutingError;
-use super::matcher::{normalize_term, TermMatcher};
+use super::matcher::{normalize_term, term_slot, TermMatcher};
 use crate::roles::RoleBlock;
 
 const CLASSIFY_FILE: &str = "classify.json";
@@ -251,20 +251,7 @@ impl Lexicon {
     }
 
     fn entry(&mut self, term: &str) -> Result<&mut TermInfo, RoutingError> {
-        let id = self
-            .matcher
-            .add(term)
-            .map_err(|source| RoutingError::Term {
-                file: CLASSIFY_FILE,
-                source,
-            })?;
-        let index = id as usize;
-        if self.info.len() <= index {
-            self.info.resize_with(index + 1, TermInfo::default);
-        }
-        self.info
-            .get_mut(index)
-            .ok_or_else(|| data_error("term table out of step"))
+        term_slot(&mut self.matcher, &mut self.info, term, CLASSIFY_FILE)
     }
 
     /// Tokens per unit word after a number (`pages` → 500), singular fallback included.

@@ -8,6 +8,7 @@
 
 use crate::hash::FastMap;
 
+use super::error::RoutingError;
 use super::text::{TokenKind, Tokens};
 
 /// A term that cannot be compiled.
@@ -229,6 +230,32 @@ impl TermMatcher {
     }
 }
 
+/// The term-table builder both lexicons (classification and planning) use: adds `term` to
+/// `matcher` (or finds the equal term added before) and returns the facts slot of its id in
+/// `table`, growing `table` with `T::default()` so that ids and slots stay in step.
+///
+/// # Errors
+/// [`RoutingError::Term`] naming `file` when the term cannot be compiled (empty, or mixing
+/// CJK with other words).
+pub(crate) fn term_slot<'t, T: Default>(
+    matcher: &mut TermMatcher,
+    table: &'t mut Vec<T>,
+    term: &str,
+    file: &'static str,
+) -> Result<&'t mut T, RoutingError> {
+    let id = matcher
+        .add(term)
+        .map_err(|source| RoutingError::Term { file, source })?;
+    let index = id as usize;
+    if table.len() <= index {
+        table.resize_with(index + 1, T::default);
+    }
+    table.get_mut(index).ok_or_else(|| RoutingError::Data {
+        file,
+        message: "term table out of step".to_owned(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -302,5 +329,34 @@ mod tests {
     fn plural_duplicates_are_reported() {
         let m = matcher(&["doc", "docs", "test"]);
         assert_eq!(m.plural_duplicates(), ["docs"]);
+    }
+
+    #[test]
+    fn term_slots_follow_term_ids_and_name_the_file_on_error() {
+        let mut m = TermMatcher::default();
+        let mut table: Vec<Vec<&str>> = Vec::new();
+        term_slot(&mut m, &mut table, "Node.js", "a.json")
+            .expect("valid")
+            .push("first");
+        term_slot(&mut m, &mut table, "unit test", "a.json")
+            .expect("valid")
+            .push("second");
+        // The same term spelled differently lands in the same slot.
+        term_slot(&mut m, &mut table, "node js", "a.json")
+            .expect("valid")
+            .push("again");
+        assert_eq!(table, vec![vec!["first", "again"], vec!["second"]]);
+        let error = term_slot(&mut m, &mut table, "json格式", "b.json").expect_err("mixed");
+        assert!(
+            matches!(
+                error,
+                RoutingError::Term {
+                    file: "b.json",
+                    source: TermError::Mixed(_)
+                }
+            ),
+            "{error:?}"
+        );
+        assert_eq!(table.len(), 2);
     }
 }

@@ -44,7 +44,10 @@ pub use reason::{MetricValue, RankedModel, Reason};
 pub use recommend::{recommend, Recommendation, MAX_RECOMMENDATIONS};
 pub use request::{Rejections, RouteContext, RouteRequest};
 pub use signals::{Hints, Needs, Signals};
-pub use task::{check_rating, PastPick, PickAnswer, PlanCheck, PlanTaskRequest, RouteTaskRequest};
+pub use task::{
+    check_rating, PastPick, PickAnswer, PlanCheck, PlanTaskRequest, PlannerChoice,
+    RouteTaskRequest, ValidPlanTask,
+};
 
 /// Checks that every built-in routing data file compiles (for `doctor`; tests guarantee it,
 /// and a broken file would otherwise only show as poor routing).

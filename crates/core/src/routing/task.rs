@@ -63,7 +63,9 @@ impl RouteTaskRequest {
     }
 }
 
-/// Plan a task as sequential steps or a swarm DAG.
+/// Plan a task as sequential steps or a swarm DAG: what the desktop's `plan_task` command
+/// takes and what the CLI's `plan` flags make. [`PlanTaskRequest::validate`] is the one check
+/// both go through.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]
 pub struct PlanTaskRequest {
@@ -77,20 +79,80 @@ pub struct PlanTaskRequest {
     pub max_price: Option<f64>,
     /// Ignore whether a key or local endpoint exists for the models.
     pub any_provider: bool,
+    /// Ask a model to propose the plan (falls back to the deterministic planner, saying so).
+    #[serde(default)]
+    #[specta(optional)]
+    pub use_model_planner: bool,
+    /// The planner model (`ollama:qwen3`, `openai/gpt-5-mini`); chosen when absent. Naming
+    /// one without `use_model_planner` is an error, not silently ignored.
+    #[serde(default)]
+    #[specta(optional)]
+    pub planner_model: Option<String>,
+}
+
+/// Which planner proposes a plan.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum PlannerChoice {
+    /// The rule-based planner.
+    #[default]
+    Deterministic,
+    /// A model proposes the plan: this model reference, or one the engine chooses (`None`).
+    Model(Option<String>),
+}
+
+/// A plan request that passed [`PlanTaskRequest::validate`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct ValidPlanTask {
+    /// What the deterministic planner (and the fallback) plans with.
+    pub options: PlanOptions,
+    /// Who proposes the plan.
+    pub planner: PlannerChoice,
 }
 
 impl PlanTaskRequest {
-    /// The planner options this request makes.
+    /// A request to plan `task` in `mode` at the default budget with the deterministic
+    /// planner, usable models only.
+    pub fn new(task: &str, mode: PlanMode) -> PlanTaskRequest {
+        PlanTaskRequest {
+            task: task.to_owned(),
+            mode,
+            budget: BudgetTier::default(),
+            max_price: None,
+            any_provider: false,
+            use_model_planner: false,
+            planner_model: None,
+        }
+    }
+
+    /// Checks the request and says how to plan it. A blank planner model counts as none.
     ///
     /// # Errors
-    /// [`RoutingError::InvalidRequest`] for an empty task or a bad price cap.
-    pub fn options(&self) -> Result<PlanOptions, RoutingError> {
+    /// [`RoutingError::InvalidRequest`] for an empty task, a bad price cap, or a planner model
+    /// named without the model planner.
+    pub fn validate(&self) -> Result<ValidPlanTask, RoutingError> {
         check_task(&self.task)?;
-        Ok(PlanOptions {
+        let options = PlanOptions {
             budget: budget(self.budget, self.max_price)?,
             needs: Needs::default(),
             any_provider: self.any_provider,
-        })
+        };
+        let model = self
+            .planner_model
+            .as_deref()
+            .map(str::trim)
+            .filter(|m| !m.is_empty())
+            .map(str::to_owned);
+        let planner = match (self.use_model_planner, model) {
+            (true, model) => PlannerChoice::Model(model),
+            (false, None) => PlannerChoice::Deterministic,
+            (false, Some(model)) => {
+                return Err(RoutingError::InvalidRequest(format!(
+                    "the planner model {model:?} was named but the model planner was not asked \
+                     for; ask for the model planner or leave the model out"
+                )))
+            }
+        };
+        Ok(ValidPlanTask { options, planner })
     }
 }
 
@@ -210,6 +272,37 @@ mod tests {
         assert!(request.route_request(&classification).is_err());
         request.max_price = Some(f64::NAN);
         assert!(request.route_request(&classification).is_err());
+    }
+
+    #[test]
+    fn plan_requests_are_checked_once_with_the_planner_choice() {
+        let mut request =
+            PlanTaskRequest::new("design the schema, then build the api", PlanMode::Swarm);
+        assert_eq!(
+            request.validate().map(|v| v.planner),
+            Ok(PlannerChoice::Deterministic)
+        );
+        request.use_model_planner = true;
+        request.planner_model = Some("  ".into());
+        assert_eq!(
+            request.validate().map(|v| v.planner),
+            Ok(PlannerChoice::Model(None))
+        );
+        request.planner_model = Some(" ollama:qwen3 ".into());
+        assert_eq!(
+            request.validate().map(|v| v.planner),
+            Ok(PlannerChoice::Model(Some("ollama:qwen3".into())))
+        );
+        request.use_model_planner = false;
+        assert!(matches!(
+            request.validate(),
+            Err(RoutingError::InvalidRequest(_))
+        ));
+        let mut empty = PlanTaskRequest::new(" ", PlanMode::Plan);
+        assert!(empty.validate().is_err());
+        empty.task = "write docs".into();
+        empty.max_price = Some(-1.0);
+        assert!(empty.validate().is_err());
     }
 
     #[test]

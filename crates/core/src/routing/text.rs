@@ -1,5 +1,10 @@
 //! Tokenizing task text once: lowercase words and numbers on word boundaries, and runs of
 //! CJK characters (which have no spaces, so the lexicon matches phrases inside them).
+//!
+//! Which characters form CJK runs is [`crate::text::is_cjk`], the one definition every crate
+//! uses.
+
+pub(crate) use crate::text::is_cjk;
 
 /// What a token is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -8,7 +13,7 @@ pub(crate) enum TokenKind {
     Word,
     /// Digits, with `.`/`,` between digits and letter suffixes kept (`200,000`, `1.5m`, `32k`).
     Number,
-    /// A run of Han, kana or Hangul characters.
+    /// A run of Han, kana, Bopomofo or Hangul characters ([`is_cjk`]).
     Cjk,
 }
 
@@ -47,19 +52,6 @@ impl Tokens {
             .get(token.start as usize..token.end as usize)
             .unwrap_or("")
     }
-}
-
-/// Whether `c` belongs to a script written without spaces between words.
-#[inline]
-pub(crate) fn is_cjk(c: char) -> bool {
-    matches!(c as u32,
-        0x3040..=0x30FF      // hiragana, katakana
-        | 0x3400..=0x4DBF    // CJK extension A
-        | 0x4E00..=0x9FFF    // CJK unified ideographs
-        | 0xAC00..=0xD7AF    // Hangul syllables
-        | 0xF900..=0xFAFF    // CJK compatibility ideographs
-        | 0x20000..=0x2FA1F  // CJK extensions B–F, compatibility supplement
-    )
 }
 
 #[inline]
@@ -191,6 +183,20 @@ mod tests {
                 (TokenKind::Cjk, "接口".to_owned()),
                 (TokenKind::Cjk, "然后测试".to_owned()),
             ]
+        );
+    }
+
+    #[test]
+    fn rare_ideographs_and_half_width_kana_join_their_cjk_run() {
+        // Extension G (U+30000…) and half-width katakana were word characters here once,
+        // which split a Japanese run in two and hid its phrases from the lexicon.
+        assert_eq!(
+            words("\u{30000}\u{30001}を翻訳"),
+            vec![(TokenKind::Cjk, "\u{30000}\u{30001}を翻訳".to_owned())]
+        );
+        assert_eq!(
+            words("ｶﾀｶﾅで書く"),
+            vec![(TokenKind::Cjk, "ｶﾀｶﾅで書く".to_owned())]
         );
     }
 

@@ -12,8 +12,9 @@ use switchyard_core::catalog::card::{Catalog, ModelCard};
 use switchyard_core::catalog::matching::MatchOverride;
 use switchyard_core::catalog::query::{CatalogIndex, ModelQuery};
 use switchyard_core::catalog::record::SourceId;
+use switchyard_core::catalog::scoring::Weights;
 use switchyard_core::catalog::snapshot::{catalog_input, SnapshotBundle};
-use switchyard_core::catalog::view::{CatalogStatus, ModelSummary};
+use switchyard_core::catalog::view::{CatalogMetrics, CatalogStatus, ModelDetail, ModelSummary};
 
 use crate::{Engine, EngineError};
 
@@ -120,6 +121,18 @@ impl Engine {
             .ok_or_else(|| EngineError::NotFound(format!("no model {id} in the catalog")))
     }
 
+    /// The full card of one model with each category score taken apart (the weights are the
+    /// bundled ones the catalog is scored with).
+    pub async fn model_detail(&self, id: &str) -> Result<ModelDetail, EngineError> {
+        Ok(ModelDetail::new(self.model(id).await?, Weights::bundled()))
+    }
+
+    /// The metric registry (labels, units, direction) and the category weights the catalog
+    /// is scored with.
+    pub fn catalog_metrics(&self) -> CatalogMetrics {
+        CatalogMetrics::of(Weights::bundled())
+    }
+
     /// Two to five models side by side, in the order asked.
     pub async fn compare(&self, ids: &[String]) -> Result<Vec<ModelCard>, EngineError> {
         if !(2..=5).contains(&ids.len()) {
@@ -173,11 +186,12 @@ impl Engine {
         }
     }
 
-    /// Ties a source record to a model (or unties it), stored and applied on every refresh.
+    /// Ties a source record to a model (or unties it), stored and applied on every refresh;
+    /// returns the model rebuilt, with its score breakdowns.
     pub async fn set_match_override(
         &self,
         correction: MatchOverride,
-    ) -> Result<ModelCard, EngineError> {
+    ) -> Result<ModelDetail, EngineError> {
         let state = self.catalog_state().await?;
         if find_model(&state.catalog, &correction.model_id).is_none() {
             return Err(EngineError::NotFound(format!(
@@ -194,6 +208,7 @@ impl Engine {
         let state = self.rebuild_catalog().await?;
         find_model(&state.catalog, &correction.model_id)
             .cloned()
+            .map(|card| ModelDetail::new(card, Weights::bundled()))
             .ok_or_else(|| EngineError::NotFound(correction.model_id.clone()))
     }
 

@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { useState } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { MatchOverride, ModelCard, SourceMatch } from "../../ipc";
+import type { MatchOverride, ModelCard, ModelDetail, SourceMatch } from "../../ipc";
 import { card } from "./testdata";
 
 const AUTO: SourceMatch = {
@@ -22,7 +22,9 @@ const overrides: MatchOverride[] = [];
 const cleared: string[] = [];
 let stored: ModelCard = base;
 
-// A fake engine: applies corrections to the card's matches and returns the rebuilt card.
+const detail = (card: ModelCard): ModelDetail => ({ card, breakdown: [] });
+
+// A fake engine: applies corrections to the card's matches and returns the rebuilt model.
 vi.mock("../../ipc", async (importOriginal) => {
   const original = await importOriginal<typeof import("../../ipc")>();
   return {
@@ -39,7 +41,7 @@ vi.mock("../../ipc", async (importOriginal) => {
               ? [...others, { source: o.source, name: o.key, rule: "manual", primary: true }]
               : others,
         };
-        return stored;
+        return detail(stored);
       }),
       clearMatchOverride: vi.fn(async (source: string, record: string) => {
         cleared.push(`${source}:${record}`);
@@ -50,7 +52,7 @@ vi.mock("../../ipc", async (importOriginal) => {
         }
         return true;
       }),
-      getModel: vi.fn(async () => stored),
+      getModel: vi.fn(async () => detail(stored)),
     },
   };
 });
@@ -60,7 +62,14 @@ const { MatchEditor } = await import("./MatchEditor");
 /** The drawer's part: shows whatever card the editor hands back. */
 function Harness({ onChanged }: { onChanged: () => void }) {
   const [current, setCurrent] = useState<ModelCard>(base);
-  return <MatchEditor card={current} status={null} onCard={setCurrent} onChanged={onChanged} />;
+  return (
+    <MatchEditor
+      card={current}
+      status={null}
+      onDetail={(rebuilt) => setCurrent(rebuilt.card)}
+      onChanged={onChanged}
+    />
+  );
 }
 
 afterEach(() => {

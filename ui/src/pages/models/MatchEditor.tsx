@@ -3,7 +3,9 @@ import {
   type CatalogStatus,
   catalogIpc,
   describeError,
+  type MatchRule,
   type ModelCard,
+  type ModelDetail,
   type SourceId,
 } from "../../ipc";
 import { ruleLabel, SOURCE_LABEL, SOURCES } from "./format";
@@ -18,14 +20,14 @@ interface Removed {
 export interface MatchEditorProps {
   card: ModelCard;
   status: CatalogStatus | null;
-  /** The card rebuilt by the engine after an edit. */
-  onCard: (card: ModelCard) => void;
+  /** The model rebuilt by the engine after an edit (card and score breakdowns). */
+  onDetail: (detail: ModelDetail) => void;
   /** Something changed that other views show (scores, counts). */
   onChanged: () => void;
 }
 
 /** The source records a model was matched to, by which rule, with remove, add and undo. */
-export function MatchEditor({ card, status, onCard, onChanged }: MatchEditorProps) {
+export function MatchEditor({ card, status, onDetail, onChanged }: MatchEditorProps) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -34,14 +36,14 @@ export function MatchEditor({ card, status, onCard, onChanged }: MatchEditorProp
   const [key, setKey] = useState("");
   const listId = useId();
 
-  const run = async (action: () => Promise<ModelCard>, after?: (card: ModelCard) => void) => {
+  const run = async (action: () => Promise<ModelDetail>, after?: (card: ModelCard) => void) => {
     setBusy(true);
     setError(null);
     setNotice(null);
     try {
       const rebuilt = await action();
-      onCard(rebuilt);
-      after?.(rebuilt);
+      onDetail(rebuilt);
+      after?.(rebuilt.card);
       onChanged();
     } catch (e) {
       setError(describeError(e).message);
@@ -50,7 +52,7 @@ export function MatchEditor({ card, status, onCard, onChanged }: MatchEditorProp
     }
   };
 
-  const remove = (matchSource: SourceId, name: string, rule: string) =>
+  const remove = (matchSource: SourceId, name: string, rule: MatchRule) =>
     run(async () => {
       if (rule === "manual") {
         // A match the user added: forgetting the correction is what removes it.

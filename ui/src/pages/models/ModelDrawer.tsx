@@ -5,6 +5,7 @@ import {
   catalogIpc,
   describeError,
   type ModelCard,
+  type ModelDetail,
 } from "../../ipc";
 import {
   formatContext,
@@ -17,12 +18,13 @@ import {
 } from "./format";
 import { MatchEditor } from "./MatchEditor";
 import { MAX_COMPARE } from "./ModelTable";
+import { loadMetricRegistry, type MetricRegistry } from "./metrics";
 import { ScoreExplain } from "./ScoreExplain";
 import { SourceBreakdown } from "./SourceBreakdown";
 
 type Load =
   | { state: "loading" }
-  | { state: "ready"; card: ModelCard }
+  | { state: "ready"; detail: ModelDetail; registry: MetricRegistry }
   | { state: "failed"; message: string };
 
 export interface ModelDrawerProps {
@@ -105,9 +107,8 @@ export function ModelDrawer(props: ModelDrawerProps) {
   useEffect(() => {
     let current = true;
     setLoad({ state: "loading" });
-    catalogIpc
-      .getModel(modelId)
-      .then((card) => current && setLoad({ state: "ready", card }))
+    Promise.all([catalogIpc.getModel(modelId), loadMetricRegistry()])
+      .then(([detail, registry]) => current && setLoad({ state: "ready", detail, registry }))
       .catch(
         (e: unknown) => current && setLoad({ state: "failed", message: describeError(e).message }),
       );
@@ -127,7 +128,7 @@ export function ModelDrawer(props: ModelDrawerProps) {
     return () => document.removeEventListener("keydown", onKey);
   }, [onClose]);
 
-  const card = load.state === "ready" ? load.card : null;
+  const card = load.state === "ready" ? load.detail.card : null;
   const checked = selected.includes(modelId);
   return (
     <div className="drawer-layer">
@@ -178,14 +179,14 @@ export function ModelDrawer(props: ModelDrawerProps) {
         <div className="drawer-body">
           {load.state === "loading" && <p className="muted">Loading…</p>}
           {load.state === "failed" && <p className="error">{load.message}</p>}
-          {card && (
+          {card && load.state === "ready" && (
             <>
               {card.description && <p className="description">{card.description}</p>}
               <Facts card={card} />
               <h3>Category scores — why this score</h3>
               <ScoreExplain
-                categories={card.categories}
-                benchmarks={card.benchmarks}
+                breakdown={load.detail.breakdown}
+                registry={load.registry}
                 focus={focus}
               />
               <h3>Benchmarks by source</h3>
@@ -193,7 +194,7 @@ export function ModelDrawer(props: ModelDrawerProps) {
                 Raw values as each source publishes them; normalized = clamp(50 + 20·z, 0, 100) over
                 the catalog's models that have the metric.
               </p>
-              <SourceBreakdown benchmarks={card.benchmarks} />
+              <SourceBreakdown benchmarks={card.benchmarks} registry={load.registry} />
               <h3>Matched as</h3>
               <p className="muted small">
                 The source records tied to this model and the rule that tied them. Corrections are
@@ -202,7 +203,9 @@ export function ModelDrawer(props: ModelDrawerProps) {
               <MatchEditor
                 card={card}
                 status={status}
-                onCard={(rebuilt) => setLoad({ state: "ready", card: rebuilt })}
+                onDetail={(rebuilt) =>
+                  setLoad({ state: "ready", detail: rebuilt, registry: load.registry })
+                }
                 onChanged={onChanged}
               />
             </>

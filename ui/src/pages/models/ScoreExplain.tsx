@@ -1,6 +1,6 @@
 import { useState } from "react";
-import type { BenchmarkValue, Category, CategoryScore } from "../../ipc";
-import { explainScore } from "./explain";
+import type { ScoreBreakdown, ScoreTerm } from "../../ipc";
+import { coverageText, formulaText } from "./explain";
 import {
   CATEGORIES,
   CATEGORY_LABEL,
@@ -10,20 +10,32 @@ import {
   formatWeight,
 } from "./format";
 import { CoverageMeter } from "./ModelTable";
+import { formatRaw, type MetricRegistry } from "./metrics";
+
+function normalizedCell(term: ScoreTerm): string {
+  switch (term.status) {
+    case "noData":
+      return "no data";
+    case "notNormalized":
+      return "not normalized";
+    case "used":
+      return formatScore1(term.normalized);
+  }
+}
 
 function ScoreRow({
-  category,
-  score,
-  benchmarks,
+  breakdown,
+  registry,
   initiallyOpen,
 }: {
-  category: Category;
-  score: CategoryScore;
-  benchmarks: readonly BenchmarkValue[];
+  breakdown: ScoreBreakdown;
+  registry: MetricRegistry;
   initiallyOpen: boolean;
 }) {
   const [open, setOpen] = useState(initiallyOpen);
-  const explained = explainScore(category, score, benchmarks);
+  const { category } = breakdown;
+  const score = breakdown.score ?? 0;
+  const coverage = breakdown.coverage ?? 0;
   return (
     <li className={`score-item${open ? " open" : ""}`} data-category={category}>
       <button
@@ -34,20 +46,20 @@ function ScoreRow({
       >
         <span className="score-label">{CATEGORY_LABEL[category]}</span>
         <span className="score-bar wide">
-          <span style={{ width: `${Math.max(0, Math.min(100, explained.score))}%` }} />
+          <span style={{ width: `${Math.max(0, Math.min(100, score))}%` }} />
         </span>
-        <span className="score-value">{formatScore(explained.score)}</span>
-        <CoverageMeter coverage={explained.coverage} />
-        <span className="muted small cov-text">{formatShare(explained.coverage)} coverage</span>
+        <span className="score-value">{formatScore(score)}</span>
+        <CoverageMeter coverage={coverage} />
+        <span className="muted small cov-text">{formatShare(coverage)} coverage</span>
         <span className="caret" aria-hidden>
           {open ? "▾" : "▸"}
         </span>
       </button>
       {open && (
         <div className="why">
-          <p className="formula mono">{explained.formula}</p>
+          <p className="formula mono">{formulaText(breakdown)}</p>
           <p className="muted small">
-            Σ weight × normalized ÷ Σ weight over the inputs with data; {explained.coverageText}.
+            Σ weight × normalized ÷ Σ weight over the inputs with data; {coverageText(breakdown)}.
           </p>
           <table className="why-table">
             <thead>
@@ -57,10 +69,13 @@ function ScoreRow({
                   Weight
                 </th>
                 <th scope="col" className="end">
+                  Raw
+                </th>
+                <th scope="col" className="end">
                   Normalized
                 </th>
                 <th scope="col" className="end">
-                  Weight × value
+                  Points
                 </th>
                 <th scope="col" className="end">
                   Share
@@ -68,28 +83,41 @@ function ScoreRow({
               </tr>
             </thead>
             <tbody>
-              {explained.inputs.map((input) => (
-                <tr key={input.metric} className={input.missing ? "missing" : undefined}>
-                  <th scope="row" title={input.metric}>
-                    {input.label}
-                  </th>
-                  <td className="end">{formatWeight(input.weight)}</td>
-                  <td className="end">
-                    {input.missing === "noData"
-                      ? "no data"
-                      : input.missing === "notNormalized"
-                        ? "not normalized"
-                        : formatScore1(input.normalized)}
-                  </td>
-                  <td className="end">
-                    {input.product === null ? "" : formatScore1(input.product)}
-                  </td>
-                  <td className="end">{input.share === null ? "" : formatShare(input.share)}</td>
-                </tr>
-              ))}
+              {breakdown.terms.map((term) => {
+                const info = registry.info(term.metric);
+                return (
+                  <tr
+                    key={term.metric}
+                    className={term.status === "used" ? undefined : "missing"}
+                    data-metric={term.metric}
+                    data-status={term.status}
+                  >
+                    <th scope="row" title={term.metric}>
+                      {info.label}
+                    </th>
+                    <td className="end">{formatWeight(term.weight)}</td>
+                    <td className="end">
+                      {term.raw === null || term.raw === undefined
+                        ? ""
+                        : formatRaw(term.raw, info.unit)}
+                    </td>
+                    <td className="end">{normalizedCell(term)}</td>
+                    <td className="end">
+                      {term.contribution === null || term.contribution === undefined
+                        ? ""
+                        : formatScore1(term.contribution)}
+                    </td>
+                    <td className="end">
+                      {term.share === null || term.share === undefined
+                        ? ""
+                        : formatShare(term.share)}
+                    </td>
+                  </tr>
+                );
+              })}
             </tbody>
           </table>
-          {explained.inputs.some((i) => i.missing === "notNormalized") && (
+          {breakdown.terms.some((t) => t.status === "notNormalized") && (
             <p className="muted small">
               “Not normalized”: fewer than 5 catalog models have that metric, or they all share one
               value, so it cannot be put on the 0–100 scale and does not count.
@@ -101,19 +129,19 @@ function ScoreRow({
   );
 }
 
-/** Every category score of a card with its "why": inputs, weights, coverage. */
+/** Every category score of a model with its "why", as the engine took it apart. */
 export function ScoreExplain({
-  categories,
-  benchmarks,
+  breakdown,
+  registry,
   focus,
 }: {
-  categories: Partial<Record<Category, CategoryScore>>;
-  benchmarks: readonly BenchmarkValue[];
+  breakdown: readonly ScoreBreakdown[];
+  registry: MetricRegistry;
   /** The category to open first (the page's chosen one). */
-  focus: Category | null;
+  focus: ScoreBreakdown["category"] | null;
 }) {
-  const scored = CATEGORIES.filter((c) => categories[c]?.score != null);
-  const unscored = CATEGORIES.filter((c) => categories[c]?.score == null);
+  const scored = CATEGORIES.filter((c) => breakdown.some((b) => b.category === c));
+  const unscored = CATEGORIES.filter((c) => !scored.includes(c));
   const first = focus && scored.includes(focus) ? focus : scored[0];
   return (
     <>
@@ -125,13 +153,12 @@ export function ScoreExplain({
       ) : (
         <ul className="score-list">
           {scored.map((category) => {
-            const score = categories[category];
-            return score ? (
+            const explained = breakdown.find((b) => b.category === category);
+            return explained ? (
               <ScoreRow
                 key={category}
-                category={category}
-                score={score}
-                benchmarks={benchmarks}
+                breakdown={explained}
+                registry={registry}
                 initiallyOpen={category === first}
               />
             ) : null;
@@ -140,7 +167,8 @@ export function ScoreExplain({
       )}
       {unscored.length > 0 && scored.length > 0 && (
         <p className="muted small">
-          No score (not enough evidence): {unscored.map((c) => CATEGORY_LABEL[c]).join(", ")}.
+          No score (not enough evidence; a score needs {formatShare(registry.minCoverage)} coverage
+          at least): {unscored.map((c) => CATEGORY_LABEL[c]).join(", ")}.
         </p>
       )}
     </>

@@ -1,6 +1,6 @@
 import type { BenchmarkValue, SourceId } from "../../ipc";
 import { SOURCE_LABEL, SOURCES } from "./format";
-import { formatRaw, metricInfo, unitSymbol } from "./metrics";
+import { formatRaw, type MetricRegistry } from "./metrics";
 
 /** The benchmarks of a card grouped by source, in pipeline order. */
 export function groupBySource(
@@ -12,8 +12,14 @@ export function groupBySource(
   ).filter(([, values]) => values.length > 0);
 }
 
-/** Each source's raw and normalized values for one model. */
-export function SourceBreakdown({ benchmarks }: { benchmarks: readonly BenchmarkValue[] }) {
+/** Each source's raw and normalized values for one model, labelled by the engine's registry. */
+export function SourceBreakdown({
+  benchmarks,
+  registry,
+}: {
+  benchmarks: readonly BenchmarkValue[];
+  registry: MetricRegistry;
+}) {
   const groups = groupBySource(benchmarks);
   if (groups.length === 0) {
     return <p className="muted">No benchmark values for this model.</p>;
@@ -42,12 +48,12 @@ export function SourceBreakdown({ benchmarks }: { benchmarks: readonly Benchmark
               </thead>
               <tbody>
                 {values.map((value) => {
-                  const info = metricInfo(value.metric);
+                  const info = registry.info(value.metric);
                   return (
                     <tr key={value.metric} className="bench-row" data-metric={value.metric}>
                       <th scope="row" title={value.metric}>
                         {info.label}
-                        <span className="muted small"> {unitSymbol(info.unit)}</span>
+                        <span className="muted small"> {info.symbol}</span>
                       </th>
                       <td className="end mono-num">{formatRaw(value.raw, info.unit)}</td>
                       <td>

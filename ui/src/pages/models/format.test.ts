@@ -10,7 +10,8 @@ import {
   ruleLabel,
   UNKNOWN,
 } from "./format";
-import { formatRaw, metricInfo, metricSource } from "./metrics";
+import { formatRaw, metricRegistry } from "./metrics";
+import { CATALOG_METRICS } from "./testdata";
 
 describe("formatPrice", () => {
   it("shows free, cents with two significant digits, dollars with two decimals", () => {
@@ -59,20 +60,23 @@ describe("other formats", () => {
     expect(formatEfficiency(80_120)).toBe("80k");
   });
 
-  it("formats raw metric values in their unit", () => {
-    expect(formatRaw(0.932, metricInfo("aa.gpqa").unit)).toBe("93.2%");
-    expect(formatRaw(1492.4, metricInfo("lmarena.overall").unit)).toBe("1492");
-    expect(formatRaw(78, metricInfo("aa.coding_index").unit)).toBe("78.0");
-    expect(formatRaw(10, metricInfo("openrouter.price").unit)).toBe("$10.00");
-    expect(formatRaw(1_000_000, metricInfo("openrouter.context").unit)).toBe("1M");
+  it("formats raw metric values in the unit the engine's registry gives", () => {
+    const registry = metricRegistry(CATALOG_METRICS);
+    const unit = (id: string) => registry.info(id).unit;
+    expect(formatRaw(0.932, unit("aa.gpqa"))).toBe("93.2%");
+    expect(formatRaw(1492.4, unit("lmarena.overall"))).toBe("1492");
+    expect(formatRaw(78, unit("aa.coding_index"))).toBe("78.0");
+    expect(formatRaw(10, unit("openrouter.price"))).toBe("$10.00");
+    expect(formatRaw(1_000_000, unit("openrouter.context"))).toBe("1M");
     expect(formatRaw(null, "score")).toBe(UNKNOWN);
   });
 
-  it("labels unknown metrics and rules by their id", () => {
-    expect(metricInfo("aa.new_eval").label).toBe("aa.new_eval");
-    expect(metricSource("aa.new_eval")).toBe("artificialAnalysis");
-    expect(metricSource("nope")).toBeNull();
+  it("labels metrics from the registry, unknown ones by their id, and every rule", () => {
+    const registry = metricRegistry(CATALOG_METRICS);
+    expect(registry.info("aa.gpqa")).toMatchObject({ label: "GPQA Diamond (AA)", symbol: "0–1" });
+    expect(registry.info("aa.new_eval").label).toBe("aa.new_eval");
+    expect(registry.minCoverage).toBe(0.2);
     expect(ruleLabel("wordOrder")).toBe("same words, other order");
-    expect(ruleLabel("futureRule")).toBe("futureRule");
+    expect(ruleLabel("localFamilySize")).toBe("same family and size (local)");
   });
 });

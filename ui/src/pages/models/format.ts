@@ -1,5 +1,5 @@
 // Formatting of catalog values for the table, the plot, the drawer and compare. Pure.
-import type { Category, SourceId, Tag, Tier } from "../../ipc";
+import type { Category, MatchRule, SourceId, Tag, Tier } from "../../ipc";
 
 /** Shown wherever a value is unknown (never a made-up zero). */
 export const UNKNOWN = "—";
@@ -185,7 +185,7 @@ export const SOURCE_LABEL: Record<SourceId, string> = {
 };
 
 /** What each match rule means, for the drawer's "matched as" list. */
-export const RULE_LABEL: Record<string, string> = {
+export const RULE_LABEL: Record<MatchRule, string> = {
   manual: "added by you",
   exactHfId: "same Hugging Face repo",
   exactId: "same id",
@@ -198,7 +198,7 @@ export const RULE_LABEL: Record<string, string> = {
   localFamilySize: "same family and size (local)",
 };
 
-/** The human text for a match rule id; unknown ids are shown as they are. */
-export function ruleLabel(rule: string): string {
-  return RULE_LABEL[rule] ?? rule;
+/** The human text for a match rule. */
+export function ruleLabel(rule: MatchRule): string {
+  return RULE_LABEL[rule];
 }

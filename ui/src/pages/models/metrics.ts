@@ -1,110 +1,42 @@
-// Labels and units of the source-qualified metrics, mirroring `METRICS` in
-// crates/core/src/catalog/metrics.rs (metrics.test.ts fails when the two drift apart), plus
-// the two metrics the catalog derives from OpenRouter facts.
-import type { SourceId } from "../../ipc";
+// The engine's metric registry as the Models page uses it: labels, units and direction come
+// over IPC (`catalogIpc.metrics`), never from a copy kept here. Loaded once per session.
+import { type CatalogMetrics, catalogIpc, type MetricInfo, type MetricUnit } from "../../ipc";
 import { formatContext, formatPrice, formatSeconds, formatSpeed, UNKNOWN } from "./format";
 
-export type MetricUnit =
-  | "index"
-  | "fraction"
-  | "score"
-  | "elo"
-  | "tokensPerSecond"
-  | "seconds"
-  | "usdPerM"
-  | "tokens";
+/** What the page shows of a metric. */
+export type MetricLabel = Pick<MetricInfo, "id" | "label" | "unit" | "symbol">;
 
-export interface MetricInfo {
-  label: string;
-  unit: MetricUnit;
-  /** Latencies and prices: a lower raw value is better. */
-  lowerIsBetter?: boolean;
+/** Lookups over the engine's registry. */
+export interface MetricRegistry {
+  /** The metric's label and unit; an id the registry lacks is labelled with itself. */
+  info(id: string): MetricLabel;
+  /** The least coverage a category score may rest on. */
+  minCoverage: number;
 }
 
-/** Metrics the Rust registry defines, by id. */
-export const SOURCE_METRICS: Record<string, MetricInfo> = {
-  "aa.intelligence_index": { label: "AA Intelligence Index", unit: "index" },
-  "aa.coding_index": { label: "AA Coding Index", unit: "index" },
-  "aa.math_index": { label: "AA Math Index", unit: "index" },
-  "aa.agentic_index": { label: "AA Agentic Index", unit: "index" },
-  "aa.mmlu_pro": { label: "MMLU-Pro (AA)", unit: "fraction" },
-  "aa.gpqa": { label: "GPQA Diamond (AA)", unit: "fraction" },
-  "aa.hle": { label: "Humanity's Last Exam (AA)", unit: "fraction" },
-  "aa.livecodebench": { label: "LiveCodeBench (AA)", unit: "fraction" },
-  "aa.scicode": { label: "SciCode (AA)", unit: "fraction" },
-  "aa.math_500": { label: "MATH-500 (AA)", unit: "fraction" },
-  "aa.aime": { label: "AIME 2024 (AA)", unit: "fraction" },
-  "aa.aime_25": { label: "AIME 2025 (AA)", unit: "fraction" },
-  "aa.ifbench": { label: "IFBench (AA)", unit: "fraction" },
-  "aa.lcr": { label: "AA Long Context Reasoning", unit: "fraction" },
-  "aa.terminalbench_hard": { label: "Terminal-Bench Hard (AA)", unit: "fraction" },
-  "aa.terminalbench_v2_1": { label: "Terminal-Bench 2.1 (AA)", unit: "fraction" },
-  "aa.tau2": { label: "τ²-Bench Telecom (AA)", unit: "fraction" },
-  "aa.tau_banking": { label: "τ-Bench Banking (AA)", unit: "fraction" },
-  "aa.output_speed": { label: "Output speed (AA, median)", unit: "tokensPerSecond" },
-  "aa.ttft": { label: "Time to first token (AA, median)", unit: "seconds", lowerIsBetter: true },
-  "aa.ttfa": {
-    label: "Time to first answer token (AA, median)",
-    unit: "seconds",
-    lowerIsBetter: true,
-  },
-  "hf.ifeval": { label: "IFEval (HF)", unit: "score" },
-  "hf.bbh": { label: "BBH (HF)", unit: "score" },
-  "hf.math_lvl5": { label: "MATH Lvl 5 (HF)", unit: "score" },
-  "hf.gpqa": { label: "GPQA (HF)", unit: "score" },
-  "hf.musr": { label: "MuSR (HF)", unit: "score" },
-  "hf.mmlu_pro": { label: "MMLU-Pro (HF)", unit: "score" },
-  "hf.average": { label: "Open LLM Leaderboard average", unit: "score" },
-  "lmarena.overall": { label: "LMArena overall", unit: "elo" },
-  "lmarena.coding": { label: "LMArena coding", unit: "elo" },
-  "lmarena.math": { label: "LMArena math", unit: "elo" },
-  "lmarena.creative_writing": { label: "LMArena creative writing", unit: "elo" },
-  "lmarena.instruction_following": { label: "LMArena instruction following", unit: "elo" },
-  "lmarena.hard_prompts": { label: "LMArena hard prompts", unit: "elo" },
-  "lmarena.expert": { label: "LMArena expert", unit: "elo" },
-  "lmarena.multiturn": { label: "LMArena multi-turn", unit: "elo" },
-  "lmarena.long_query": { label: "LMArena longer query", unit: "elo" },
-  "lmarena.chinese": { label: "LMArena Chinese", unit: "elo" },
-  "livebench.reasoning": { label: "LiveBench reasoning", unit: "score" },
-  "livebench.coding": { label: "LiveBench coding", unit: "score" },
-  "livebench.agentic_coding": { label: "LiveBench agentic coding", unit: "score" },
-  "livebench.mathematics": { label: "LiveBench mathematics", unit: "score" },
-  "livebench.data_analysis": { label: "LiveBench data analysis", unit: "score" },
-  "livebench.language": { label: "LiveBench language", unit: "score" },
-  "livebench.instruction_following": { label: "LiveBench instruction following", unit: "score" },
-  "livebench.global_average": { label: "LiveBench global average", unit: "score" },
-};
-
-/** Metrics derived from OpenRouter facts (see the notes in category_weights.json). */
-export const DERIVED_METRICS: Record<string, MetricInfo> = {
-  "openrouter.price": { label: "Blended price (3:1)", unit: "usdPerM", lowerIsBetter: true },
-  "openrouter.context": { label: "Context length", unit: "tokens" },
-};
-
-/** The label and unit of a metric id; unknown ids are labelled with the id itself. */
-export function metricInfo(id: string): MetricInfo {
-  return SOURCE_METRICS[id] ?? DERIVED_METRICS[id] ?? { label: id, unit: "score" };
+/** A registry over what `catalog_metrics` sent. */
+export function metricRegistry(metrics: CatalogMetrics): MetricRegistry {
+  const byId = new Map(metrics.metrics.map((m) => [m.id, m]));
+  return {
+    info: (id) => byId.get(id) ?? { id, label: id, unit: "score", symbol: "" },
+    minCoverage: metrics.minCoverage ?? 0,
+  };
 }
 
-/** Short unit text, as the Rust registry's `MetricUnit::symbol`. */
-export function unitSymbol(unit: MetricUnit): string {
-  switch (unit) {
-    case "index":
-    case "score":
-      return "0–100";
-    case "fraction":
-      return "0–1";
-    case "elo":
-      return "Elo";
-    case "tokensPerSecond":
-      return "tok/s";
-    case "seconds":
-      return "s";
-    case "usdPerM":
-      return "$/M";
-    case "tokens":
-      return "tokens";
+let loading: Promise<MetricRegistry> | null = null;
+
+/** The registry, asked of the engine once (a failed ask is retried on the next call). */
+export function loadMetricRegistry(): Promise<MetricRegistry> {
+  if (loading === null) {
+    const asked = catalogIpc.metrics().then(metricRegistry);
+    asked.catch(() => {
+      if (loading === asked) {
+        loading = null;
+      }
+    });
+    loading = asked;
   }
+  return loading;
 }
 
 /** A raw value in its unit: fractions as percentages, Elo and indices as numbers. */
@@ -128,24 +60,5 @@ export function formatRaw(value: number | null | undefined, unit: MetricUnit): s
       return formatPrice(value);
     case "tokens":
       return formatContext(value);
-  }
-}
-
-/** The source a metric id belongs to, from its prefix (`aa.gpqa` → Artificial Analysis). */
-export function metricSource(id: string): SourceId | null {
-  const prefix = id.split(".")[0];
-  switch (prefix) {
-    case "openrouter":
-      return "openRouter";
-    case "aa":
-      return "artificialAnalysis";
-    case "hf":
-      return "hfLeaderboard";
-    case "lmarena":
-      return "lmArena";
-    case "livebench":
-      return "liveBench";
-    default:
-      return null;
   }
 }

@@ -1,5 +1,5 @@
 // Routing shapes as the engine serializes them (crates/core/src/routing), from the bindings.
-import type { PlanCommandRequest, Plan as WirePlan } from "../../ipc";
+import type { Plan as WirePlan } from "../../ipc";
 
 export type {
   Budget,
@@ -17,6 +17,7 @@ export type {
   PlanEdge,
   PlanIssue,
   PlanStep,
+  PlanTaskRequest,
   Pricing,
   RankedModel,
   Reason,
@@ -26,6 +27,3 @@ export type {
 } from "../../ipc";
 
 export type PlanMode = WirePlan["mode"];
-
-/** What Plan / Swarm asks for (the model planner is optional). */
-export type PlanTaskRequest = PlanCommandRequest;

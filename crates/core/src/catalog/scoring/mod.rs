@@ -5,15 +5,18 @@
 //!   collapsed before, local models are scored against that population but never change it).
 //! - [`category`]: weighted mean per category with coverage ([`weights`] holds the data file).
 //! - [`classify`]: tier, tags, efficiency.
+//! - [`explain`]: each score taken apart for the UI and the CLI ("why this score").
 
 pub mod category;
 pub mod classify;
+pub mod explain;
 pub mod normalize;
 pub mod weights;
 
 use crate::catalog::card::{Category, ModelCard};
 use crate::hash::FastMap;
 
+pub use explain::{explain_card, ScoreBreakdown, ScoreTerm, TermStatus};
 pub use normalize::{MetricStats, Normalizer};
 pub use weights::{Weights, WeightsError, CONTEXT_METRIC, PRICE_METRIC};
 

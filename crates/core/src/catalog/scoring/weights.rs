@@ -11,10 +11,7 @@ use serde::Deserialize;
 use crate::catalog::card::Category;
 use crate::catalog::metrics;
 
-/// Derived metric: blended 3:1 price per million tokens (lower is better, scored on log10).
-pub const PRICE_METRIC: &str = "openrouter.price";
-/// Derived metric: context length in tokens (higher is better, scored on log2).
-pub const CONTEXT_METRIC: &str = "openrouter.context";
+pub use crate::catalog::metrics::{CONTEXT_METRIC, PRICE_METRIC};
 
 const BUNDLED: &str = include_str!("../../../data/category_weights.json");
 
@@ -118,16 +115,12 @@ struct CategoryShape {
 
 /// Whether a metric id is known: emitted by a parser or derived from OpenRouter data.
 pub fn known_metric(id: &str) -> bool {
-    id == PRICE_METRIC || id == CONTEXT_METRIC || metrics::metric(id).is_some()
+    metrics::metric(id).is_some()
 }
 
 /// Whether a higher raw value of the metric is better; `None` for unknown ids.
 pub fn higher_is_better(id: &str) -> Option<bool> {
-    match id {
-        PRICE_METRIC => Some(false),
-        CONTEXT_METRIC => Some(true),
-        _ => metrics::metric(id).map(|m| m.higher_is_better),
-    }
+    metrics::metric(id).map(|m| m.higher_is_better)
 }
 
 impl Weights {

@@ -8,7 +8,7 @@ use specta::Type;
 
 use crate::routing::budget::Nudge;
 use crate::routing::error::RoutingError;
-use crate::routing::matcher::TermMatcher;
+use crate::routing::matcher::{term_slot, TermMatcher};
 use crate::routing::text::Tokens;
 
 const PLAN_FILE: &str = "plan.json";
@@ -231,20 +231,7 @@ impl PlanLexicon {
     }
 
     fn entry(&mut self, term: &str) -> Result<&mut TermInfo, RoutingError> {
-        let id = self
-            .matcher
-            .add(term)
-            .map_err(|source| RoutingError::Term {
-                file: PLAN_FILE,
-                source,
-            })?;
-        let index = id as usize;
-        if self.info.len() <= index {
-            self.info.resize_with(index + 1, TermInfo::default);
-        }
-        self.info
-            .get_mut(index)
-            .ok_or_else(|| data_error("term table out of step"))
+        term_slot(&mut self.matcher, &mut self.info, term, PLAN_FILE)
     }
 
     /// The built-in lexicon (empty if the embedded file were broken; tests guarantee it is not).
