@@ -17,7 +17,10 @@ export const commands = {
 	 *  finished; `DoctorUpdated` follows when it does).
 	 */
 	lastDoctorReport: () => typedError<DoctorReport_Serialize | null, IpcError>(__TAURI_INVOKE("last_doctor_report")),
-	/**  Opens an http(s) link in the system browser. Anything else is refused. */
+	/**
+	 *  Opens a plain `http`/`https` link (parsed; no user name or password) in the system
+	 *  browser. Anything else is refused with `invalidInput`.
+	 */
 	openLink: (url: string) => typedError<null, IpcError>(__TAURI_INVOKE("open_link", { url })),
 	/**
 	 *  Called by the UI once its first page has rendered. Logs the time since the process
