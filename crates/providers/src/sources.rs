@@ -112,7 +112,9 @@ async fn get(
         detail: without_url(&e),
     })?;
     if !status.is_success() {
-        let body: String = String::from_utf8_lossy(&bytes).chars().take(300).collect();
+        // Redact before cutting: a cut through an echoed key would leave its first part.
+        let body = crate::client::redact(&String::from_utf8_lossy(&bytes), key.map(|(_, k)| k));
+        let body: String = body.chars().take(300).collect();
         return Err(FetchError::Status {
             url: url.to_owned(),
             status: status.as_u16(),
