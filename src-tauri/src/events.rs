@@ -1,10 +1,18 @@
 //! Typed events (low rate, state changes). Ids go in payloads; names are never built at runtime.
+//!
+//! Catalog refresh events are the engine's own ([`switchyard_engine::EngineEvent`]), forwarded
+//! here by [`forward`]; every one carries its refresh's id.
 
 use serde::{Deserialize, Serialize};
 use specta::Type;
-use switchyard_core::catalog::view::{RefreshProgress, RefreshReport};
+use switchyard_core::catalog::view::{RefreshId, RefreshProgress, RefreshReport, RefreshTrigger};
 use switchyard_core::doctor::DoctorReport;
+use switchyard_engine::{Engine, EngineEvent};
+use tauri::{AppHandle, Runtime};
 use tauri_specta::Event;
+use tokio::sync::broadcast::error::RecvError;
+
+use crate::IpcError;
 
 /// A fresh doctor report: sent once after start-up and after every `run_doctor`.
 #[derive(Debug, Clone, Serialize, Deserialize, Type, Event)]
@@ -12,15 +20,85 @@ pub struct DoctorUpdated {
     pub report: DoctorReport,
 }
 
-/// One step of a running catalog refresh (a source started, failed, was saved…).
+/// A catalog refresh began (on request or on the engine's schedule). Exactly one
+/// `CatalogRefreshed` with the same id follows.
 #[derive(Debug, Clone, Serialize, Type, Event)]
+#[serde(rename_all = "camelCase")]
+pub struct CatalogRefreshStarted {
+    pub refresh_id: RefreshId,
+    pub trigger: RefreshTrigger,
+    /// The folder imported from; `null` = the network.
+    pub from_dir: Option<String>,
+}
+
+/// One step of a running catalog refresh (a source started, failed, was saved, held back…).
+#[derive(Debug, Clone, Serialize, Type, Event)]
+#[serde(rename_all = "camelCase")]
 pub struct CatalogRefreshProgress {
+    pub refresh_id: RefreshId,
     pub progress: RefreshProgress,
 }
 
-/// A catalog refresh ended: its per-source report, or why it could not run at all.
+/// A catalog refresh ended: its per-source report, or why it stopped (`canceled` when the
+/// app is closing).
 #[derive(Debug, Clone, Serialize, Type, Event)]
+#[serde(rename_all = "camelCase")]
 pub struct CatalogRefreshed {
+    pub refresh_id: RefreshId,
     pub report: Option<RefreshReport>,
-    pub error: Option<crate::IpcError>,
+    pub error: Option<IpcError>,
+}
+
+/// Forwards the engine's events to the webview as the typed events above, until the engine
+/// is gone. Call once per app, right after the engine starts.
+pub fn forward<R: Runtime>(app: AppHandle<R>, engine: &Engine) {
+    let mut events = engine.subscribe();
+    tauri::async_runtime::spawn(async move {
+        loop {
+            match events.recv().await {
+                Ok(event) => emit(&app, event),
+                Err(RecvError::Lagged(missed)) => {
+                    tracing::warn!(missed, "the UI fell behind the engine's events");
+                }
+                Err(RecvError::Closed) => return,
+            }
+        }
+    });
+}
+
+fn emit<R: Runtime>(app: &AppHandle<R>, event: EngineEvent) {
+    let sent = match event {
+        EngineEvent::CatalogRefreshStarted {
+            refresh_id,
+            trigger,
+            from_dir,
+        } => CatalogRefreshStarted {
+            refresh_id,
+            trigger,
+            from_dir,
+        }
+        .emit(app),
+        EngineEvent::CatalogRefreshProgress {
+            refresh_id,
+            progress,
+        } => CatalogRefreshProgress {
+            refresh_id,
+            progress,
+        }
+        .emit(app),
+        EngineEvent::CatalogRefreshFinished {
+            refresh_id,
+            report,
+            error,
+        } => CatalogRefreshed {
+            refresh_id,
+            report,
+            error: error.map(|e| IpcError::new(e.code, e.message)),
+        }
+        .emit(app),
+        _ => Ok(()),
+    };
+    if let Err(error) = sent {
+        tracing::warn!(%error, "cannot emit an engine event");
+    }
 }

@@ -8,7 +8,6 @@ pub mod commands;
 pub mod error;
 pub mod events;
 pub mod links;
-mod refresh;
 pub mod startup;
 mod state;
 
@@ -47,7 +46,8 @@ macro_rules! specta_builder {
                 $crate::commands::catalog::catalog_metrics,
                 $crate::commands::catalog::compare_models,
                 $crate::commands::catalog::catalog_status,
-                $crate::commands::catalog::refresh_catalog::<$runtime>,
+                $crate::commands::catalog::refresh_catalog,
+                $crate::commands::catalog::accept_held_snapshot,
                 $crate::commands::catalog::set_match_override,
                 $crate::commands::catalog::clear_match_override,
                 $crate::commands::roles::list_role_blocks,
@@ -80,6 +80,7 @@ macro_rules! specta_builder {
             ])
             .events($crate::__tauri_specta::collect_events![
                 $crate::events::DoctorUpdated,
+                $crate::events::CatalogRefreshStarted,
                 $crate::events::CatalogRefreshProgress,
                 $crate::events::CatalogRefreshed
             ])
@@ -140,7 +141,8 @@ pub fn run() {
             let state = start_engine();
             if let Some(engine) = state.engine() {
                 let handle = app.handle().clone();
-                tauri::async_runtime::spawn(refresh::background(handle.clone(), engine.clone()));
+                events::forward(handle.clone(), &engine);
+                engine.start_background();
                 tauri::async_runtime::spawn(async move {
                     let report = engine.doctor().await;
                     if let Err(error) = (events::DoctorUpdated { report }).emit(&handle) {
@@ -151,9 +153,20 @@ pub fn run() {
             app.manage(state);
             Ok(())
         })
-        .run(tauri::generate_context!());
-    if let Err(error) = result {
-        tracing::error!(%error, "the app stopped with an error");
-        std::process::exit(1);
+        .build(tauri::generate_context!());
+    match result {
+        Ok(app) => app.run(|handle, event| {
+            if let tauri::RunEvent::Exit = event {
+                // Background work (a refresh) is canceled and awaited; the database closes
+                // cleanly.
+                if let Some(engine) = handle.try_state::<AppState>().and_then(|s| s.engine()) {
+                    tauri::async_runtime::block_on(engine.close());
+                }
+            }
+        }),
+        Err(error) => {
+            tracing::error!(%error, "the app stopped with an error");
+            std::process::exit(1);
+        }
     }
 }

@@ -31,15 +31,20 @@ pub fn request(cmd: &str, body: Value) -> InvokeRequest {
     }
 }
 
-/// A mock app managing `state`, with the real invoke handler and events, and its main window.
+/// A mock app managing `state`, with the real invoke handler and events (the engine's events
+/// forwarded as in the app), and its main window.
 pub fn app_with(state: AppState) -> (App<MockRuntime>, WebviewWindow<MockRuntime>) {
     let builder = switchyard_desktop::specta_builder!(MockRuntime);
+    let engine = state.engine();
     let app = mock_builder()
         .invoke_handler(builder.invoke_handler())
         .manage(state)
         .build(mock_context(noop_assets()))
         .expect("mock app");
     builder.mount_events(&app);
+    if let Some(engine) = engine {
+        switchyard_desktop::events::forward(app.handle().clone(), &engine);
+    }
     let window = WebviewWindowBuilder::new(&app, "main", Default::default())
         .build()
         .expect("window");

@@ -11,6 +11,7 @@ use switchyard_core::catalog::query::{ModelQuery, SortKey};
 use switchyard_core::catalog::record::SourceId;
 use switchyard_core::catalog::scoring::ScoreBreakdown;
 use switchyard_core::catalog::view::ModelDetail;
+use switchyard_core::catalog::view::RefreshProgress;
 use switchyard_engine::Engine;
 
 use crate::output::{print, CliError};
@@ -54,11 +55,19 @@ pub enum CatalogCommand {
     /// Per-source dates, counts, errors and unmatched records.
     Status,
     /// Refresh every source from the network, or from a folder laid out like the corpus.
+    /// A source answering with zero records, or fewer than half its previous count, is held
+    /// back (the previous data stays; exit 3); `catalog accept` applies it anyway.
     Refresh {
         /// DIR/openrouter/*.json, DIR/artificial-analysis/*.json, DIR/hf-open-llm-leaderboard/*.csv,
         /// DIR/lmarena/*.json|*.csv, DIR/livebench/*.csv|*.json; newest file per source wins.
         #[arg(long)]
         from: Option<PathBuf>,
+    },
+    /// Apply a snapshot that a refresh held back (zero records, or a drop of more than half),
+    /// without refetching.
+    Accept {
+        /// openrouter, artificial-analysis, hf-open-llm-leaderboard, lmarena or livebench.
+        source: String,
     },
     /// Tie a source record to a model (or, with --remove, refuse that match).
     Match {
@@ -330,6 +339,14 @@ pub async fn catalog(
                     s.model_count,
                     s.snapshot_date.as_deref().unwrap_or("none")
                 )];
+                for held in &s.held {
+                    lines.push(format!(
+                        "  {}: {} (switchyard catalog accept {})",
+                        held.source.title(),
+                        held.message,
+                        held.source.folder()
+                    ));
+                }
                 for source in &s.sources {
                     lines.push(format!(
                         "  {:<24} {:>5} records {:>4} matched {:>5} unmatched {}{}",
@@ -349,7 +366,7 @@ pub async fn catalog(
             })
         }
         CatalogCommand::Refresh { from } => {
-            let progress = |p: switchyard_core::catalog::view::RefreshProgress| {
+            let progress = |p: RefreshProgress| {
                 tracing::info!(source = ?p.source, stage = ?p.stage, message = ?p.message, "refresh");
             };
             let report = match from {
@@ -360,9 +377,14 @@ pub async fn catalog(
             print(&report, json, |r| {
                 r.sources
                     .iter()
-                    .map(|s| match &s.error {
-                        Some(e) => format!("{:<24} failed: {e}", s.source.title()),
-                        None => format!(
+                    .map(|s| match (&s.error, s.held) {
+                        (Some(e), Some(_)) => format!(
+                            "{:<24} {e} (switchyard catalog accept {})",
+                            s.source.title(),
+                            s.source.folder()
+                        ),
+                        (Some(e), None) => format!("{:<24} failed: {e}", s.source.title()),
+                        (None, _) => format!(
                             "{:<24} {} records, {} matched, {} unmatched, {} skipped",
                             s.source.title(),
                             s.records,
@@ -374,12 +396,25 @@ pub async fn catalog(
                     .collect::<Vec<_>>()
                     .join("\n")
             })?;
-            // Partial failure is still a refresh (failed sources keep their last snapshot), but
-            // scripts can tell: exit 3.
+            // Partial failure (or a held-back source) is still a refresh: failed sources keep
+            // their last snapshot. Scripts can tell: exit 3.
             Ok(if failed {
                 ExitCode::from(3)
             } else {
                 ExitCode::SUCCESS
+            })
+        }
+        CatalogCommand::Accept { source } => {
+            let source = parse_with(&source, "source", &SOURCES)?;
+            let status = engine.accept_held_snapshot(source).await?;
+            print(&status, json, |s| {
+                let row = s.sources.iter().find(|row| row.source == source);
+                format!(
+                    "{}: {} records in use; {} models",
+                    source.title(),
+                    row.map_or(0, |r| r.records),
+                    s.model_count
+                )
             })
         }
         CatalogCommand::Match {

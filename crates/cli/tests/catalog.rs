@@ -1,9 +1,15 @@
 //! `switchyard models|model|compare|catalog` through the real binary.
 
+#[path = "../../engine/tests/support/mod.rs"]
+mod sources;
+
+use std::collections::HashMap;
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, Output};
 
 use serde_json::Value;
+use sources::{serve, Reply, SOURCE_PATHS};
+use switchyard_store::{Store, DATABASE_FILE};
 
 fn run(home: &Path, args: &[&str]) -> (i32, Value) {
     let out = Command::new(env!("CARGO_BIN_EXE_switchyard"))
@@ -205,4 +211,175 @@ fn compare_takes_two_to_five_ids() {
     assert_eq!(code, 0);
     assert_eq!(both[0]["id"], a.as_str());
     assert_eq!(both[1]["id"], b.as_str());
+}
+
+/// Runs the binary with `--json`, `env` set and the provider variables cleared.
+fn run_with(home: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_switchyard"));
+    command
+        .env("SWITCHYARD_HOME", home)
+        .env_remove("ARTIFICIAL_ANALYSIS_API_KEY")
+        .args(args)
+        .arg("--json");
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    command.output().expect("run switchyard")
+}
+
+fn json_of(out: &Output) -> Value {
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)))
+}
+
+/// Writes settings into a home before the binary runs: its own keychain service, and `extra`.
+fn prepare_home(home: &Path, extra: &[(String, String)]) {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime")
+        .block_on(async {
+            let store = Store::open(&home.join(DATABASE_FILE)).await.expect("store");
+            let service = format!("dev.switchyard.test.cli-catalog.{}", std::process::id());
+            store
+                .set_setting("keychain.service", &service, "2026-12-01T00:00:00Z")
+                .await
+                .expect("setting");
+            for (key, value) in extra {
+                store
+                    .set_setting(key, value, "2026-12-01T00:00:00Z")
+                    .await
+                    .expect("setting");
+            }
+            store.close().await;
+        });
+}
+
+fn contains(haystack: &[u8], needle: &str) -> bool {
+    haystack
+        .windows(needle.len())
+        .any(|w| w == needle.as_bytes())
+}
+
+fn all_bytes(dir: &Path) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("read dir").flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            bytes.extend(all_bytes(&path));
+        } else {
+            bytes.extend(std::fs::read(&path).expect("read file"));
+        }
+    }
+    bytes
+}
+
+#[test]
+fn catalog_refresh_never_prints_or_stores_the_artificial_analysis_key() {
+    const KEY: &str = "aa-CLILEAK-0d15ea5e-77c1b2a9f3";
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let mut routes = HashMap::new();
+    routes.insert(
+        "/aa/models".to_owned(),
+        Reply::echo(
+            500,
+            "x-api-key",
+            r#"{"error":{"message":"invalid key {echo}","key":"{echo}"}}"#,
+        ),
+    );
+    let server = runtime.block_on(serve(routes));
+    let home = tempfile::tempdir().expect("tempdir");
+    let endpoints: Vec<(String, String)> = SOURCE_PATHS
+        .iter()
+        .map(|(source, path)| {
+            (
+                format!("catalog.endpoint.{}", source.folder()),
+                format!("{}{path}", server.base),
+            )
+        })
+        .collect();
+    prepare_home(home.path(), &endpoints);
+
+    let out = run_with(
+        home.path(),
+        &["catalog", "refresh"],
+        &[
+            ("ARTIFICIAL_ANALYSIS_API_KEY", KEY),
+            ("SWITCHYARD_LOG", "trace"),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(3), "sources fail: exit 3");
+    let requests = server.requests.lock().expect("lock").clone();
+    assert!(
+        requests
+            .iter()
+            .any(|r| r.starts_with("GET /aa/models") && r.contains(KEY)),
+        "the key was sent"
+    );
+    let report = json_of(&out);
+    let aa = report["sources"]
+        .as_array()
+        .and_then(|s| s.iter().find(|s| s["source"] == "artificialAnalysis"))
+        .expect("aa");
+    assert!(
+        aa["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("500") && e.contains("invalid key <redacted>")),
+        "{aa}"
+    );
+    let status = run_with(
+        home.path(),
+        &["catalog", "status"],
+        &[("SWITCHYARD_LOG", "trace")],
+    );
+    for (what, bytes) in [
+        ("refresh stdout", &out.stdout),
+        ("refresh stderr", &out.stderr),
+        ("status stdout", &status.stdout),
+        ("status stderr", &status.stderr),
+    ] {
+        assert!(!contains(bytes, KEY), "{what} contains the key");
+    }
+    assert!(!out.stderr.is_empty(), "trace logs were written");
+    assert!(
+        !contains(&all_bytes(home.path()), KEY),
+        "the data dir contains the key"
+    );
+}
+
+#[test]
+fn catalog_accept_applies_a_held_back_snapshot() {
+    let home = tempfile::tempdir().expect("tempdir");
+    prepare_home(home.path(), &[]);
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir_all(dir.path().join("openrouter")).expect("mkdir");
+    std::fs::write(
+        dir.path().join("openrouter/openrouter_models_live.json"),
+        br#"{"data": []}"#,
+    )
+    .expect("write");
+    let dir_arg = dir.path().display().to_string();
+    let (code, report) = run(home.path(), &["catalog", "refresh", "--from", &dir_arg]);
+    assert_eq!(code, 3, "{report}");
+    let or = report["sources"]
+        .as_array()
+        .and_then(|s| s.iter().find(|s| s["source"] == "openRouter"))
+        .expect("or");
+    assert_eq!(or["held"], serde_json::json!({ "kind": "empty" }));
+    let (_, status) = run(home.path(), &["catalog", "status"]);
+    assert_eq!(status["held"][0]["source"], "openRouter");
+    let before = status["modelCount"].as_u64().expect("count");
+    assert!(before > 100, "the bundled models stay in use");
+
+    let (code, accepted) = run(home.path(), &["catalog", "accept", "openrouter"]);
+    assert_eq!(code, 0, "{accepted}");
+    assert_eq!(accepted["held"], serde_json::json!([]));
+    assert!(accepted["modelCount"].as_u64().expect("count") < before);
+    let (code, err) = run(home.path(), &["catalog", "accept", "openrouter"]);
+    assert_ne!(code, 0);
+    assert_eq!(err["error"]["code"], "notFound");
 }

@@ -24,6 +24,11 @@ pub enum ErrorCode {
     Provider,
     /// A file or directory could not be read or written.
     Io,
+    /// The work asked for is already running; the message (and, where the command returns
+    /// one, the payload) names what to follow instead.
+    Busy,
+    /// The work stopped because it was canceled (for example, the engine is closing).
+    Canceled,
     /// A bug: something that should not happen.
     Internal,
 }

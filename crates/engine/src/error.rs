@@ -41,6 +41,12 @@ pub enum EngineError {
         /// What the client saw (never contains the key).
         source: ClientError,
     },
+    /// The work is already running (a catalog refresh); the message names it.
+    #[error("{0}")]
+    Busy(String),
+    /// The work stopped because the engine is closing.
+    #[error("{0}")]
+    Canceled(String),
     /// The roles composer refused the request (empty task, limits, unknown preset, bad
     /// roles file); the code comes from [`RoleError::code`].
     #[error(transparent)]
@@ -59,6 +65,8 @@ impl EngineError {
             EngineError::Keychain(_) => ErrorCode::Keychain,
             EngineError::MissingCredential(_) => ErrorCode::MissingCredential,
             EngineError::Provider { .. } => ErrorCode::Provider,
+            EngineError::Busy(_) => ErrorCode::Busy,
+            EngineError::Canceled(_) => ErrorCode::Canceled,
             EngineError::Role(e) => e.code(),
         }
     }

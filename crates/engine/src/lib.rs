@@ -3,19 +3,26 @@
 //!
 //! The desktop shell (`src-tauri`) and the CLI are both thin over [`Engine`]; neither holds
 //! logic of its own. No dependency on `tauri`.
+//!
+//! Background work (catalog refreshes started with [`Engine::start_catalog_refresh`], the
+//! schedule started with [`Engine::start_background`]) belongs to the engine's
+//! [`supervisor::Supervisor`]; its progress is published as [`EngineEvent`]s to
+//! [`Engine::subscribe`]rs; [`Engine::close`] cancels and awaits all of it.
 
 pub mod catalog;
 mod doctor;
 mod error;
+pub mod events;
 mod keys;
 mod local;
 pub mod paths;
 mod planner;
 mod roles;
 mod routing;
+pub mod supervisor;
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU32};
 use std::sync::{Arc, Mutex};
 
 use switchyard_core::catalog::build::LocalModel;
@@ -24,7 +31,9 @@ use switchyard_core::doctor::DoctorReport;
 use switchyard_core::info::AppInfo;
 use switchyard_store::{Store, DATABASE_FILE};
 
+pub use catalog::{BackgroundSchedule, RefreshFrom};
 pub use error::EngineError;
+pub use events::{EngineEvent, EventError};
 pub use switchyard_keychain::Secret;
 pub use switchyard_providers::client::CancellationToken;
 
@@ -48,8 +57,14 @@ pub struct Engine {
     last_doctor: Mutex<Option<DoctorReport>>,
     /// The built catalog and its index, built on first use, replaced on refresh.
     catalog: tokio::sync::RwLock<Option<Arc<catalog::CatalogState>>>,
-    /// Whether a catalog refresh is running (a second one is refused).
-    refreshing: AtomicBool,
+    /// The running catalog refresh, if any (one at a time; a second start follows it).
+    refresh: Arc<Mutex<Option<switchyard_core::catalog::view::RefreshId>>>,
+    /// The id the next refresh gets.
+    next_refresh: AtomicU32,
+    /// Whether the background schedule was started (it runs once per engine).
+    background: AtomicBool,
+    /// Background tasks and the event stream.
+    supervisor: supervisor::Supervisor,
     /// Models the local servers listed at the last refresh.
     local_models: Mutex<Vec<LocalModel>>,
 }
@@ -72,7 +87,10 @@ impl Engine {
             store,
             last_doctor: Mutex::new(None),
             catalog: tokio::sync::RwLock::new(None),
-            refreshing: AtomicBool::new(false),
+            refresh: Arc::new(Mutex::new(None)),
+            next_refresh: AtomicU32::new(1),
+            background: AtomicBool::new(false),
+            supervisor: supervisor::Supervisor::new(tokio::runtime::Handle::current()),
             local_models: Mutex::new(Vec::new()),
         })
     }
@@ -87,22 +105,37 @@ impl Engine {
         &self.store
     }
 
-    /// Version, paths and schema.
+    /// Every event the engine publishes from now on (catalog refreshes today). A subscriber
+    /// that falls far behind gets `Lagged` and continues; see [`supervisor`].
+    pub fn subscribe(&self) -> tokio::sync::broadcast::Receiver<EngineEvent> {
+        self.supervisor.subscribe()
+    }
+
+    /// Version, paths and schema. The catalog's date is left out (and logged) when the
+    /// catalog cannot be built, so the app still opens and can show why.
     pub async fn app_info(&self) -> Result<AppInfo, EngineError> {
         let schema = self.store.schema_version().await?;
-        let catalog = self.catalog_state().await?;
+        let snapshot_date = match self.catalog_state().await {
+            Ok(catalog) => catalog.catalog.snapshot_date.clone(),
+            Err(error) => {
+                tracing::warn!(%error, "the catalog cannot be built; app info goes without its date");
+                None
+            }
+        };
         Ok(AppInfo {
             version: VERSION.to_owned(),
             data_dir: self.home.display().to_string(),
             database_path: self.store.path().display().to_string(),
             schema_version: schema.version.to_string(),
             migrations_applied: schema.applied,
-            catalog_snapshot_date: catalog.catalog.snapshot_date.clone(),
+            catalog_snapshot_date: snapshot_date,
         })
     }
 
-    /// Closes the database cleanly.
+    /// Stops the engine: cancels every background task (a running refresh ends with a
+    /// `canceled` event), waits until all have returned, then closes the database cleanly.
     pub async fn close(&self) {
+        self.supervisor.shutdown().await;
         self.store.close().await;
     }
 }

@@ -162,7 +162,9 @@ async fn get(
         let bytes = http::read_body_prefix(response, MAX_ERROR_BODY, None)
             .await
             .unwrap_or_default();
-        let body: String = String::from_utf8_lossy(&bytes).chars().take(300).collect();
+        // Redact before cutting: a cut through an echoed key would leave its first part.
+        let body = crate::client::redact(&String::from_utf8_lossy(&bytes), key.map(|(_, k)| k));
+        let body: String = body.chars().take(300).collect();
         return Err(FetchError::Status {
             url: url.to_owned(),
             status: status.as_u16(),

@@ -1,5 +1,6 @@
-//! Catalog commands: query, detail, compare, the metric registry, status, refresh
-//! (background, with progress events) and match corrections.
+//! Catalog commands: query, detail, compare, the metric registry, status, refresh (started in
+//! the engine, with progress events carrying its id), "accept anyway" for held-back
+//! snapshots, and match corrections.
 
 use std::path::PathBuf;
 
@@ -7,11 +8,13 @@ use switchyard_core::catalog::card::ModelCard;
 use switchyard_core::catalog::matching::MatchOverride;
 use switchyard_core::catalog::query::ModelQuery;
 use switchyard_core::catalog::record::SourceId;
-use switchyard_core::catalog::view::{CatalogMetrics, CatalogStatus, ModelDetail, ModelSummary};
-use switchyard_core::error::ErrorCode;
-use tauri::{AppHandle, Runtime, State};
+use switchyard_core::catalog::view::{
+    CatalogMetrics, CatalogStatus, ModelDetail, ModelSummary, RefreshTicket,
+};
+use switchyard_engine::RefreshFrom;
+use tauri::State;
 
-use crate::{refresh, AppState, IpcError};
+use crate::{AppState, IpcError};
 
 /// Models matching the query, as summaries for the table and the plot.
 #[tauri::command]
@@ -56,23 +59,30 @@ pub async fn catalog_status(state: State<'_, AppState>) -> Result<CatalogStatus,
 }
 
 /// Starts a refresh (from the network, or from a folder laid out like the corpus) and returns
-/// at once. Progress arrives as `CatalogRefreshProgress`, the outcome as `CatalogRefreshed`.
+/// at once with its id. Events `CatalogRefreshStarted`, `CatalogRefreshProgress` and
+/// `CatalogRefreshed` carry that id. When a refresh is already running nothing new starts and
+/// the ticket names the running one (`alreadyRunning`).
 #[tauri::command]
 #[specta::specta]
-pub async fn refresh_catalog<R: Runtime>(
-    app: AppHandle<R>,
+pub async fn refresh_catalog(
     state: State<'_, AppState>,
     from_dir: Option<String>,
-) -> Result<(), IpcError> {
-    let engine = state.require_arc()?;
-    if engine.catalog_refreshing() {
-        return Err(IpcError::new(
-            ErrorCode::InvalidInput,
-            "a catalog refresh is already running",
-        ));
-    }
-    tauri::async_runtime::spawn(refresh::run(app, engine, from_dir.map(PathBuf::from)));
-    Ok(())
+) -> Result<RefreshTicket, IpcError> {
+    let from = from_dir.map_or(RefreshFrom::Network, |dir| {
+        RefreshFrom::Dir(PathBuf::from(dir))
+    });
+    Ok(state.require_arc()?.start_catalog_refresh(from)?)
+}
+
+/// "Accept anyway": applies the snapshot held back for `source` (zero records, or a drop of
+/// more than half) without refetching; returns the new status. `notFound` if none is held.
+#[tauri::command]
+#[specta::specta]
+pub async fn accept_held_snapshot(
+    state: State<'_, AppState>,
+    source: SourceId,
+) -> Result<CatalogStatus, IpcError> {
+    Ok(state.require()?.accept_held_snapshot(source).await?)
 }
 
 /// Ties a source record to a model, or refuses that match; applied on every refresh.

@@ -2,6 +2,8 @@
 import type {
   AddProviderRequest_Deserialize,
   CatalogRefreshed_Serialize,
+  CatalogRefreshProgress_Serialize,
+  CatalogRefreshStarted_Serialize,
   Category,
   ComposeRequest_Deserialize,
   CustomBlockInput_Deserialize,
@@ -90,6 +92,8 @@ export type {
   Category,
   CategoryScore,
   CategoryWeighting,
+  HeldSnapshot,
+  HoldReason,
   MatchOverride,
   MatchRule,
   MetricInfo,
@@ -101,10 +105,13 @@ export type {
   ModelSummary_Serialize as ModelSummary,
   OverrideAction,
   Pricing_Serialize as Pricing,
+  RefreshId,
   RefreshProgress_Serialize as RefreshProgress,
   RefreshReport_Serialize as RefreshReport,
   RefreshStage,
   ScoreBreakdown_Serialize as ScoreBreakdown,
+  RefreshTicket,
+  RefreshTrigger,
   ScoreBrief,
   ScoreInput,
   ScoreTerm_Serialize as ScoreTerm,
@@ -128,8 +135,14 @@ export const catalogIpc = {
   /** Two to five models side by side, in the order given. */
   compareModels: (ids: string[]) => unwrap(commands.compareModels(ids)),
   status: () => unwrap(commands.catalogStatus()),
-  /** Starts a refresh (network, or `fromDir` laid out like the corpus); returns at once. */
+  /**
+   * Starts a refresh (network, or `fromDir` laid out like the corpus); returns at once with
+   * the refresh to follow. When one is already running nothing new starts and the ticket
+   * names the running one (`alreadyRunning`).
+   */
   refresh: (fromDir: string | null = null) => unwrap(commands.refreshCatalog(fromDir)),
+  /** "Accept anyway": applies a held-back snapshot without refetching; resolves to the status. */
+  acceptHeld: (source: SourceId) => unwrap(commands.acceptHeldSnapshot(source)),
   /** Adds or removes a match; returns the model rebuilt, with its score breakdowns. */
   setMatchOverride: (correction: MatchOverride) => unwrap(commands.setMatchOverride(correction)),
   /** Forgets a stored correction; resolves to whether there was one. */
@@ -137,10 +150,15 @@ export const catalogIpc = {
     unwrap(commands.clearMatchOverride(source, record, modelId)),
 };
 
+// Every refresh event carries its refresh's id: a view follows the refresh it started (or
+// found running) and ignores the others.
 export const catalogEvents = {
+  /** Calls `handler` when a refresh begins (here, elsewhere, or on the engine's schedule). */
+  onRefreshStarted: (handler: (started: CatalogRefreshStarted_Serialize) => void) =>
+    events.catalogRefreshStarted.listen((event) => handler(event.payload)),
   /** Calls `handler` with each step of a running refresh; returns the unsubscribe function. */
-  onRefreshProgress: (handler: (progress: RefreshProgress_Serialize) => void) =>
-    events.catalogRefreshProgress.listen((event) => handler(event.payload.progress)),
+  onRefreshProgress: (handler: (step: CatalogRefreshProgress_Serialize) => void) =>
+    events.catalogRefreshProgress.listen((event) => handler(event.payload)),
   /** Calls `handler` when a refresh ends, with its report or the error that stopped it. */
   onRefreshed: (handler: (outcome: CatalogRefreshed_Serialize) => void) =>
     events.catalogRefreshed.listen((event) => handler(event.payload)),

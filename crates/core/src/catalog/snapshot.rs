@@ -4,6 +4,7 @@
 //! snapshot, so the first start works offline and a failing source keeps its last good data.
 
 use serde::{Deserialize, Serialize};
+use specta::Type;
 
 use super::build::{BenchmarkSource, CatalogInput, LocalModel, SnapshotInfo};
 use super::matching::MatchOverride;
@@ -124,6 +125,81 @@ impl SnapshotBundle {
     }
 }
 
+/// Why a refreshed snapshot was held back instead of replacing the one in use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum HoldReason {
+    /// The source answered with no records at all.
+    Empty,
+    /// The source sent records, but the parser skipped every one.
+    AllSkipped {
+        /// Records skipped.
+        skipped: u32,
+    },
+    /// The source answered with fewer than half the records of the snapshot in use.
+    Dropped {
+        /// Records in the snapshot in use.
+        previous: u32,
+        /// Records in the refreshed snapshot.
+        candidate: u32,
+    },
+}
+
+impl HoldReason {
+    /// One sentence for people: what the source sent and that the previous data stays.
+    pub fn describe(self, source: SourceId) -> String {
+        let what = match self {
+            HoldReason::Empty => format!("{} answered with no records", source.title()),
+            HoldReason::AllSkipped { skipped } => format!(
+                "{} sent {skipped} records and every one was skipped",
+                source.title()
+            ),
+            HoldReason::Dropped {
+                previous,
+                candidate,
+            } => format!(
+                "{} answered with {candidate} records, down from {previous}",
+                source.title()
+            ),
+        };
+        format!("held back: {what}; the previous data stays in use until it is accepted anyway")
+    }
+}
+
+/// What to do with a refreshed snapshot of one source.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Replace the stored snapshot.
+    Accept,
+    /// Keep the stored snapshot; keep the candidate aside for an explicit "accept anyway".
+    HoldBack(HoldReason),
+}
+
+/// The rule that keeps an empty or collapsed refresh from wiping good data: a candidate with
+/// zero records is held back, and so is one with fewer than half the records of the stored
+/// snapshot it would replace (`previous`; `None` when the source was never refreshed, so
+/// only the zero rule applies — the bundled snapshot is a starting point, not a baseline).
+/// `skipped` is how many records the parser dropped, which tells "empty" from "all skipped".
+pub fn accept_refresh(previous: Option<usize>, candidate: usize, skipped: u32) -> Verdict {
+    let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+    if candidate == 0 {
+        return Verdict::HoldBack(if skipped > 0 {
+            HoldReason::AllSkipped { skipped }
+        } else {
+            HoldReason::Empty
+        });
+    }
+    match previous {
+        Some(previous) if candidate.saturating_mul(2) < previous => {
+            Verdict::HoldBack(HoldReason::Dropped {
+                previous: count(previous),
+                candidate: count(candidate),
+            })
+        }
+        _ => Verdict::Accept,
+    }
+}
+
 /// The catalog's inputs from one snapshot per source (later duplicates of a source are
 /// ignored), the user's match overrides and the local models.
 pub fn catalog_input(
@@ -212,6 +288,51 @@ mod tests {
             openrouter: vec![],
             benchmarks,
         }
+    }
+
+    #[test]
+    fn zero_records_are_held_back_even_without_a_previous_snapshot() {
+        assert_eq!(
+            accept_refresh(None, 0, 0),
+            Verdict::HoldBack(HoldReason::Empty)
+        );
+        assert_eq!(
+            accept_refresh(Some(400), 0, 0),
+            Verdict::HoldBack(HoldReason::Empty)
+        );
+        assert_eq!(
+            accept_refresh(Some(400), 0, 12),
+            Verdict::HoldBack(HoldReason::AllSkipped { skipped: 12 })
+        );
+    }
+
+    #[test]
+    fn a_drop_of_more_than_half_is_held_back() {
+        assert_eq!(
+            accept_refresh(Some(421), 210, 0),
+            Verdict::HoldBack(HoldReason::Dropped {
+                previous: 421,
+                candidate: 210
+            })
+        );
+        // Exactly half, growth, and a first refresh of any size are accepted.
+        assert_eq!(accept_refresh(Some(400), 200, 0), Verdict::Accept);
+        assert_eq!(accept_refresh(Some(10), 400, 3), Verdict::Accept);
+        assert_eq!(accept_refresh(None, 1, 0), Verdict::Accept);
+        assert_eq!(accept_refresh(Some(0), 1, 0), Verdict::Accept);
+    }
+
+    #[test]
+    fn hold_reasons_say_what_the_source_sent() {
+        let text = HoldReason::Dropped {
+            previous: 421,
+            candidate: 3,
+        }
+        .describe(SourceId::OpenRouter);
+        assert!(text.contains("OpenRouter") && text.contains("3") && text.contains("421"));
+        assert!(HoldReason::Empty
+            .describe(SourceId::LmArena)
+            .contains("no records"));
     }
 
     #[test]

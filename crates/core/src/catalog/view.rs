@@ -4,13 +4,14 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use specta::Type;
 
 use super::card::{Catalog, Category, ModelCard, Pricing, SourceStatus, Tag, Tier};
 use super::metrics::MetricInfo;
 use super::record::SourceId;
 use super::scoring::{explain_card, ScoreBreakdown, Weights};
+use super::snapshot::HoldReason;
 
 /// Score and coverage of one category, without the inputs (those are in the detail).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Type)]
@@ -181,6 +182,11 @@ pub struct CatalogStatus {
     pub sources: Vec<SourceStatus>,
     /// Whether a refresh is running now.
     pub refreshing: bool,
+    /// The running refresh, so a view that opens late can follow its events.
+    pub refresh_id: Option<RefreshId>,
+    /// Refreshed snapshots held back instead of replacing the data in use (zero records, or
+    /// fewer than half the previous count); each can be accepted anyway.
+    pub held: Vec<HeldSnapshot>,
 }
 
 impl CatalogStatus {
@@ -198,8 +204,62 @@ impl CatalogStatus {
             bundled_date,
             sources: catalog.sources.clone(),
             refreshing,
+            refresh_id: None,
+            held: Vec::new(),
         }
     }
+}
+
+/// A refreshed snapshot kept aside because [`crate::catalog::snapshot::accept_refresh`] held
+/// it back; the previous snapshot of its source stays in use until it is accepted anyway.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct HeldSnapshot {
+    pub source: SourceId,
+    pub reason: HoldReason,
+    /// Records in the held snapshot.
+    pub records: u32,
+    /// Records in the snapshot in use when it was held back.
+    pub previous_records: u32,
+    /// The file or URL it was read from.
+    pub origin: String,
+    /// RFC 3339 time it was held back.
+    pub held_at: String,
+    /// [`HoldReason::describe`], for people.
+    pub message: String,
+}
+
+/// Identifies one catalog refresh within a running engine; every refresh event carries it,
+/// so a view follows the refresh it started and ignores others.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Type,
+)]
+#[serde(transparent)]
+pub struct RefreshId(pub u32);
+
+impl std::fmt::Display for RefreshId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// Who started a refresh.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub enum RefreshTrigger {
+    /// A person (the app's button, the CLI).
+    User,
+    /// The engine's background schedule.
+    Schedule,
+}
+
+/// The answer to "start a refresh": the refresh to follow. When one was already running, it
+/// is that one (`already_running`), and no new refresh starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct RefreshTicket {
+    pub refresh_id: RefreshId,
+    pub already_running: bool,
 }
 
 /// One source's outcome in a refresh.
@@ -215,6 +275,8 @@ pub struct SourceRefresh {
     pub skipped: u32,
     /// Why this source failed; its previous snapshot stays in use.
     pub error: Option<String>,
+    /// Set when the refreshed snapshot was held back (then `error` says why in words).
+    pub held: Option<HoldReason>,
 }
 
 /// What a refresh did, per source.
@@ -235,6 +297,9 @@ pub enum RefreshStage {
     Parsing,
     Saved,
     Failed,
+    /// The source answered, but with zero records or fewer than half the previous count:
+    /// the previous snapshot stays in use and the new one is held back.
+    HeldBack,
     /// The catalog was rebuilt from every source; the refresh is over.
     Finished,
 }

@@ -3,8 +3,9 @@
 //!
 //! The catalog is built lazily on first use and cached with its query index; every refresh
 //! or override rebuilds it from the stored snapshots (parse + match + score is milliseconds).
+//! A stored snapshot that no longer decodes is replaced by the bundled one for its source,
+//! with the reason shown as that source's error: one bad row never takes the catalog down.
 
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use switchyard_core::catalog::build::{build_catalog, LocalModel};
@@ -18,9 +19,12 @@ use switchyard_core::catalog::view::{CatalogMetrics, CatalogStatus, ModelDetail,
 
 use crate::{Engine, EngineError};
 
+mod background;
 mod refresh;
+mod scrub;
 
-pub use refresh::SOURCE_ENDPOINT_SETTING;
+pub use background::{BackgroundSchedule, RefreshFrom, NO_BACKGROUND_REFRESH_ENV};
+pub use refresh::{Progress, SOURCE_ENDPOINT_SETTING};
 
 /// The snapshot shipped with the app (produced by `switchyard catalog build-snapshot`).
 const BUNDLED_SNAPSHOT: &[u8] = include_bytes!("../../data/catalog-snapshot.json");
@@ -68,7 +72,23 @@ impl Engine {
     pub(crate) async fn rebuild_catalog(&self) -> Result<Arc<CatalogState>, EngineError> {
         let mut guard = self.catalog.write().await;
         let stored = self.store().source_snapshots().await?;
-        let errors = self.store().source_errors().await?;
+        let mut errors = self.store().source_errors().await?;
+        for (source, detail) in &stored.unreadable {
+            tracing::warn!(
+                source = source.folder(),
+                detail,
+                "a stored catalog snapshot cannot be read; serving the bundled one"
+            );
+            let note = format!(
+                "the stored snapshot cannot be read ({detail}); the bundled data is in use \
+                 until the next successful refresh"
+            );
+            match errors.iter_mut().find(|(s, _)| s == source) {
+                Some((_, last)) => *last = format!("{note}; last refresh: {last}"),
+                None => errors.push((*source, note)),
+            }
+        }
+        let stored = stored.snapshots;
         let overrides = self.store().match_overrides().await?;
         let local_models = self
             .local_models
@@ -153,19 +173,49 @@ impl Engine {
 
     /// Whether a refresh is running now.
     pub fn catalog_refreshing(&self) -> bool {
-        self.refreshing.load(Ordering::SeqCst)
+        self.catalog_refresh_running().is_some()
     }
 
-    /// Where each source stands.
+    /// Where each source stands, the running refresh, and what is held back.
     pub async fn catalog_status(&self) -> Result<CatalogStatus, EngineError> {
         let state = self.catalog_state().await?;
         let bundled_date = Some(bundled_snapshot().created_at.clone()).filter(|d| !d.is_empty());
-        Ok(CatalogStatus::of(
+        let refresh_id = self.catalog_refresh_running();
+        let mut status = CatalogStatus::of(
             &state.catalog,
             state.bundled_sources.clone(),
             bundled_date.map(|d| d.chars().take(10).collect()),
-            self.refreshing.load(Ordering::SeqCst),
-        ))
+            refresh_id.is_some(),
+        );
+        status.refresh_id = refresh_id;
+        status.held = self.store().held_source_candidates().await?;
+        Ok(status)
+    }
+
+    /// "Accept anyway": replaces `source`'s snapshot with the one held back for it (zero
+    /// records, or a drop of more than half), without refetching, and rebuilds the catalog.
+    /// Errors: `NotFound` when nothing is held back for `source`.
+    pub async fn accept_held_snapshot(
+        &self,
+        source: SourceId,
+    ) -> Result<CatalogStatus, EngineError> {
+        let candidate = self
+            .store()
+            .source_candidate(source)
+            .await?
+            .ok_or_else(|| {
+                EngineError::NotFound(format!("no {} snapshot is held back", source.title()))
+            })?;
+        self.store()
+            .save_source_snapshot(&candidate, &now())
+            .await?;
+        tracing::info!(
+            source = source.folder(),
+            records = candidate.record_count(),
+            "a held-back catalog snapshot was accepted"
+        );
+        self.rebuild_catalog().await?;
+        self.catalog_status().await
     }
 
     /// Asks the local model servers (at their configured base URLs) what they have; they join

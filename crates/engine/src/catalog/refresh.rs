@@ -1,22 +1,33 @@
 //! Refreshing the catalog: from a folder laid out like the corpus, or from the network.
 //! Each source is fetched/read and parsed on its own; one that fails records its error and
-//! keeps its previous snapshot, and nothing aborts the whole refresh.
+//! keeps its previous snapshot, and nothing aborts the whole refresh. A source that answers
+//! with zero records, or fewer than half of its previous count, is held back by
+//! [`accept_refresh`]: the previous snapshot stays and the new one waits for "accept anyway".
+//!
+//! Every error text that leaves a refresh (stored, in events, in the report, logged) passes
+//! through the refresh's [`Scrubber`] first, so a source echoing its key cannot leak it.
 
 use std::collections::HashSet;
 use std::path::Path;
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use switchyard_core::catalog::card::Catalog;
 use switchyard_core::catalog::record::SourceId;
 use switchyard_core::catalog::record::{BenchmarkRecord, Parsed};
-use switchyard_core::catalog::snapshot::{SnapshotBundle, SourceSnapshot, FORMAT_VERSION};
+use switchyard_core::catalog::snapshot::{
+    accept_refresh, HoldReason, SnapshotBundle, SourceSnapshot, Verdict, FORMAT_VERSION,
+};
 use switchyard_core::catalog::sources::{detect, livebench, parse_file_with, SourceFile};
-use switchyard_core::catalog::view::{RefreshProgress, RefreshReport, RefreshStage, SourceRefresh};
+use switchyard_core::catalog::view::{
+    RefreshId, RefreshProgress, RefreshReport, RefreshStage, SourceRefresh,
+};
 use switchyard_core::providers::ARTIFICIAL_ANALYSIS;
 use switchyard_providers::sources::{self as fetcher, FetchedSource, SourceEndpoints};
 
+use super::background::{RefreshFrom, RefreshGuard};
 use super::now;
+use super::scrub::Scrubber;
+use crate::events::EngineEvent;
 use crate::{Engine, EngineError};
 
 /// Settings key prefix overriding a source's URL: `catalog.endpoint.<folder>` (e.g.
@@ -26,60 +37,110 @@ pub const SOURCE_ENDPOINT_SETTING: &str = "catalog.endpoint.";
 /// Environment variable read for the Artificial Analysis key when the keychain has none.
 const AA_KEY_ENV: &str = "ARTIFICIAL_ANALYSIS_API_KEY";
 
-type Progress<'a> = &'a (dyn Fn(RefreshProgress) + Send + Sync);
+/// A caller's progress callback (the awaited refreshes); events go to subscribers as well.
+pub type Progress<'a> = &'a (dyn Fn(RefreshProgress) + Send + Sync);
 
-fn emit(
-    progress: Progress<'_>,
-    source: Option<SourceId>,
-    stage: RefreshStage,
-    message: Option<String>,
-) {
-    progress(RefreshProgress {
-        source,
-        stage,
-        message,
-    });
+/// One refresh as it runs: its id, where progress goes, and the keys to scrub from text.
+struct RefreshRun<'a> {
+    id: RefreshId,
+    progress: Progress<'a>,
+    engine: &'a Engine,
+    scrubber: Scrubber,
+}
+
+impl RefreshRun<'_> {
+    /// Reports a step to the caller and to every subscriber, its message scrubbed.
+    fn step(&self, source: Option<SourceId>, stage: RefreshStage, message: Option<String>) {
+        let progress = RefreshProgress {
+            source,
+            stage,
+            message: message.map(|m| self.scrubber.scrub(&m)),
+        };
+        self.engine
+            .supervisor
+            .emit(EngineEvent::CatalogRefreshProgress {
+                refresh_id: self.id,
+                progress: progress.clone(),
+            });
+        (self.progress)(progress);
+    }
 }
 
 impl Engine {
     /// Imports every source from a folder laid out like the shared corpus
-    /// (`DIR/openrouter/*.json`, `DIR/artificial-analysis/*.json`, …; newest file per source).
-    /// A source that fails keeps its previous snapshot; nothing aborts the whole refresh.
+    /// (`DIR/openrouter/*.json`, `DIR/artificial-analysis/*.json`, …; newest file per source)
+    /// and waits for it. A source that fails keeps its previous snapshot; nothing aborts the
+    /// whole refresh. The refresh is published on [`Engine::subscribe`] like a started one.
+    /// Errors: `InvalidInput` (not a folder), `Busy` (a refresh is running).
     pub async fn refresh_catalog_from_dir(
         &self,
         dir: &Path,
         progress: Progress<'_>,
     ) -> Result<RefreshReport, EngineError> {
-        if !dir.is_dir() {
-            return Err(EngineError::InvalidInput(format!(
-                "{} is not a directory",
-                dir.display()
-            )));
-        }
-        let _running = RefreshGuard::start(self)?;
-        emit(progress, None, RefreshStage::Started, None);
-        let mut outcomes = Vec::new();
-        for source in SourceId::ALL {
-            emit(progress, Some(source), RefreshStage::Parsing, None);
-            let hf = self.hf_filter(source).await?;
-            let parsed = read_source_dir(&dir.join(source.folder()), source, hf).await;
-            let outcome = self.settle(source, parsed, progress).await?;
-            outcomes.push(outcome);
-        }
-        self.refresh_local_models().await;
-        let state = self.rebuild_catalog().await?;
-        emit(progress, None, RefreshStage::Finished, None);
-        Ok(report(&state.catalog, outcomes))
+        let from = RefreshFrom::Dir(dir.to_path_buf());
+        from.validate()?;
+        let guard = self.claim_refresh_or_busy(&from)?;
+        self.run_refresh(guard, &from, progress).await
     }
 
     /// Fetches every source over the network (concurrently), parses and stores each that
-    /// succeeds, records the error of each that fails, and rebuilds the catalog.
+    /// succeeds, records the error of each that fails, rebuilds the catalog, and waits for
+    /// it. Errors: `Busy` (a refresh is running).
     pub async fn refresh_catalog_from_network(
         &self,
         progress: Progress<'_>,
     ) -> Result<RefreshReport, EngineError> {
-        let _running = RefreshGuard::start(self)?;
-        emit(progress, None, RefreshStage::Started, None);
+        let from = RefreshFrom::Network;
+        let guard = self.claim_refresh_or_busy(&from)?;
+        self.run_refresh(guard, &from, progress).await
+    }
+
+    /// Runs the refresh `guard` stands for and publishes how it ended (then frees the slot).
+    pub(super) async fn run_refresh(
+        &self,
+        mut guard: RefreshGuard,
+        from: &RefreshFrom,
+        progress: Progress<'_>,
+    ) -> Result<RefreshReport, EngineError> {
+        let mut run = RefreshRun {
+            id: guard.id(),
+            progress,
+            engine: self,
+            scrubber: Scrubber::default(),
+        };
+        let result = match from {
+            RefreshFrom::Dir(dir) => self.import_dir(&run, dir).await,
+            RefreshFrom::Network => self.fetch_network(&mut run).await,
+        };
+        if let Err(error) = &result {
+            tracing::warn!(refresh_id = %run.id, %error, "catalog refresh failed");
+        }
+        guard.finish(&result, &run.scrubber);
+        result
+    }
+
+    async fn import_dir(
+        &self,
+        run: &RefreshRun<'_>,
+        dir: &Path,
+    ) -> Result<RefreshReport, EngineError> {
+        run.step(None, RefreshStage::Started, None);
+        let previous = self.store().source_record_counts().await?;
+        let mut outcomes = Vec::new();
+        for source in SourceId::ALL {
+            run.step(Some(source), RefreshStage::Parsing, None);
+            let hf = self.hf_filter(source).await?;
+            let parsed = read_source_dir(&dir.join(source.folder()), source, hf).await;
+            outcomes.push(self.settle(run, source, parsed, &previous).await?);
+        }
+        self.refresh_local_models().await;
+        let state = self.rebuild_catalog().await?;
+        run.step(None, RefreshStage::Finished, None);
+        Ok(report(&state.catalog, outcomes))
+    }
+
+    async fn fetch_network(&self, run: &mut RefreshRun<'_>) -> Result<RefreshReport, EngineError> {
+        run.step(None, RefreshStage::Started, None);
         let endpoints = self.source_endpoints().await?;
         let client = fetcher::http_client().map_err(|e| EngineError::Internal(e.to_string()))?;
         let keys = self.key_store().await?;
@@ -91,8 +152,11 @@ impl Engine {
         .and_then(Result::ok)
         .flatten()
         .map(|resolved| resolved.secret);
+        // Whatever a source answers, the key sent to it never reaches a stored or shown text.
+        run.scrubber = Scrubber::new(aa_key.iter().cloned());
+        let previous = self.store().source_record_counts().await?;
         for source in SourceId::ALL {
-            emit(progress, Some(source), RefreshStage::Fetching, None);
+            run.step(Some(source), RefreshStage::Fetching, None);
         }
         let fetches = SourceId::ALL.map(|source| {
             let (client, endpoints, key) = (&client, &endpoints, aa_key.as_ref());
@@ -103,20 +167,20 @@ impl Engine {
         for (source, result) in fetched {
             let parsed = match result {
                 Ok(file) => {
-                    emit(progress, Some(source), RefreshStage::Parsing, None);
+                    run.step(Some(source), RefreshStage::Parsing, None);
                     let hf = self.hf_filter(source).await?;
                     parse_fetched(source, file, hf).await
                 }
                 Err(error) => Err(error.to_string()),
             };
-            outcomes.push(self.settle(source, parsed, progress).await?);
+            outcomes.push(self.settle(run, source, parsed, &previous).await?);
         }
         self.refresh_local_models().await;
         let state = self.rebuild_catalog().await?;
         self.store()
             .set_setting(LAST_REFRESH_SETTING, &now(), &now())
             .await?;
-        emit(progress, None, RefreshStage::Finished, None);
+        run.step(None, RefreshStage::Finished, None);
         Ok(report(&state.catalog, outcomes))
     }
 
@@ -166,34 +230,64 @@ impl Engine {
         Ok(endpoints)
     }
 
-    /// Stores a parsed source or records its failure; reports the outcome as progress.
+    /// Stores a parsed source, holds it back, or records its failure (see the module doc);
+    /// reports the outcome as progress. `previous` holds the stored record counts from
+    /// before this refresh.
     async fn settle(
         &self,
+        run: &RefreshRun<'_>,
         source: SourceId,
         parsed: Result<SourceSnapshot, String>,
-        progress: Progress<'_>,
+        previous: &[(SourceId, usize)],
     ) -> Result<Outcome, EngineError> {
-        Ok(match parsed {
-            Ok(snapshot) => {
-                let origin = snapshot.origin.clone();
-                self.store().save_source_snapshot(&snapshot, &now()).await?;
-                let message = format!("{} records from {origin}", snapshot.record_count());
-                emit(progress, Some(source), RefreshStage::Saved, Some(message));
-                (source, Some(origin), None)
-            }
+        let snapshot = match parsed {
+            Ok(snapshot) => snapshot,
             Err(error) => {
+                let error = run.scrubber.scrub(&error);
                 self.store()
                     .record_source_failure(source, &error, &now())
                     .await?;
-                emit(
-                    progress,
-                    Some(source),
-                    RefreshStage::Failed,
-                    Some(error.clone()),
-                );
-                (source, None, Some(error))
+                run.step(Some(source), RefreshStage::Failed, Some(error.clone()));
+                return Ok(Outcome {
+                    source,
+                    origin: None,
+                    error: Some(error),
+                    held: None,
+                });
             }
-        })
+        };
+        let before = previous
+            .iter()
+            .find(|(s, _)| *s == source)
+            .map(|(_, count)| *count);
+        let origin = snapshot.origin.clone();
+        match accept_refresh(before, snapshot.record_count(), snapshot.skipped) {
+            Verdict::Accept => {
+                self.store().save_source_snapshot(&snapshot, &now()).await?;
+                let message = format!("{} records from {origin}", snapshot.record_count());
+                run.step(Some(source), RefreshStage::Saved, Some(message));
+                Ok(Outcome {
+                    source,
+                    origin: Some(origin),
+                    error: None,
+                    held: None,
+                })
+            }
+            Verdict::HoldBack(reason) => {
+                self.store()
+                    .hold_source_candidate(&snapshot, reason, before.unwrap_or(0), &now())
+                    .await?;
+                let message = reason.describe(source);
+                tracing::warn!(source = source.folder(), %origin, "{message}");
+                run.step(Some(source), RefreshStage::HeldBack, Some(message.clone()));
+                Ok(Outcome {
+                    source,
+                    origin: Some(origin),
+                    error: Some(message),
+                    held: Some(reason),
+                })
+            }
+        }
     }
 
     /// Parses a folder laid out like the corpus into Switchyard's own snapshot format, HF rows
@@ -233,16 +327,13 @@ impl Engine {
             return Ok(None);
         }
         let stored = self.store().source_snapshots().await?;
-        let openrouter = stored
-            .into_iter()
-            .find(|s| s.source == SourceId::OpenRouter)
-            .or_else(|| {
-                super::bundled_snapshot()
-                    .sources
-                    .iter()
-                    .find(|s| s.source == SourceId::OpenRouter)
-                    .cloned()
-            });
+        let openrouter = stored.get(SourceId::OpenRouter).cloned().or_else(|| {
+            super::bundled_snapshot()
+                .sources
+                .iter()
+                .find(|s| s.source == SourceId::OpenRouter)
+                .cloned()
+        });
         Ok(openrouter.map(|snapshot| {
             Arc::new(
                 snapshot
@@ -258,27 +349,12 @@ impl Engine {
 /// Settings key of the last successful network refresh time.
 const LAST_REFRESH_SETTING: &str = "catalog.last_network_refresh";
 
-/// A source's outcome: where it came from, or why it failed.
-type Outcome = (SourceId, Option<String>, Option<String>);
-
-/// Marks a refresh as running; a second concurrent refresh is refused.
-struct RefreshGuard<'a>(&'a Engine);
-
-impl<'a> RefreshGuard<'a> {
-    fn start(engine: &'a Engine) -> Result<Self, EngineError> {
-        if engine.refreshing.swap(true, Ordering::SeqCst) {
-            return Err(EngineError::InvalidInput(
-                "a catalog refresh is already running".into(),
-            ));
-        }
-        Ok(Self(engine))
-    }
-}
-
-impl Drop for RefreshGuard<'_> {
-    fn drop(&mut self) {
-        self.0.refreshing.store(false, Ordering::SeqCst);
-    }
+/// A source's outcome: where it came from, or why it failed or was held back.
+struct Outcome {
+    source: SourceId,
+    origin: Option<String>,
+    error: Option<String>,
+    held: Option<HoldReason>,
 }
 
 fn file_name(path: &str) -> String {
@@ -452,7 +528,13 @@ async fn parse_fetched(
 fn report(catalog: &Catalog, outcomes: Vec<Outcome>) -> RefreshReport {
     let sources = outcomes
         .into_iter()
-        .map(|(source, origin, error)| {
+        .map(|outcome| {
+            let Outcome {
+                source,
+                origin,
+                error,
+                held,
+            } = outcome;
             let status = catalog.sources.iter().find(|s| s.source == source);
             SourceRefresh {
                 source,
@@ -462,6 +544,7 @@ fn report(catalog: &Catalog, outcomes: Vec<Outcome>) -> RefreshReport {
                 unmatched: status.map_or(0, |s| s.unmatched),
                 skipped: status.map_or(0, |s| s.skipped),
                 error,
+                held,
             }
         })
         .collect();

@@ -43,11 +43,29 @@ pub const COHERENT: [(&str, &str); 6] = [
     ("livebench", "categories_2026_01_08.json"),
 ];
 
+/// The request path each source is pointed at by tests that serve every source from one
+/// [`serve`] (`catalog.endpoint.<folder>` settings; LiveBench's is a base URL).
+pub const SOURCE_PATHS: [(switchyard_core::catalog::record::SourceId, &str); 5] = {
+    use switchyard_core::catalog::record::SourceId;
+    [
+        (SourceId::OpenRouter, "/or/models"),
+        (SourceId::ArtificialAnalysis, "/aa/models"),
+        (SourceId::LmArena, "/arena.json"),
+        (SourceId::LiveBench, "/lb"),
+        (SourceId::HfLeaderboard, "/rows?x=1"),
+    ]
+};
+
 /// One canned response.
 #[derive(Clone)]
 pub struct Reply {
     pub status: u16,
     pub body: Vec<u8>,
+    /// Wait this long before answering.
+    pub delay: std::time::Duration,
+    /// Replace `{echo}` in the body with this request header's value (a server echoing the
+    /// key it was sent).
+    pub echo: Option<&'static str>,
 }
 
 impl Reply {
@@ -55,14 +73,38 @@ impl Reply {
         Self {
             status: 200,
             body: body.into(),
+            delay: std::time::Duration::ZERO,
+            echo: None,
         }
     }
     pub fn status(status: u16, body: &str) -> Self {
         Self {
             status,
-            body: body.as_bytes().to_vec(),
+            ..Self::ok(body.as_bytes().to_vec())
         }
     }
+    /// Answers `status` with `template`, its `{echo}` replaced by the request's `header`.
+    pub fn echo(status: u16, header: &'static str, template: &str) -> Self {
+        Self {
+            echo: Some(header),
+            ..Self::status(status, template)
+        }
+    }
+    /// The same reply, sent after `delay`.
+    pub fn after(mut self, delay: std::time::Duration) -> Self {
+        self.delay = delay;
+        self
+    }
+}
+
+/// The value of `name` in a raw request head, if present.
+fn header_value(head: &str, name: &str) -> Option<String> {
+    head.lines().skip(1).find_map(|line| {
+        let (key, value) = line.split_once(':')?;
+        key.trim()
+            .eq_ignore_ascii_case(name)
+            .then(|| value.trim().to_owned())
+    })
 }
 
 /// Serves `routes` (exact request target → reply; 404 otherwise) until dropped. Records every
@@ -103,10 +145,16 @@ pub async fn serve(routes: HashMap<String, Reply>) -> Server {
                 if let Ok(mut log) = log.lock() {
                     log.push(head.clone());
                 }
-                let reply = routes
+                let mut reply = routes
                     .get(&target)
                     .cloned()
                     .unwrap_or(Reply::status(404, "not found"));
+                if let Some(name) = reply.echo {
+                    let value = header_value(&head, name).unwrap_or_default();
+                    let text = String::from_utf8_lossy(&reply.body).replace("{echo}", &value);
+                    reply.body = text.into_bytes();
+                }
+                tokio::time::sleep(reply.delay).await;
                 let header = format!(
                     "HTTP/1.1 {} X\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
                     reply.status,

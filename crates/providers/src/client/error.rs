@@ -243,8 +243,10 @@ fn from_json(json: &Value) -> Option<(String, Option<String>)> {
     }
 }
 
-/// Replaces every occurrence of the key in `text` with `<redacted>`.
-pub(crate) fn redact(text: &str, key: Option<&Secret>) -> String {
+/// Replaces every occurrence of the key in `text` with `<redacted>`. Public so that every
+/// layer that turns a server's words into stored or shown text (the catalog fetchers, the
+/// engine) scrubs the same way.
+pub fn redact(text: &str, key: Option<&Secret>) -> String {
     match key {
         Some(key) if !key.is_empty() => text.replace(key.expose(), "<redacted>"),
         _ => text.to_owned(),

@@ -44,13 +44,13 @@ use switchyard_core::providers::{Cost, Usage};
 use switchyard_keychain::Secret;
 
 pub use config::{ClientConfig, ResponseLimits, RetryPolicy, Timeouts};
-pub use error::{ClientError, ResponsePart, TimeoutPhase};
+pub use error::{redact, ClientError, ResponsePart, TimeoutPhase};
 pub use stream::ChatStream;
 pub use structured::{OutputSchema, Recovery, SchemaMode, StructuredAnswer};
 pub use tokio_util::sync::CancellationToken;
 
 pub(crate) use call::root_cause;
-pub(crate) use error::{provider_message, redact};
+pub(crate) use error::provider_message;
 
 /// Which wire format an endpoint speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

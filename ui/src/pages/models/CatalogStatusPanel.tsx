@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from "react";
-import type { CatalogStatus, RefreshProgress, SourceId } from "../../ipc";
+import type { CatalogStatus, HeldSnapshot, RefreshProgress, SourceId } from "../../ipc";
 import { formatTime, SOURCE_LABEL, UNKNOWN } from "./format";
 import type { RefreshState } from "./useCatalogRefresh";
 
@@ -9,6 +9,7 @@ const STAGE_LABEL: Record<RefreshProgress["stage"], string> = {
   parsing: "parsing",
   saved: "saved",
   failed: "failed",
+  heldBack: "held back",
   finished: "done",
 };
 
@@ -21,6 +22,37 @@ export interface CatalogStatusPanelProps {
   statusError: string | null;
   refresh: RefreshState;
   onRefresh: (fromDir: string | null) => void;
+  /** "Accept anyway" for a source whose refreshed snapshot was held back. */
+  onAccept: (source: SourceId) => void;
+}
+
+/** A held-back snapshot: why, and the explicit way to apply it anyway. */
+function HeldBack({
+  held,
+  disabled,
+  accepting,
+  onAccept,
+}: {
+  held: HeldSnapshot;
+  disabled: boolean;
+  accepting: boolean;
+  onAccept: (source: SourceId) => void;
+}) {
+  return (
+    <div className="held-back small" data-held={held.source}>
+      <div className="error">{held.message}</div>
+      <button
+        type="button"
+        className="small"
+        data-accept={held.source}
+        disabled={disabled}
+        title={`Replace the ${held.previousRecords} records in use with the ${held.records} of ${held.origin}`}
+        onClick={() => onAccept(held.source)}
+      >
+        {accepting ? "Accepting…" : `Accept anyway (${held.records} records)`}
+      </button>
+    </div>
+  );
 }
 
 /** Where the catalog's data comes from, per source, with refresh and import. */
@@ -29,6 +61,7 @@ export function CatalogStatusPanel({
   statusError,
   refresh,
   onRefresh,
+  onAccept,
 }: CatalogStatusPanelProps) {
   const [folder, setFolder] = useState("");
   const importFolder = (event: FormEvent) => {
@@ -38,6 +71,7 @@ export function CatalogStatusPanel({
     }
   };
   const bundled = new Set<SourceId>(status?.bundledSources ?? []);
+  const held = new Map<SourceId, HeldSnapshot>((status?.held ?? []).map((h) => [h.source, h]));
   const running = refresh.running || (status?.refreshing ?? false);
 
   return (
@@ -94,6 +128,17 @@ export function CatalogStatusPanel({
             Refresh failed: {refresh.error}
           </p>
         )}
+        {refresh.joined && refresh.running && (
+          <p className="note" id="catalog-refresh-joined">
+            A refresh was already running; following it. Start again when it is done to read from
+            somewhere else.
+          </p>
+        )}
+        {refresh.acceptError && (
+          <p className="error" id="catalog-accept-error">
+            Could not accept: {refresh.acceptError}
+          </p>
+        )}
         {status ? (
           <table className="status-table" id="catalog-sources">
             <thead>
@@ -119,6 +164,7 @@ export function CatalogStatusPanel({
             <tbody>
               {status.sources.map((s) => {
                 const step = refresh.steps[s.source];
+                const kept = held.get(s.source);
                 return (
                   <tr key={s.source} data-source={s.source}>
                     <th scope="row">
@@ -139,6 +185,10 @@ export function CatalogStatusPanel({
                         >
                           {STAGE_LABEL[step.stage]}
                         </span>
+                      ) : kept ? (
+                        <span className="pill warn" title={kept.message}>
+                          held back
+                        </span>
                       ) : s.error ? (
                         <span className="pill fail" title={s.error}>
                           error
@@ -146,7 +196,16 @@ export function CatalogStatusPanel({
                       ) : (
                         <span className="pill ok">ok</span>
                       )}
-                      {s.error && <div className="error small">{s.error}</div>}
+                      {kept ? (
+                        <HeldBack
+                          held={kept}
+                          disabled={running || refresh.accepting !== null}
+                          accepting={refresh.accepting === s.source}
+                          onAccept={onAccept}
+                        />
+                      ) : (
+                        s.error && <div className="error small">{s.error}</div>
+                      )}
                       {step?.message && step.stage === "failed" && (
                         <div className="error small">{step.message}</div>
                       )}
@@ -207,7 +266,9 @@ export function CatalogStatusPanel({
                   <td className="end">{s.unmatched}</td>
                   <td className="end">{s.skipped}</td>
                   <td>
-                    {s.error ? (
+                    {s.held ? (
+                      <span className="error small">{s.error}</span>
+                    ) : s.error ? (
                       <span className="error small">{s.error} (previous data kept)</span>
                     ) : (
                       <span className="pill ok">updated</span>

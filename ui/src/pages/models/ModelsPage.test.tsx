@@ -36,6 +36,8 @@ const STATUS: CatalogStatus = {
   bundledDate: "2026-11-29",
   sources: [],
   refreshing: false,
+  refreshId: null,
+  held: [],
 };
 
 vi.mock("../../ipc", async (importOriginal) => {
@@ -50,6 +52,7 @@ vi.mock("../../ipc", async (importOriginal) => {
       status: vi.fn(async () => STATUS),
     },
     catalogEvents: {
+      onRefreshStarted: vi.fn(() => Promise.resolve(() => {})),
       onRefreshProgress: vi.fn(() => Promise.resolve(() => {})),
       onRefreshed: vi.fn(() => Promise.resolve(() => {})),
     },

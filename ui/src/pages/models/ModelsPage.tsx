@@ -72,7 +72,7 @@ export function ModelsPage() {
   const mounted = useRef(performance.now());
 
   const reloadCatalog = useCallback(() => setCatalogVersion((v) => v + 1), []);
-  const { refresh, startRefresh } = useCatalogRefresh(reloadCatalog);
+  const { refresh, startRefresh, acceptHeld } = useCatalogRefresh(reloadCatalog);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: catalogVersion re-runs the query after the catalog changed
   useEffect(() => {
@@ -319,6 +319,7 @@ export function ModelsPage() {
           statusError={statusError}
           refresh={refresh}
           onRefresh={(dir) => void startRefresh(dir)}
+          onAccept={(source) => void acceptHeld(source)}
         />
       )}
 

@@ -1,0 +1,71 @@
+//! The engine's domain events, published through [`crate::Engine::subscribe`].
+//!
+//! The desktop shell forwards each as a typed tauri-specta event; the CLI can print them.
+//! Every event names the piece of work it belongs to by id (a refresh, later a run), so a
+//! subscriber follows the work it started and ignores the rest. Events are low rate and never
+//! carry a secret: error texts pass through the same redaction as stored errors.
+
+use serde::Serialize;
+use switchyard_core::catalog::view::{RefreshId, RefreshProgress, RefreshReport, RefreshTrigger};
+use switchyard_core::error::ErrorCode;
+
+use crate::EngineError;
+
+/// An error as events carry it: the code the UI switches on and a message for people.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EventError {
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+impl From<&EngineError> for EventError {
+    fn from(error: &EngineError) -> Self {
+        Self {
+            code: error.code(),
+            message: error.to_string(),
+        }
+    }
+}
+
+/// Something the engine did on its own or on request. New kinds are added as the engine
+/// grows (runs, nodes); match with a wildcard arm.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+#[non_exhaustive]
+pub enum EngineEvent {
+    /// A catalog refresh began. Always followed, eventually, by exactly one
+    /// [`EngineEvent::CatalogRefreshFinished`] with the same id.
+    #[serde(rename_all = "camelCase")]
+    CatalogRefreshStarted {
+        refresh_id: RefreshId,
+        trigger: RefreshTrigger,
+        /// The folder imported from; `None` = the network.
+        from_dir: Option<String>,
+    },
+    /// One step of a running refresh (a source fetched, saved, held back, failed…).
+    #[serde(rename_all = "camelCase")]
+    CatalogRefreshProgress {
+        refresh_id: RefreshId,
+        progress: RefreshProgress,
+    },
+    /// A refresh ended: its per-source report, or why it stopped (`canceled` when the engine
+    /// closed under it).
+    #[serde(rename_all = "camelCase")]
+    CatalogRefreshFinished {
+        refresh_id: RefreshId,
+        report: Option<RefreshReport>,
+        error: Option<EventError>,
+    },
+}
+
+impl EngineEvent {
+    /// The refresh this event belongs to, if it is a catalog refresh event.
+    pub fn refresh_id(&self) -> Option<RefreshId> {
+        match self {
+            EngineEvent::CatalogRefreshStarted { refresh_id, .. }
+            | EngineEvent::CatalogRefreshProgress { refresh_id, .. }
+            | EngineEvent::CatalogRefreshFinished { refresh_id, .. } => Some(*refresh_id),
+        }
+    }
+}
