@@ -3,6 +3,7 @@
 //! engine, convert back. No SQL, no processes, no prompt assembly here.
 
 pub mod commands;
+pub mod dialog;
 pub mod error;
 pub mod events;
 mod refresh;
@@ -65,6 +66,7 @@ macro_rules! specta_builder {
                 $crate::commands::keys::set_provider_base_url,
                 $crate::commands::keys::add_provider,
                 $crate::commands::keys::remove_provider,
+                $crate::commands::keys::confirm_key_origin,
                 $crate::commands::routing::classify_task,
                 $crate::commands::routing::pick_model,
                 $crate::commands::routing::recommend_models,
@@ -115,10 +117,14 @@ pub fn run() {
     let builder = specta_builder!(tauri::Wry);
     let result = tauri::Builder::default()
         .plugin(tauri_plugin_shell::init())
+        // For dialogs raised from Rust; the webview gets no dialog permission.
+        .plugin(tauri_plugin_dialog::init())
         .invoke_handler(builder.invoke_handler())
         .setup(move |app| {
             builder.mount_events(app);
-            let state = start_engine();
+            let state = start_engine().with_key_move_confirmation(Arc::new(
+                dialog::NativeDialog::new(app.handle().clone()),
+            ));
             if let Some(engine) = state.engine() {
                 let handle = app.handle().clone();
                 tauri::async_runtime::spawn(refresh::background(handle.clone(), engine.clone()));

@@ -10,6 +10,7 @@ pub mod doctor;
 pub mod error;
 mod hash;
 pub mod info;
+pub mod origin;
 pub mod providers;
 pub mod roles;
 pub mod routing;

@@ -24,7 +24,8 @@ use switchyard_core::info::AppInfo;
 use switchyard_store::{Store, DATABASE_FILE};
 
 pub use error::EngineError;
-pub use switchyard_keychain::Secret;
+pub use keys::binding::KEY_LAYOUT_SETTING;
+pub use switchyard_keychain::{InvalidKey, ProviderKey, Secret, MAX_KEY_BYTES};
 pub use switchyard_providers::client::CancellationToken;
 
 /// The version of this build, shared by the app and the CLI.
@@ -51,6 +52,8 @@ pub struct Engine {
     refreshing: AtomicBool,
     /// Models the local servers listed at the last refresh.
     local_models: Mutex<Vec<LocalModel>>,
+    /// Set once this data directory's keychain entries are in the origin-bound layout.
+    key_layout: tokio::sync::OnceCell<()>,
 }
 
 impl Engine {
@@ -73,6 +76,7 @@ impl Engine {
             catalog: tokio::sync::RwLock::new(None),
             refreshing: AtomicBool::new(false),
             local_models: Mutex::new(Vec::new()),
+            key_layout: tokio::sync::OnceCell::new(),
         })
     }
 

@@ -22,7 +22,7 @@ use switchyard_providers::client::{
 };
 use switchyard_providers::local;
 
-use crate::keys::{provider_error, RoutedModel};
+use crate::keys::RoutedModel;
 use crate::{Engine, EngineError};
 
 /// The warning when no model can plan.
@@ -214,7 +214,7 @@ impl Engine {
         let answer = client
             .structured(
                 &target,
-                key.as_ref().map(|k| &k.secret),
+                key.secret(),
                 &request,
                 &OutputSchema::new("plan", schema),
             )
@@ -224,7 +224,7 @@ impl Engine {
             Err(ClientError::Schema { error, .. }) => Err(format!(
                 "{model} answered no valid plan, even after a repair request: {error}"
             )),
-            Err(error) => Err(provider_error(&provider.id, error).to_string()),
+            Err(error) => Err(key.failure(&provider.id, error).to_string()),
         }
     }
 }

@@ -6,6 +6,7 @@
 
 pub mod catalog;
 mod error;
+pub mod keys;
 pub mod providers;
 pub mod roles;
 pub mod routing;

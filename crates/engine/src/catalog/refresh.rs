@@ -23,9 +23,6 @@ use crate::{Engine, EngineError};
 /// `catalog.endpoint.openrouter`); `catalog.endpoint.livebench-releases` is a comma list.
 pub const SOURCE_ENDPOINT_SETTING: &str = "catalog.endpoint.";
 
-/// Environment variable read for the Artificial Analysis key when the keychain has none.
-const AA_KEY_ENV: &str = "ARTIFICIAL_ANALYSIS_API_KEY";
-
 type Progress<'a> = &'a (dyn Fn(RefreshProgress) + Send + Sync);
 
 fn emit(
@@ -82,15 +79,10 @@ impl Engine {
         emit(progress, None, RefreshStage::Started, None);
         let endpoints = self.source_endpoints().await?;
         let client = fetcher::http_client().map_err(|e| EngineError::Internal(e.to_string()))?;
-        let keys = self.key_store().await?;
-        let aa_key = tokio::task::spawn_blocking(move || {
-            keys.resolve(ARTIFICIAL_ANALYSIS, Some(AA_KEY_ENV))
-        })
-        .await
-        .ok()
-        .and_then(Result::ok)
-        .flatten()
-        .map(|resolved| resolved.secret);
+        // The key is looked up for the origin of the endpoint it would go to.
+        let aa_key = self
+            .key_for_url(ARTIFICIAL_ANALYSIS, &endpoints.artificial_analysis)
+            .await;
         for source in SourceId::ALL {
             emit(progress, Some(source), RefreshStage::Fetching, None);
         }
