@@ -1,20 +1,19 @@
-//! `keys`, `providers` and `ask`: provider keys in the OS keychain, provider settings (base
-//! URLs, custom endpoints), and one streamed answer from whichever provider serves a model.
+//! `keys` and `providers`: provider keys in the OS keychain, provider settings (base URLs,
+//! custom endpoints).
 //!
 //! A key is read from standard input only (hidden when it is a terminal), never from argv, and
 //! goes straight into a `ProviderKey` (the engine's one validation rule, shared with the app);
 //! nothing here prints more of it than its last four characters. A stored key is bound to the
 //! origin of the provider's base URL when it was stored; `providers set --keep-key` moves it.
 
-use std::io::{IsTerminal, Read, Write};
+use std::io::{IsTerminal, Read};
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 use serde::Serialize;
 use switchyard_core::error::ErrorCode;
 use switchyard_core::providers::{
-    AddProviderRequest, AskAnswer, AskRequest, KeyStatus, ProviderKind, ProviderStatus,
-    ProviderTest,
+    AddProviderRequest, KeyStatus, ProviderKind, ProviderStatus, ProviderTest,
 };
 use switchyard_engine::{Engine, InvalidKey, ProviderKey};
 
@@ -102,23 +101,6 @@ enum ProvidersCommand {
         /// Provider id.
         id: String,
     },
-}
-
-/// `switchyard ask`
-#[derive(Args)]
-pub struct AskArgs {
-    /// Catalog id (openai/gpt-4o-mini, local/ollama/llama3.2:3b) or <provider>:<model>
-    /// (openrouter:anthropic/claude-sonnet-4.5, ollama:llama3.2).
-    #[arg(long)]
-    model: String,
-    /// The prompt; `-` reads it from standard input.
-    prompt: String,
-    /// A system prompt.
-    #[arg(long)]
-    system: Option<String>,
-    /// Cap on answer tokens.
-    #[arg(long, value_name = "N")]
-    max_tokens: Option<u32>,
 }
 
 /// One provider's key as `keys list`, `keys set` and `keys delete` report it.
@@ -310,53 +292,6 @@ pub async fn providers(
     }
 }
 
-/// Runs `switchyard ask`: the answer streams to stdout as it arrives; usage and cost follow
-/// on stderr. With `--json`, stdout is JSON Lines: `{"delta": "…"}` per streamed piece, then
-/// one `{"answer": {…}}` with the whole text, usage, cost, provider and latency.
-pub async fn ask(engine: &Engine, args: AskArgs, json: bool) -> Result<ExitCode, CliError> {
-    let prompt = if args.prompt == "-" {
-        let mut text = String::new();
-        std::io::stdin().read_to_string(&mut text).map_err(|e| {
-            CliError::invalid(format!("cannot read the prompt from standard input: {e}"))
-        })?;
-        text
-    } else {
-        args.prompt
-    };
-    let request = AskRequest {
-        model: args.model,
-        prompt,
-        system: args.system,
-        max_tokens: args.max_tokens,
-        pricing: None,
-    };
-    let mut ends_with_newline = true;
-    let answer = engine
-        .ask(request, None, |delta: &str| {
-            let mut out = std::io::stdout().lock();
-            // A closed pipe (`| head`) is the reader's choice, not an error of the answer.
-            let _ = if json {
-                writeln!(out, "{}", serde_json::json!({ "delta": delta }))
-            } else {
-                write!(out, "{delta}")
-            };
-            let _ = out.flush();
-            if !delta.is_empty() {
-                ends_with_newline = delta.ends_with('\n');
-            }
-        })
-        .await?;
-    if json {
-        println!("{}", serde_json::json!({ "answer": answer }));
-    } else {
-        if !ends_with_newline {
-            println!();
-        }
-        eprintln!("{}", describe_answer(&answer));
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
 /// Reads one key from standard input: hidden when typed at a terminal, otherwise the whole
 /// (bounded) input, then checks it with [`ProviderKey::parse`], the rule the app uses too.
 fn read_key(provider: &ProviderStatus) -> Result<ProviderKey, CliError> {
@@ -515,43 +450,9 @@ fn describe_test(report: &ProviderTest) -> String {
     }
 }
 
-/// `[openai · gpt-4o-mini · 12 in, 34 out tokens · $0.000022 · 850 ms]`
-fn describe_answer(answer: &AskAnswer) -> String {
-    let approx = if answer.usage.estimated { "~" } else { "" };
-    let cost = match &answer.cost {
-        Some(cost) => format!("{}{}", if cost.estimated { "~" } else { "" }, usd(cost.usd)),
-        None => "cost unknown (no catalog price for this model)".into(),
-    };
-    let estimated = if answer.usage.estimated {
-        " (estimated: the provider sent no usage)"
-    } else {
-        ""
-    };
-    format!(
-        "[{} · {} · {approx}{} in, {approx}{} out tokens{estimated} · {cost} · {} ms]",
-        answer.provider_id,
-        answer.provider_model,
-        answer.usage.input_tokens,
-        answer.usage.output_tokens,
-        answer.latency_ms
-    )
-}
-
-/// Dollars with enough digits to show sub-cent answers.
-fn usd(amount: f64) -> String {
-    if amount == 0.0 {
-        "$0 (free)".into()
-    } else if amount < 0.01 {
-        format!("${amount:.6}")
-    } else {
-        format!("${amount:.4}")
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use switchyard_core::providers::{Cost, Usage};
 
     #[test]
     fn key_descriptions_show_at_most_the_last_four() {
@@ -591,40 +492,5 @@ mod tests {
         let table = key_table(&[row("openai"), row("anthropic")]);
         assert_eq!(table.matches("keychain unavailable").count(), 2);
         assert_eq!(table.matches("no D-Bus session bus").count(), 1);
-    }
-
-    #[test]
-    fn answer_line_marks_estimates_and_prices() {
-        let mut answer = AskAnswer {
-            model: "openai/gpt-4o-mini".into(),
-            provider_id: "openai".into(),
-            provider_model: "gpt-4o-mini".into(),
-            key_source: None,
-            text: "hi".into(),
-            finish_reason: Some("stop".into()),
-            usage: Usage {
-                input_tokens: 12,
-                output_tokens: 34,
-                estimated: false,
-            },
-            cost: Some(Cost {
-                usd: 0.000_022_2,
-                input_usd: 0.000_001_8,
-                output_usd: 0.000_020_4,
-                estimated: false,
-            }),
-            latency_ms: 850,
-        };
-        assert_eq!(
-            describe_answer(&answer),
-            "[openai · gpt-4o-mini · 12 in, 34 out tokens · $0.000022 · 850 ms]"
-        );
-        answer.usage.estimated = true;
-        answer.cost = None;
-        let line = describe_answer(&answer);
-        assert!(line.contains("~12 in, ~34 out tokens (estimated"), "{line}");
-        assert!(line.contains("cost unknown"), "{line}");
-        assert_eq!(usd(0.0), "$0 (free)");
-        assert_eq!(usd(1.5), "$1.5000");
     }
 }
