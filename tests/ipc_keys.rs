@@ -20,6 +20,9 @@ use std::sync::{Arc, Mutex, OnceLock};
 use http::{wire, Reply, TestServer};
 use serde_json::{json, Value};
 use support::Harness;
+use switchyard_core::providers::KeyOriginChange;
+use switchyard_desktop::dialog::{confirmation_text, KeyMoveConfirmation};
+use switchyard_desktop::AppState;
 use switchyard_engine::{Engine, EngineConfig};
 use switchyard_store::{Store, DATABASE_FILE};
 
@@ -70,10 +73,44 @@ fn keychain_present() -> bool {
     false
 }
 
+/// Answers the native key-move confirmation for the user, and remembers what it was shown.
+struct ScriptedDialog {
+    answer: bool,
+    shown: Mutex<Vec<String>>,
+}
+
+impl ScriptedDialog {
+    fn answering(answer: bool) -> Arc<Self> {
+        Arc::new(Self {
+            answer,
+            shown: Mutex::new(Vec::new()),
+        })
+    }
+
+    fn shown(&self) -> Vec<String> {
+        self.shown.lock().expect("shown").clone()
+    }
+}
+
+impl KeyMoveConfirmation for ScriptedDialog {
+    fn confirm_key_move(&self, change: &KeyOriginChange) -> bool {
+        self.shown
+            .lock()
+            .expect("shown")
+            .push(confirmation_text(change));
+        self.answer
+    }
+}
+
 impl Harness {
     /// A fresh engine on a temp dir whose keys go to a keychain service of its own; no
     /// response may contain the test key.
     fn isolated() -> Self {
+        Self::isolated_with(None)
+    }
+
+    /// [`Harness::isolated`] whose key-move confirmations `dialog` answers.
+    fn isolated_with(dialog: Option<Arc<ScriptedDialog>>) -> Self {
         captured_logs();
         let dir = tempfile::tempdir().expect("tempdir");
         let service = format!(
@@ -96,7 +133,11 @@ impl Harness {
             .await
         })
         .expect("engine");
-        Self::with_engine(dir, Arc::new(engine)).never_returning(KEY)
+        let mut state = AppState::ready(Arc::new(engine));
+        if let Some(dialog) = dialog {
+            state = state.with_key_move_confirmation(dialog);
+        }
+        Self::with_state(dir, state).never_returning(KEY)
     }
 
     fn row(&self, id: &str) -> Value {
@@ -220,11 +261,15 @@ fn a_key_is_stored_tested_and_deleted_and_never_comes_back() {
         json!({"provider": "openai", "key": format!("  {KEY}\n")}),
     );
     assert_eq!(stored["id"], "openai");
-    assert_eq!(stored["key"], json!({"state": "stored", "last4": "55d2"}));
+    assert_eq!(
+        stored["key"],
+        json!({"state": "stored", "last4": "55d2", "origin": api.url})
+    );
     assert_eq!(
         h.row("openai")["key"],
-        json!({"state": "stored", "last4": "55d2"})
+        json!({"state": "stored", "last4": "55d2", "origin": api.url})
     );
+    assert_eq!(h.row("openai")["origin"], api.url);
 
     let report = h.ok("test_provider", json!({"provider": "openai"}));
     assert_eq!(report["ok"], true, "{report}");
@@ -407,4 +452,148 @@ fn a_built_in_base_url_goes_back_to_its_default() {
     );
     assert_eq!(reset["baseUrl"], "https://api.deepseek.com");
     assert_eq!(h.row("deepseek")["baseUrl"], "https://api.deepseek.com");
+}
+
+#[test]
+fn the_app_refuses_the_keys_the_cli_refuses() {
+    let h = Harness::isolated();
+    let long = "k".repeat(5000);
+    for key in [
+        "sk-one\nsk-two",
+        "sk-one sk-two",
+        "sk-tab\tkey",
+        "sk-zero\u{200B}width",
+        "\u{FEFF}sk-bom",
+        long.as_str(),
+        " \n",
+    ] {
+        let err = h.err(
+            "set_provider_key",
+            json!({"provider": "openai", "key": key}),
+        );
+        assert_eq!(err["code"], "invalidInput", "{key:?}: {err}");
+        assert!(
+            err["message"].as_str().is_some_and(|m| !m.contains("sk-")),
+            "{err}"
+        );
+    }
+    if keychain_present() {
+        assert_eq!(h.row("openai")["key"], json!({"state": "missing"}));
+    }
+}
+
+#[test]
+fn the_webview_gets_no_dialog_permission() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("capabilities");
+    for entry in std::fs::read_dir(&dir).expect("capabilities").flatten() {
+        let text = std::fs::read_to_string(entry.path()).expect("read");
+        assert!(
+            !text.contains("dialog"),
+            "{} grants a dialog permission: the key-move confirmation must stay Rust-only",
+            entry.path().display()
+        );
+    }
+}
+
+#[test]
+fn a_key_moves_to_a_new_origin_only_when_the_user_confirms_natively() {
+    if !keychain_present() {
+        return;
+    }
+    let declined = ScriptedDialog::answering(false);
+    let h = Harness::isolated_with(Some(declined.clone()));
+    let entered_for = server(vec![Reply::json(200, wire::model_list(2))]);
+    // The new origin would answer anything; only the engine keeps the key from it.
+    let other = server(vec![
+        Reply::json(200, wire::model_list(8)),
+        Reply::json(200, wire::model_list(8)),
+    ]);
+    h.ok(
+        "set_provider_base_url",
+        json!({"provider": "anthropic", "baseUrl": entered_for.url}),
+    );
+    h.ok(
+        "set_provider_key",
+        json!({"provider": "anthropic", "key": KEY}),
+    );
+    assert_eq!(
+        h.ok("test_provider", json!({"provider": "anthropic"}))["ok"],
+        true
+    );
+    assert_eq!(entered_for.requests()[0].header("x-api-key"), Some(KEY));
+
+    // Two calls a compromised page could make: point elsewhere, then test.
+    let moved = h.ok(
+        "set_provider_base_url",
+        json!({"provider": "anthropic", "baseUrl": other.url}),
+    );
+    assert_eq!(
+        moved["key"],
+        json!({"state": "originMismatch", "last4": "55d2", "origin": entered_for.url,
+               "targetOrigin": other.url, "variable": null})
+    );
+    let err = h.err("test_provider", json!({"provider": "anthropic"}));
+    assert_eq!(err["code"], "keyOriginMismatch", "{err}");
+
+    // The page cannot confirm for itself: the native dialog asks, and here the user declines.
+    let status = h.ok("confirm_key_origin", json!({"provider": "anthropic"}));
+    assert_eq!(status["key"]["state"], "originMismatch", "{status}");
+    let shown = declined.shown();
+    assert_eq!(shown.len(), 1);
+    assert!(
+        shown[0].contains("Anthropic")
+            && shown[0].contains(&entered_for.url)
+            && shown[0].contains(&other.url),
+        "the dialog names the provider and both origins: {}",
+        shown[0]
+    );
+    assert_eq!(
+        h.err("test_provider", json!({"provider": "anthropic"}))["code"],
+        "keyOriginMismatch"
+    );
+    assert!(other.requests().is_empty(), "declined: nothing was sent");
+
+    // The same data dir and keychain, a user who confirms.
+    let confirmed = ScriptedDialog::answering(true);
+    let engine = support::engine_in(h.dir.path());
+    let again = Harness::with_state(
+        tempfile::tempdir().expect("tempdir"),
+        AppState::ready(engine).with_key_move_confirmation(confirmed.clone()),
+    )
+    .never_returning(KEY);
+    let status = again.ok("confirm_key_origin", json!({"provider": "anthropic"}));
+    assert_eq!(
+        status["key"],
+        json!({"state": "stored", "last4": "55d2", "origin": other.url})
+    );
+    assert_eq!(confirmed.shown().len(), 1);
+    assert_eq!(
+        again.ok("test_provider", json!({"provider": "anthropic"}))["ok"],
+        true
+    );
+    assert_eq!(other.requests()[0].header("x-api-key"), Some(KEY));
+    let nothing = again.err("confirm_key_origin", json!({"provider": "anthropic"}));
+    assert_eq!(
+        nothing["code"], "invalidInput",
+        "nothing left to move: {nothing}"
+    );
+    assert_eq!(confirmed.shown().len(), 1, "no dialog without a move");
+    assert_eq!(
+        again.ok("delete_provider_key", json!({"provider": "anthropic"})),
+        true
+    );
+
+    assert!(
+        !contains(&all_bytes(h.dir.path()), KEY),
+        "the key reached the data directory"
+    );
+    let logs = captured_logs().lock().expect("logs").clone();
+    assert!(
+        contains(&logs, "provider key moved to a new origin"),
+        "the log capture must see the engine's lines"
+    );
+    assert!(!contains(&logs, KEY), "the key reached a log line");
+    for text in shown.iter().chain(confirmed.shown().iter()) {
+        assert!(!text.contains(KEY), "the key in the dialog: {text}");
+    }
 }

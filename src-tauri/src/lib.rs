@@ -5,6 +5,7 @@
 #[cfg(test)]
 mod capabilities_test;
 pub mod commands;
+pub mod dialog;
 pub mod error;
 pub mod events;
 pub mod links;
@@ -69,6 +70,7 @@ macro_rules! specta_builder {
                 $crate::commands::keys::set_provider_base_url,
                 $crate::commands::keys::add_provider,
                 $crate::commands::keys::remove_provider,
+                $crate::commands::keys::confirm_key_origin,
                 $crate::commands::routing::classify_task,
                 $crate::commands::routing::pick_model,
                 $crate::commands::routing::recommend_models,
@@ -135,10 +137,14 @@ pub fn run() {
     let result = tauri::Builder::default()
         .plugin(tauri_plugin_shell::init())
         .plugin(navigation_guard())
+        // For dialogs raised from Rust; the webview gets no dialog permission.
+        .plugin(tauri_plugin_dialog::init())
         .invoke_handler(builder.invoke_handler())
         .setup(move |app| {
             builder.mount_events(app);
-            let state = start_engine();
+            let state = start_engine().with_key_move_confirmation(Arc::new(
+                dialog::NativeDialog::new(app.handle().clone()),
+            ));
             if let Some(engine) = state.engine() {
                 let handle = app.handle().clone();
                 events::forward(handle.clone(), &engine);

@@ -80,7 +80,12 @@ impl Harness {
 
     /// An app around `engine`, whose home is `dir`.
     pub fn with_engine(dir: tempfile::TempDir, engine: Arc<Engine>) -> Self {
-        let (app, window) = app_with(AppState::ready(engine));
+        Self::with_state(dir, AppState::ready(engine))
+    }
+
+    /// An app managing `state`, whose engine's home is `dir`.
+    pub fn with_state(dir: tempfile::TempDir, state: AppState) -> Self {
+        let (app, window) = app_with(state);
         Self {
             dir,
             _app: app,

@@ -1,26 +1,27 @@
-//! `keys`, `providers` and `ask`: provider keys in the OS keychain, provider settings (base
-//! URLs, custom endpoints), and one streamed answer from whichever provider serves a model.
+//! `keys` and `providers`: provider keys in the OS keychain, provider settings (base URLs,
+//! custom endpoints).
 //!
 //! A key is read from standard input only (hidden when it is a terminal), never from argv, and
-//! goes straight into a `Secret`; nothing here prints more of it than its last four characters.
+//! goes straight into a `ProviderKey` (the engine's one validation rule, shared with the app);
+//! nothing here prints more of it than its last four characters. A stored key is bound to the
+//! origin of the provider's base URL when it was stored; `providers set --keep-key` moves it.
 
-use std::io::{IsTerminal, Read, Write};
+use std::io::{IsTerminal, Read};
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 use serde::Serialize;
 use switchyard_core::error::ErrorCode;
 use switchyard_core::providers::{
-    AddProviderRequest, AskAnswer, AskRequest, KeyStatus, ProviderKind, ProviderStatus,
-    ProviderTest,
+    AddProviderRequest, KeyStatus, ProviderKind, ProviderStatus, ProviderTest,
 };
-use switchyard_engine::Engine;
-use switchyard_keychain::Secret;
+use switchyard_engine::{Engine, InvalidKey, ProviderKey};
 
 use crate::output::{print, CliError};
 
-/// Longest key accepted on standard input.
-const MAX_KEY_BYTES: u64 = 16 * 1024;
+/// Most bytes read from standard input for a key: more than any valid key (the engine refuses
+/// keys over `switchyard_engine::MAX_KEY_BYTES`), so a wrong pipe (a whole file) is cut off.
+const MAX_STDIN_BYTES: u64 = 16 * 1024;
 
 /// `switchyard keys …`
 #[derive(Args)]
@@ -38,7 +39,8 @@ enum KeysCommand {
         /// Provider id (see `switchyard providers list`).
         provider: String,
     },
-    /// Which providers have a key: stored (last 4 characters), from the environment, or none.
+    /// Which providers have a key: stored (last 4 characters, and the origin it is held for),
+    /// from the environment, or none; and whether it is held for the origin requests go to.
     List,
     /// Delete a provider's stored key (an environment variable still applies).
     Delete {
@@ -64,7 +66,8 @@ pub struct ProvidersArgs {
 enum ProvidersCommand {
     /// Every provider with its kind, base URL, key status and (local servers) reachability.
     List,
-    /// Point a provider at another base URL, or back to its default.
+    /// Point a provider at another base URL, or back to its default. A stored key stays bound
+    /// to the origin it was stored for and is not sent to a new one unless --keep-key moves it.
     Set {
         /// Provider id.
         id: String,
@@ -74,6 +77,10 @@ enum ProvidersCommand {
         /// Go back to the built-in default URL.
         #[arg(long, conflicts_with = "base_url")]
         default: bool,
+        /// Move the stored key to the new URL's origin, so it is sent there (https, or this
+        /// machine, only).
+        #[arg(long)]
+        keep_key: bool,
     },
     /// Add an OpenAI-compatible or Anthropic endpoint of your own (vLLM, a proxy, a gateway).
     Add {
@@ -96,23 +103,6 @@ enum ProvidersCommand {
     },
 }
 
-/// `switchyard ask`
-#[derive(Args)]
-pub struct AskArgs {
-    /// Catalog id (openai/gpt-4o-mini, local/ollama/llama3.2:3b) or <provider>:<model>
-    /// (openrouter:anthropic/claude-sonnet-4.5, ollama:llama3.2).
-    #[arg(long)]
-    model: String,
-    /// The prompt; `-` reads it from standard input.
-    prompt: String,
-    /// A system prompt.
-    #[arg(long)]
-    system: Option<String>,
-    /// Cap on answer tokens.
-    #[arg(long, value_name = "N")]
-    max_tokens: Option<u32>,
-}
-
 /// One provider's key as `keys list`, `keys set` and `keys delete` report it.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -121,8 +111,19 @@ struct KeyRow {
     name: String,
     /// Environment variable honoured when the keychain has no key.
     env_var: Option<String>,
-    /// Never the key: missing, stored (last 4), environment (variable, last 4), unavailable.
+    /// Never the key: missing, stored (last 4, origin), originMismatch (last 4, the origin it
+    /// is held for, the origin requests go to), insecureOrigin, environment (variable, last 4),
+    /// unavailable.
     key: KeyStatus,
+    /// The base URL requests go to.
+    base_url: String,
+    /// Its origin: a key is only sent when it is held for this origin.
+    origin: Option<String>,
+    /// The origin the key is held for (stored keys; for an environment key held back, the
+    /// provider's default origin).
+    key_origin: Option<String>,
+    /// Whether a key exists and may go to `origin`; `None` when there is no key at all.
+    key_origin_matches: Option<bool>,
     /// `keys delete` only: whether a stored key was there to delete.
     #[serde(skip_serializing_if = "Option::is_none")]
     deleted: Option<bool>,
@@ -130,11 +131,16 @@ struct KeyRow {
 
 impl KeyRow {
     fn of(status: ProviderStatus, deleted: Option<bool>) -> Self {
+        let (key_origin, key_origin_matches) = binding(&status);
         Self {
             provider: status.id,
             name: status.name,
             env_var: status.env_var,
             key: status.key,
+            base_url: status.base_url,
+            origin: status.origin,
+            key_origin,
+            key_origin_matches,
             deleted,
         }
     }
@@ -214,11 +220,43 @@ pub async fn providers(
             id,
             base_url,
             default,
+            keep_key,
         } => {
             let url = if default { None } else { base_url };
-            let status = engine.set_provider_base_url(&id, url.as_deref()).await?;
+            let status = if keep_key {
+                engine
+                    .set_provider_base_url_keeping_key(&id, url.as_deref())
+                    .await?
+            } else {
+                engine.set_provider_base_url(&id, url.as_deref()).await?
+            };
             print(&status, json, |s| {
-                format!("{} now uses {}", s.name, s.base_url)
+                let line = format!("{} now uses {}", s.name, s.base_url);
+                match &s.key {
+                    KeyStatus::OriginMismatch {
+                        origin,
+                        target_origin,
+                        variable: None,
+                        ..
+                    } => format!(
+                        "{line}\nits key stays bound to {origin} and is not sent to \
+                         {target_origin}; add --keep-key to move it there"
+                    ),
+                    KeyStatus::OriginMismatch {
+                        origin,
+                        target_origin,
+                        variable: Some(variable),
+                        ..
+                    } => format!(
+                        "{line}\n{variable} is only sent to {origin} or to this machine, not \
+                         to {target_origin}; store a key for it with `switchyard keys set {}`",
+                        s.id
+                    ),
+                    KeyStatus::Stored { origin, .. } if keep_key => {
+                        format!("{line}; its key is now held for {origin}")
+                    }
+                    _ => line,
+                }
             })
         }
         ProvidersCommand::Add {
@@ -254,56 +292,9 @@ pub async fn providers(
     }
 }
 
-/// Runs `switchyard ask`: the answer streams to stdout as it arrives; usage and cost follow
-/// on stderr. With `--json`, stdout is JSON Lines: `{"delta": "…"}` per streamed piece, then
-/// one `{"answer": {…}}` with the whole text, usage, cost, provider and latency.
-pub async fn ask(engine: &Engine, args: AskArgs, json: bool) -> Result<ExitCode, CliError> {
-    let prompt = if args.prompt == "-" {
-        let mut text = String::new();
-        std::io::stdin().read_to_string(&mut text).map_err(|e| {
-            CliError::invalid(format!("cannot read the prompt from standard input: {e}"))
-        })?;
-        text
-    } else {
-        args.prompt
-    };
-    let request = AskRequest {
-        model: args.model,
-        prompt,
-        system: args.system,
-        max_tokens: args.max_tokens,
-        pricing: None,
-    };
-    let mut ends_with_newline = true;
-    let answer = engine
-        .ask(request, None, |delta: &str| {
-            let mut out = std::io::stdout().lock();
-            // A closed pipe (`| head`) is the reader's choice, not an error of the answer.
-            let _ = if json {
-                writeln!(out, "{}", serde_json::json!({ "delta": delta }))
-            } else {
-                write!(out, "{delta}")
-            };
-            let _ = out.flush();
-            if !delta.is_empty() {
-                ends_with_newline = delta.ends_with('\n');
-            }
-        })
-        .await?;
-    if json {
-        println!("{}", serde_json::json!({ "answer": answer }));
-    } else {
-        if !ends_with_newline {
-            println!();
-        }
-        eprintln!("{}", describe_answer(&answer));
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
 /// Reads one key from standard input: hidden when typed at a terminal, otherwise the whole
-/// (bounded) input. Empty input and keys with inner whitespace are refused.
-fn read_key(provider: &ProviderStatus) -> Result<Secret, CliError> {
+/// (bounded) input, then checks it with [`ProviderKey::parse`], the rule the app uses too.
+fn read_key(provider: &ProviderStatus) -> Result<ProviderKey, CliError> {
     let stdin = std::io::stdin();
     let text = if stdin.is_terminal() {
         eprint!(
@@ -316,45 +307,64 @@ fn read_key(provider: &ProviderStatus) -> Result<Secret, CliError> {
         let mut text = String::new();
         stdin
             .lock()
-            .take(MAX_KEY_BYTES + 1)
+            .take(MAX_STDIN_BYTES + 1)
             .read_to_string(&mut text)
             .map_err(|e| {
                 CliError::invalid(format!("cannot read the key from standard input: {e}"))
             })?;
-        if text.len() as u64 > MAX_KEY_BYTES {
+        if text.len() as u64 > MAX_STDIN_BYTES {
             return Err(CliError::invalid(format!(
-                "standard input holds more than {MAX_KEY_BYTES} bytes; pipe in only the key"
+                "standard input holds more than {MAX_STDIN_BYTES} bytes; pipe in only the key"
             )));
         }
         text
     };
-    let key = Secret::new(text);
-    if key.is_empty() {
-        return Err(CliError::invalid(format!(
+    ProviderKey::parse(text).map_err(|error| match error {
+        InvalidKey::Empty => CliError::invalid(format!(
             "no key on standard input. Keys are never taken from the command line; pipe one in, \
              e.g. `printf '%s' \"$KEY\" | switchyard keys set {}`, or run it in a terminal to \
              paste it",
             provider.id
-        )));
+        )),
+        other => CliError::invalid(other.to_string()),
+    })
+}
+
+/// The origin a key is held for, and whether it may go where requests go now.
+fn binding(status: &ProviderStatus) -> (Option<String>, Option<bool>) {
+    match &status.key {
+        KeyStatus::Stored { origin, .. } => (Some(origin.clone()), Some(true)),
+        KeyStatus::Environment { .. } => (status.origin.clone(), Some(true)),
+        KeyStatus::OriginMismatch { origin, .. } | KeyStatus::InsecureOrigin { origin, .. } => {
+            (Some(origin.clone()), Some(false))
+        }
+        KeyStatus::Missing | KeyStatus::NotNeeded | KeyStatus::Unavailable { .. } => (None, None),
     }
-    if key
-        .expose()
-        .chars()
-        .any(|c| c.is_whitespace() || c.is_control())
-    {
-        return Err(CliError::invalid(
-            "the key contains spaces or line breaks; pass only the key, on one line".into(),
-        ));
-    }
-    Ok(key)
 }
 
 /// "stored …55d2", "from OPENAI_API_KEY …abcd", "no key".
 fn describe_key(key: &KeyStatus) -> String {
     match key {
         KeyStatus::Missing => "no key".into(),
-        KeyStatus::Stored { last4 } => format!("stored …{last4}"),
+        KeyStatus::Stored { last4, origin } => format!("stored …{last4}, held for {origin}"),
         KeyStatus::Environment { variable, last4 } => format!("from {variable} …{last4}"),
+        KeyStatus::OriginMismatch {
+            last4,
+            origin,
+            target_origin,
+            variable: None,
+        } => format!("stored …{last4}, held for {origin}: not sent to {target_origin}"),
+        KeyStatus::OriginMismatch {
+            last4,
+            origin,
+            target_origin,
+            variable: Some(variable),
+        } => format!(
+            "from {variable} …{last4}, only for {origin} or this machine: not sent to {target_origin}"
+        ),
+        KeyStatus::InsecureOrigin { last4, origin } => {
+            format!("stored …{last4}, held for {origin}: never sent over plain http")
+        }
         KeyStatus::NotNeeded => "no key needed".into(),
         KeyStatus::Unavailable { .. } => "keychain unavailable".into(),
     }
@@ -440,51 +450,18 @@ fn describe_test(report: &ProviderTest) -> String {
     }
 }
 
-/// `[openai · gpt-4o-mini · 12 in, 34 out tokens · $0.000022 · 850 ms]`
-fn describe_answer(answer: &AskAnswer) -> String {
-    let approx = if answer.usage.estimated { "~" } else { "" };
-    let cost = match &answer.cost {
-        Some(cost) => format!("{}{}", if cost.estimated { "~" } else { "" }, usd(cost.usd)),
-        None => "cost unknown (no catalog price for this model)".into(),
-    };
-    let estimated = if answer.usage.estimated {
-        " (estimated: the provider sent no usage)"
-    } else {
-        ""
-    };
-    format!(
-        "[{} · {} · {approx}{} in, {approx}{} out tokens{estimated} · {cost} · {} ms]",
-        answer.provider_id,
-        answer.provider_model,
-        answer.usage.input_tokens,
-        answer.usage.output_tokens,
-        answer.latency_ms
-    )
-}
-
-/// Dollars with enough digits to show sub-cent answers.
-fn usd(amount: f64) -> String {
-    if amount == 0.0 {
-        "$0 (free)".into()
-    } else if amount < 0.01 {
-        format!("${amount:.6}")
-    } else {
-        format!("${amount:.4}")
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use switchyard_core::providers::{Cost, Usage};
 
     #[test]
     fn key_descriptions_show_at_most_the_last_four() {
         assert_eq!(
             describe_key(&KeyStatus::Stored {
-                last4: "55d2".into()
+                last4: "55d2".into(),
+                origin: "https://api.openai.com".into()
             }),
-            "stored …55d2"
+            "stored …55d2, held for https://api.openai.com"
         );
         assert_eq!(
             describe_key(&KeyStatus::Environment {
@@ -506,45 +483,14 @@ mod tests {
             name: id.into(),
             env_var: None,
             key: unavailable.clone(),
+            base_url: "https://api.openai.com/v1".into(),
+            origin: Some("https://api.openai.com".into()),
+            key_origin: None,
+            key_origin_matches: None,
             deleted: None,
         };
         let table = key_table(&[row("openai"), row("anthropic")]);
         assert_eq!(table.matches("keychain unavailable").count(), 2);
         assert_eq!(table.matches("no D-Bus session bus").count(), 1);
-    }
-
-    #[test]
-    fn answer_line_marks_estimates_and_prices() {
-        let mut answer = AskAnswer {
-            model: "openai/gpt-4o-mini".into(),
-            provider_id: "openai".into(),
-            provider_model: "gpt-4o-mini".into(),
-            key_source: None,
-            text: "hi".into(),
-            finish_reason: Some("stop".into()),
-            usage: Usage {
-                input_tokens: 12,
-                output_tokens: 34,
-                estimated: false,
-            },
-            cost: Some(Cost {
-                usd: 0.000_022_2,
-                input_usd: 0.000_001_8,
-                output_usd: 0.000_020_4,
-                estimated: false,
-            }),
-            latency_ms: 850,
-        };
-        assert_eq!(
-            describe_answer(&answer),
-            "[openai · gpt-4o-mini · 12 in, 34 out tokens · $0.000022 · 850 ms]"
-        );
-        answer.usage.estimated = true;
-        answer.cost = None;
-        let line = describe_answer(&answer);
-        assert!(line.contains("~12 in, ~34 out tokens (estimated"), "{line}");
-        assert!(line.contains("cost unknown"), "{line}");
-        assert_eq!(usd(0.0), "$0 (free)");
-        assert_eq!(usd(1.5), "$1.5000");
     }
 }

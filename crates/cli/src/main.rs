@@ -3,6 +3,7 @@
 //! failure. Logic lives in the engine; these modules only parse arguments and print.
 
 mod app;
+mod ask;
 mod catalog;
 mod keys;
 mod output;
@@ -60,7 +61,7 @@ enum Command {
     /// Providers: list with key status, base URLs, custom OpenAI-compatible/Anthropic endpoints.
     Providers(keys::ProvidersArgs),
     /// Stream one answer from a model; usage and cost follow on stderr (--json: JSON Lines).
-    Ask(keys::AskArgs),
+    Ask(ask::AskArgs),
     /// How a task reads: category, confidence, needs, stack words and the deciding words.
     Classify {
         /// The task, in words.
@@ -129,7 +130,7 @@ async fn run(cli: Cli) -> ExitCode {
         Command::Roles(args) => roles::run(&engine, args, json).await,
         Command::Keys(args) => keys::keys(&engine, args, json).await,
         Command::Providers(args) => keys::providers(&engine, args, json).await,
-        Command::Ask(args) => keys::ask(&engine, args, json).await,
+        Command::Ask(args) => ask::ask(&engine, args, json).await,
         Command::Classify { task } => routing::classify(&engine, &task, json),
         Command::Pick(args) => routing::pick(&engine, args, json).await,
         Command::Recommend { route, count } => {

@@ -208,15 +208,20 @@ fn a_key_is_set_from_stdin_listed_tested_used_and_deleted_without_leaking() {
     transcript.record(&out);
     let stored = ok_json(&out, "keys set");
     assert_eq!(stored["provider"], "openai");
-    assert_eq!(stored["key"], json!({"state": "stored", "last4": "7f60"}));
+    assert_eq!(
+        stored["key"],
+        json!({"state": "stored", "last4": "7f60", "origin": server.url})
+    );
 
     let out = run(h, &["keys", "list", "--json"], "", &[]);
     transcript.record(&out);
     let list = ok_json(&out, "keys list");
     assert_eq!(
         row(&list, "openai", "provider")["key"],
-        json!({"state": "stored", "last4": "7f60"})
+        json!({"state": "stored", "last4": "7f60", "origin": server.url})
     );
+    assert_eq!(row(&list, "openai", "provider")["keyOrigin"], server.url);
+    assert_eq!(row(&list, "openai", "provider")["keyOriginMatches"], true);
     assert_eq!(
         row(&list, "anthropic", "provider")["key"],
         json!({"state": "missing"})
@@ -687,5 +692,218 @@ fn keys_test_reports_the_providers_own_error_and_exits_2() {
             .as_str()
             .is_some_and(|e| e.contains("Incorrect API key provided")),
         "{report}"
+    );
+}
+
+#[test]
+fn a_key_stays_bound_to_its_origin_unless_keep_key_moves_it() {
+    if !keychain_present() {
+        return;
+    }
+    let home = home();
+    let h = home.path();
+    let rt = runtime();
+    let entered_for = rt.block_on(TestServer::start(vec![Reply::json(
+        200,
+        wire::model_list(2),
+    )]));
+    // Everything the new origin would be asked, it would answer: only the CLI's refusal
+    // keeps the key from it until --keep-key.
+    let new_origin = rt.block_on(TestServer::start(vec![Reply::json(
+        200,
+        wire::model_list(6),
+    )]));
+    let mut transcript = Transcript::new();
+    let mut step = |args: &[&str], stdin: &str| {
+        let out = run(h, args, stdin, &[]);
+        transcript.record(&out);
+        out
+    };
+    ok_json(
+        &step(
+            &[
+                "providers",
+                "set",
+                "deepseek",
+                "--base-url",
+                &entered_for.url,
+                "--json",
+            ],
+            "",
+        ),
+        "set",
+    );
+    ok_json(
+        &step(&["keys", "set", "deepseek", "--json"], KEY),
+        "keys set",
+    );
+    assert_eq!(
+        ok_json(&step(&["keys", "test", "deepseek", "--json"], ""), "test")["ok"],
+        true
+    );
+
+    // Without --keep-key the key stays bound to the old origin, and says so.
+    let moved = step(
+        &[
+            "providers",
+            "set",
+            "deepseek",
+            "--base-url",
+            &new_origin.url,
+        ],
+        "",
+    );
+    assert!(moved.status.success());
+    let text = String::from_utf8_lossy(&moved.stdout);
+    assert!(
+        text.contains(&format!("stays bound to {}", entered_for.url))
+            && text.contains("--keep-key"),
+        "{text}"
+    );
+    let list = ok_json(&step(&["keys", "list", "--json"], ""), "list");
+    let deepseek = row(&list, "deepseek", "provider");
+    assert_eq!(deepseek["origin"], new_origin.url);
+    assert_eq!(deepseek["keyOrigin"], entered_for.url);
+    assert_eq!(deepseek["keyOriginMatches"], false);
+    assert_eq!(
+        deepseek["key"],
+        json!({"state": "originMismatch", "last4": "7f60", "origin": entered_for.url,
+               "targetOrigin": new_origin.url, "variable": null})
+    );
+    let human = String::from_utf8_lossy(&step(&["keys", "list"], "").stdout).into_owned();
+    assert!(
+        human.contains(&format!(
+            "held for {}: not sent to {}",
+            entered_for.url, new_origin.url
+        )),
+        "{human}"
+    );
+    for args in [
+        &["keys", "test", "deepseek", "--json"][..],
+        &["ask", "--model", "deepseek:deepseek-chat", "--json", "hi"][..],
+    ] {
+        let err = err_json(&step(args, ""), "withheld");
+        assert_eq!(err["code"], "keyOriginMismatch", "{args:?}: {err}");
+        let message = err["message"].as_str().expect("message");
+        assert!(
+            message.contains(&entered_for.url) && message.contains(&new_origin.url),
+            "{message}"
+        );
+    }
+    assert!(
+        new_origin.requests().is_empty(),
+        "nothing went to the new origin"
+    );
+
+    // --keep-key moves it, explicitly.
+    let kept = ok_json(
+        &step(
+            &[
+                "providers",
+                "set",
+                "deepseek",
+                "--base-url",
+                &new_origin.url,
+                "--keep-key",
+                "--json",
+            ],
+            "",
+        ),
+        "keep key",
+    );
+    assert_eq!(
+        kept["key"],
+        json!({"state": "stored", "last4": "7f60", "origin": new_origin.url})
+    );
+    assert_eq!(
+        ok_json(&step(&["keys", "test", "deepseek", "--json"], ""), "test")["ok"],
+        true
+    );
+    assert_eq!(
+        new_origin.requests()[0].header("authorization"),
+        Some(format!("Bearer {KEY}").as_str())
+    );
+    assert_eq!(entered_for.requests().len(), 1);
+    // --default --keep-key would move it to the vendor's https origin; plain http elsewhere
+    // is refused and changes nothing.
+    let err = err_json(
+        &step(
+            &[
+                "providers",
+                "set",
+                "deepseek",
+                "--base-url",
+                "http://deepseek-proxy.invalid/v1",
+                "--keep-key",
+                "--json",
+            ],
+            "",
+        ),
+        "insecure",
+    );
+    assert_eq!(err["code"], "insecureOrigin", "{err}");
+    let reset = ok_json(
+        &step(
+            &[
+                "providers",
+                "set",
+                "deepseek",
+                "--default",
+                "--keep-key",
+                "--json",
+            ],
+            "",
+        ),
+        "default keep key",
+    );
+    assert_eq!(
+        reset["key"],
+        json!({"state": "stored", "last4": "7f60", "origin": "https://api.deepseek.com"})
+    );
+    ok_json(
+        &step(&["keys", "delete", "deepseek", "--json"], ""),
+        "delete",
+    );
+
+    assert!(
+        !contains(&transcript.0, KEY),
+        "the key appeared in stdout or stderr"
+    );
+    assert!(
+        !contains(&all_bytes(h), KEY),
+        "the key reached the data directory"
+    );
+    for request in new_origin.requests().iter().skip(1) {
+        assert!(request.headers.iter().all(|(_, v)| !v.contains(KEY)));
+    }
+}
+
+#[test]
+fn keys_set_refuses_invisible_characters_and_over_long_keys() {
+    if !keychain_present() {
+        return;
+    }
+    let home = home();
+    let h = home.path();
+    let long = "k".repeat(5000);
+    for (stdin, what) in [
+        ("sk-zero\u{200B}width-1234", "a zero-width space"),
+        ("\u{FEFF}sk-bom-1234", "a byte-order mark"),
+        (long.as_str(), "5000 bytes"),
+    ] {
+        let err = err_json(
+            &run(h, &["keys", "set", "openai", "--json"], stdin, &[]),
+            what,
+        );
+        assert_eq!(err["code"], "invalidInput", "{what}: {err}");
+        assert!(
+            err["message"].as_str().is_some_and(|m| !m.contains("sk-")),
+            "{err}"
+        );
+    }
+    let list = ok_json(&run(h, &["keys", "list", "--json"], "", &[]), "list");
+    assert_eq!(
+        row(&list, "openai", "provider")["key"],
+        json!({"state": "missing"})
     );
 }

@@ -20,6 +20,13 @@ pub enum ErrorCode {
     Keychain,
     /// A provider key is needed and missing.
     MissingCredential,
+    /// A key is stored, but for another origin than the one the request would go to (the
+    /// provider's base URL changed); it is not sent until the user moves it to the new origin
+    /// or stores a key for it. The message names both origins.
+    KeyOriginMismatch,
+    /// A key would go over plain `http` to a host that is not this machine; keys go only over
+    /// `https` or to loopback.
+    InsecureOrigin,
     /// A model provider or data source failed.
     Provider,
     /// A file or directory could not be read or written.

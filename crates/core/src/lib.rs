@@ -13,6 +13,7 @@ pub mod doctor;
 pub mod error;
 mod hash;
 pub mod info;
+pub mod origin;
 pub mod providers;
 pub mod roles;
 pub mod routing;

@@ -132,10 +132,37 @@ pub enum KeySource {
 pub enum KeyStatus {
     /// The provider needs a key and none is stored or set in the environment.
     Missing,
-    /// A key is stored in the keychain; the UI may show its last four characters.
+    /// A key is stored in the keychain for the origin requests go to now; the UI may show its
+    /// last four characters.
     Stored {
         /// Last four characters of the key.
         last4: String,
+        /// The origin the key is held for (`scheme://host[:port]`), which is where requests go.
+        origin: String,
+    },
+    /// A key exists but is bound to another origin than the one requests go to now (the base
+    /// URL changed): it is not sent there until the user moves it (a native confirmation in
+    /// the app, `providers set --keep-key` in the CLI) or stores a key for the new origin.
+    OriginMismatch {
+        /// Last four characters of the key.
+        last4: String,
+        /// The origin the key is held for: where it was entered, or for an environment
+        /// variable the provider's built-in default origin.
+        origin: String,
+        /// Where requests go now (the origin of the base URL).
+        #[serde(rename = "targetOrigin")]
+        target_origin: String,
+        /// Set when the key is an environment variable's rather than the keychain's; such a
+        /// key goes only to the default origin or to loopback and cannot be moved.
+        variable: Option<String>,
+    },
+    /// A key is stored for a plain-`http` origin that is not this machine (a key entered
+    /// before keys were bound to origins): it is never sent. Use `https`, or delete the key.
+    InsecureOrigin {
+        /// Last four characters of the key.
+        last4: String,
+        /// The `http://` origin the key is held for.
+        origin: String,
     },
     /// No key in the keychain, but the provider's environment variable is set.
     Environment {
@@ -163,6 +190,22 @@ impl KeyStatus {
     }
 }
 
+/// A stored key that would move from the origin it is held for to the provider's current
+/// origin: what the app's native confirmation dialog names before the user allows the move.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyOriginChange {
+    /// Provider id.
+    pub provider: String,
+    /// Provider display name.
+    pub provider_name: String,
+    /// Last four characters of the key.
+    pub last4: String,
+    /// The origin the key is held for now.
+    pub from: String,
+    /// The origin of the provider's current base URL.
+    pub to: String,
+}
+
 /// Whether a local server answered.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]
@@ -187,6 +230,9 @@ pub struct ProviderStatus {
     pub kind: ProviderKind,
     /// The base URL in use (override or default).
     pub base_url: String,
+    /// The origin of `base_url` (`scheme://host[:port]`): where requests, and so keys, go.
+    /// A stored key is bound to one origin; [`KeyStatus`] says whether it is this one.
+    pub origin: Option<String>,
     /// The built-in default base URL; `None` for custom providers.
     pub default_base_url: Option<String>,
     /// Added by the user rather than built in.
@@ -402,7 +448,31 @@ mod tests {
             serde_json::to_value(KeyStatus::Missing).expect("ok"),
             serde_json::json!({"state": "missing"})
         );
+        assert_eq!(
+            serde_json::to_value(KeyStatus::OriginMismatch {
+                last4: "abcd".into(),
+                origin: "https://api.openai.com".into(),
+                target_origin: "http://127.0.0.1:9".into(),
+                variable: None,
+            })
+            .expect("ok"),
+            serde_json::json!({"state": "originMismatch", "last4": "abcd",
+                "origin": "https://api.openai.com", "targetOrigin": "http://127.0.0.1:9",
+                "variable": null})
+        );
         assert!(KeyStatus::NotNeeded.is_usable());
+        assert!(!KeyStatus::OriginMismatch {
+            last4: "abcd".into(),
+            origin: "https://a".into(),
+            target_origin: "https://b".into(),
+            variable: None,
+        }
+        .is_usable());
+        assert!(!KeyStatus::InsecureOrigin {
+            last4: "abcd".into(),
+            origin: "http://10.0.0.5".into(),
+        }
+        .is_usable());
         assert!(!KeyStatus::Unavailable {
             message: "x".into()
         }

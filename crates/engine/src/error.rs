@@ -2,7 +2,7 @@ use std::path::PathBuf;
 
 use switchyard_core::error::ErrorCode;
 use switchyard_core::roles::RoleError;
-use switchyard_keychain::KeychainError;
+use switchyard_keychain::{InvalidKey, KeychainError};
 use switchyard_providers::client::ClientError;
 use switchyard_store::StoreError;
 
@@ -33,6 +33,13 @@ pub enum EngineError {
     /// A provider key is needed and none is stored or set in the environment.
     #[error("{0}")]
     MissingCredential(String),
+    /// A stored key is held for another origin than the one the request would go to; it
+    /// was not sent. The message names both origins and how to move the key.
+    #[error("{0}")]
+    KeyOriginMismatch(String),
+    /// A key would go over plain http to another host; nothing was sent.
+    #[error("{0}")]
+    InsecureOrigin(String),
     /// A model provider failed; the message is the provider's own where it gave one.
     #[error("{provider}: {source}")]
     Provider {
@@ -64,10 +71,19 @@ impl EngineError {
             EngineError::Internal(_) => ErrorCode::Internal,
             EngineError::Keychain(_) => ErrorCode::Keychain,
             EngineError::MissingCredential(_) => ErrorCode::MissingCredential,
+            EngineError::KeyOriginMismatch(_) => ErrorCode::KeyOriginMismatch,
+            EngineError::InsecureOrigin(_) => ErrorCode::InsecureOrigin,
             EngineError::Provider { .. } => ErrorCode::Provider,
             EngineError::Busy(_) => ErrorCode::Busy,
             EngineError::Canceled(_) => ErrorCode::Canceled,
             EngineError::Role(e) => e.code(),
         }
+    }
+}
+
+impl From<InvalidKey> for EngineError {
+    /// A refused key is bad input; the message never contains the key.
+    fn from(error: InvalidKey) -> Self {
+        EngineError::InvalidInput(error.to_string())
     }
 }

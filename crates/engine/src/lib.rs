@@ -34,7 +34,8 @@ use switchyard_store::{Store, DATABASE_FILE};
 pub use catalog::{BackgroundSchedule, RefreshFrom};
 pub use error::EngineError;
 pub use events::{EngineEvent, EventError};
-pub use switchyard_keychain::Secret;
+pub use keys::binding::KEY_LAYOUT_SETTING;
+pub use switchyard_keychain::{InvalidKey, ProviderKey, Secret, MAX_KEY_BYTES};
 pub use switchyard_providers::client::CancellationToken;
 
 /// The version of this build, shared by the app and the CLI.
@@ -67,6 +68,8 @@ pub struct Engine {
     supervisor: supervisor::Supervisor,
     /// Models the local servers listed at the last refresh.
     local_models: Mutex<Vec<LocalModel>>,
+    /// Set once this data directory's keychain entries are in the origin-bound layout.
+    key_layout: tokio::sync::OnceCell<()>,
 }
 
 impl Engine {
@@ -92,6 +95,7 @@ impl Engine {
             background: AtomicBool::new(false),
             supervisor: supervisor::Supervisor::new(tokio::runtime::Handle::current()),
             local_models: Mutex::new(Vec::new()),
+            key_layout: tokio::sync::OnceCell::new(),
         })
     }
 

@@ -21,7 +21,7 @@ use switchyard_providers::client::{
 };
 
 use crate::keys::{provider_error, RoutedModel};
-use crate::Engine;
+use crate::{Engine, EngineError};
 
 /// The warning when no model can plan.
 pub(crate) const NO_PLANNER_MODEL: &str = "no model available for the model planner";
@@ -180,7 +180,7 @@ impl Engine {
         let answer = client
             .structured(
                 &target,
-                key.as_ref().map(|k| &k.secret),
+                key.secret(),
                 &request,
                 &OutputSchema::new("plan", schema),
             )
@@ -190,7 +190,7 @@ impl Engine {
             Err(ClientError::Schema { error, .. }) => Err(format!(
                 "{model} answered no valid plan, even after a repair request: {error}"
             )),
-            Err(error) => Err(provider_error(&provider.id, error).to_string()),
+            Err(error) => Err(key.failure(&provider.id, error).to_string()),
         }
     }
 }

@@ -17,8 +17,7 @@ use switchyard_core::error::ErrorCode;
 use switchyard_core::providers::{
     AddProviderRequest, AskRequest, KeySource, KeyStatus, ProviderKind,
 };
-use switchyard_engine::{Engine, EngineConfig, EngineError};
-use switchyard_keychain::Secret;
+use switchyard_engine::{Engine, EngineConfig, EngineError, InvalidKey, ProviderKey};
 use switchyard_store::{Store, DATABASE_FILE};
 
 static ENGINES: AtomicU32 = AtomicU32::new(0);
@@ -448,13 +447,18 @@ async fn keys_round_trip_through_the_real_keychain() {
         .expect("url");
 
     let status = engine
-        .set_key("openai", Secret::new(format!("{KEY}\n")))
+        .set_key(
+            "openai",
+            ProviderKey::parse(format!("{KEY}\n")).expect("key"),
+        )
         .await
         .expect("set");
+    let origin = server.url.clone();
     assert_eq!(
         status.key,
         KeyStatus::Stored {
-            last4: "9f8e".into()
+            last4: "9f8e".into(),
+            origin: origin.clone()
         }
     );
     let listed = engine.list_providers().await.expect("list");
@@ -462,7 +466,8 @@ async fn keys_round_trip_through_the_real_keychain() {
     assert_eq!(
         openai.key,
         KeyStatus::Stored {
-            last4: "9f8e".into()
+            last4: "9f8e".into(),
+            origin
         }
     );
 
@@ -495,18 +500,15 @@ async fn keys_round_trip_through_the_real_keychain() {
 
     assert_eq!(
         engine
-            .set_key("ollama", Secret::new("x"))
+            .set_key("ollama", ProviderKey::parse("x").expect("key"))
             .await
             .expect_err("local")
             .code(),
         ErrorCode::InvalidInput
     );
+    assert_eq!(ProviderKey::parse(" \n"), Err(InvalidKey::Empty));
     assert_eq!(
-        engine
-            .set_key("openai", Secret::new(" \n"))
-            .await
-            .expect_err("empty")
-            .code(),
+        EngineError::from(InvalidKey::Empty).code(),
         ErrorCode::InvalidInput
     );
     assert!(engine.delete_key("openai").await.expect("delete"));

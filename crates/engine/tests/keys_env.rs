@@ -130,13 +130,65 @@ async fn run() {
         format!("{report:?}"),
         format!("{answer:?}"),
     ];
-    let err = engine.ask(request, None, |_| {}).await.expect_err("401");
+    let err = engine
+        .ask(request.clone(), None, |_| {})
+        .await
+        .expect_err("401");
     assert_eq!(err.code(), ErrorCode::Provider);
     assert!(err.to_string().contains("Authentication Fails"), "{err}");
     outputs.push(format!("{err} / {err:?}"));
     let report = engine.test_provider("deepseek").await.expect("report");
     assert_eq!(report.http_status, Some(401));
     outputs.push(format!("{report:?}"));
+
+    // The rule for environment keys: the built-in default origin or loopback only. Pointed at
+    // another https host (`.invalid` never resolves), the variable is not sent and says why.
+    let elsewhere = "https://deepseek-proxy.invalid/v1";
+    let status = engine
+        .set_provider_base_url("deepseek", Some(elsewhere))
+        .await
+        .expect("url");
+    let bus =
+        std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_some() || cfg!(not(target_os = "linux"));
+    if bus {
+        assert_eq!(
+            status.key,
+            KeyStatus::OriginMismatch {
+                last4: "77aa".into(),
+                origin: "https://api.deepseek.com".into(),
+                target_origin: "https://deepseek-proxy.invalid".into(),
+                variable: Some("DEEPSEEK_API_KEY".into())
+            }
+        );
+    }
+    outputs.push(format!("{status:?}"));
+    for err in [
+        engine
+            .test_provider("deepseek")
+            .await
+            .expect_err("withheld"),
+        engine
+            .ask(request.clone(), None, |_| {})
+            .await
+            .expect_err("withheld"),
+    ] {
+        // Without a keychain the keychain's own error comes first (it might hold a key for
+        // the new origin); either way nothing is sent.
+        let expected = if bus {
+            ErrorCode::KeyOriginMismatch
+        } else {
+            ErrorCode::Keychain
+        };
+        assert_eq!(err.code(), expected, "{err}");
+        if bus {
+            assert!(
+                err.to_string()
+                    .contains("DEEPSEEK_API_KEY is only sent to https://api.deepseek.com"),
+                "{err}"
+            );
+        }
+        outputs.push(format!("{err} / {err:?}"));
+    }
 
     let requests = server.requests();
     assert_eq!(requests.len(), 4);

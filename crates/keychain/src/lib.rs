@@ -2,19 +2,23 @@
 //! (Secret Service on Linux, Keychain on macOS, Credential Manager on Windows).
 //!
 //! This is the only crate that reads secrets. It has no dependency on storage, HTTP or the UI.
-//! Entry points: [`KeyStore`] (set, get, delete, list, resolve with the environment fallback,
-//! status for the UI), [`probe`] (doctor) and [`Secret`].
+//! Entry points: [`KeyStore`] (keys bound to an origin: set, get, delete, move, and
+//! [`KeyStore::lookup`] for one request's target with the environment fallback),
+//! [`ProviderKey`] (the one validation rule for entered keys), [`probe`] (doctor) and
+//! [`Secret`].
 //! Every keychain call runs on a helper thread under a timeout, because a Secret Service
 //! lookup without a session bus can block forever (libdbus tries to autolaunch a daemon).
 
+mod key;
 mod secret;
 mod store;
 
 use std::sync::mpsc;
 use std::time::Duration;
 
+pub use key::{InvalidKey, ProviderKey, MAX_KEY_BYTES};
 pub use secret::Secret;
-pub use store::{KeyStore, ResolvedKey};
+pub use store::{KeyQuery, KeyStore, Lookup, ResolvedKey};
 
 /// Service name under which Switchyard's entries are stored.
 pub const SERVICE: &str = "dev.switchyard.desktop";
@@ -37,7 +41,8 @@ pub enum KeychainError {
     /// Anything else the platform store reported.
     #[error("keychain error: {0}")]
     Platform(String),
-    /// The request was refused before reaching the keychain (empty key, bad provider id).
+    /// The request was refused before reaching the keychain (bad provider id, an origin that
+    /// takes no keys).
     #[error("{0}")]
     Invalid(String),
 }

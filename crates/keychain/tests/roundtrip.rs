@@ -13,8 +13,9 @@
 
 use std::process::Command;
 
-use switchyard_core::providers::{KeySource, KeyStatus};
-use switchyard_keychain::{KeyStore, KeychainError, Secret};
+use switchyard_core::origin::Origin;
+use switchyard_core::providers::KeySource;
+use switchyard_keychain::{KeyQuery, KeyStore, KeychainError, Lookup, ProviderKey};
 
 /// Set in the child process that runs the no-bus check.
 const CHILD_ENV: &str = "SWITCHYARD_KEYCHAIN_TEST_CHILD";
@@ -39,63 +40,141 @@ fn keychain_present() -> bool {
     false
 }
 
+fn origin(url: &str) -> Origin {
+    Origin::of_url(url).expect("origin")
+}
+
+fn key(text: &str) -> ProviderKey {
+    ProviderKey::parse(text).expect("valid key")
+}
+
 #[test]
-fn set_list_resolve_delete_roundtrip() {
+fn keys_are_bound_to_their_origin_moved_and_deleted() {
     if !keychain_present() {
         return;
     }
     let store = test_store();
-    let (a, b) = ("roundtrip-a", "roundtrip-b");
-    for provider in [a, b] {
-        store.delete(provider).expect("clean up leftovers");
+    let a = "roundtrip-a";
+    let (home, other) = (
+        origin("https://api.example.com/v1"),
+        origin("http://127.0.0.1:9"),
+    );
+    for o in [&home, &other] {
+        store.delete(a, o).expect("clean up leftovers");
     }
-    assert_eq!(store.get(a).expect("get"), None);
-    assert_eq!(store.status(a, None), KeyStatus::Missing);
+    assert_eq!(store.get(a, &home).expect("get"), None);
 
     let last4 = store
-        .set(a, &Secret::new("sk-roundtrip-π-WXYZ\n"))
+        .set(a, &home, &key("sk-roundtrip-π-WXYZ\n"))
         .expect("set");
     assert_eq!(last4, "WXYZ");
     assert_eq!(
-        store.get(a).expect("get").expect("present").expose(),
+        store.get(a, &home).expect("get").expect("present").expose(),
         "sk-roundtrip-π-WXYZ"
     );
-
+    assert_eq!(
+        store.get(a, &other).expect("get"),
+        None,
+        "a key is only ever read for the origin it is held for"
+    );
     let last4 = store
-        .set(a, &Secret::new("sk-replaced-1234"))
+        .set(a, &home, &key("sk-replaced-1234"))
         .expect("replace");
     assert_eq!(last4, "1234");
+
+    // A request to another origin finds the key only as "held elsewhere".
+    let query = KeyQuery {
+        provider: a,
+        target: &other,
+        bound: Some(&home),
+        env_var: Some("ANY"),
+        env_allowed: false,
+    };
+    let env = |_: &str| Some("sk-from-env-0000".to_owned());
     assert_eq!(
-        store.list(&[a, b]).expect("list"),
-        vec![(a.to_owned(), "1234".to_owned())]
-    );
-    assert_eq!(
-        store.status(a, None),
-        KeyStatus::Stored {
+        store.lookup_with(&query, env).expect("lookup"),
+        Lookup::HeldElsewhere {
+            origin: home.clone(),
             last4: "1234".into()
         }
     );
-
-    // The keychain wins over the environment.
-    let env = |_: &str| Some("sk-from-env-0000".to_owned());
+    // The keychain wins over the environment for its own origin.
+    let at_home = KeyQuery {
+        target: &home,
+        env_allowed: true,
+        ..query
+    };
     let resolved = store
-        .resolve_with(a, Some("ANY"), env)
-        .expect("resolve")
-        .expect("some");
+        .lookup_with(&at_home, env)
+        .expect("lookup")
+        .usable()
+        .expect("usable");
     assert_eq!(resolved.source, KeySource::Keychain);
     assert_eq!(resolved.secret.expose(), "sk-replaced-1234");
 
-    assert!(store.delete(a).expect("delete"));
-    assert!(!store.delete(a).expect("second delete finds nothing"));
-    assert_eq!(store.get(a).expect("get"), None);
     assert_eq!(
-        store.status_with(a, Some("ANY"), env),
-        KeyStatus::Environment {
+        store.move_key(a, &home, &other).expect("move"),
+        Some("1234".into())
+    );
+    assert_eq!(store.get(a, &home).expect("get"), None);
+    assert_eq!(
+        store.get(a, &other).expect("get").map(|s| s.last4()),
+        Some("1234".into())
+    );
+    assert_eq!(store.move_key(a, &home, &other).expect("nothing"), None);
+
+    assert!(store.delete(a, &other).expect("delete"));
+    assert!(!store
+        .delete(a, &other)
+        .expect("second delete finds nothing"));
+    assert_eq!(
+        store.lookup_with(&query, env).expect("lookup"),
+        Lookup::EnvironmentWithheld {
             variable: "ANY".into(),
             last4: "0000".into()
         }
     );
-    assert_eq!(store.list(&[a, b]).expect("list"), vec![]);
+    assert_eq!(
+        store.lookup_with(&query, |_| None).expect("lookup"),
+        Lookup::Missing
+    );
+}
+
+#[test]
+fn legacy_entries_are_migrated_once_to_their_origin() {
+    if !keychain_present() {
+        return;
+    }
+    let store = test_store();
+    let (id, to) = ("roundtrip-legacy", origin("https://api.example.com"));
+    store.delete(id, &to).expect("clean up");
+    keyring::Entry::new(store.service(), id)
+        .expect("entry")
+        .set_password("sk-legacy-entry-5678")
+        .expect("legacy entry");
+
+    assert_eq!(
+        store.migrate_legacy(id, &to).expect("migrate"),
+        Some("5678".into())
+    );
+    assert_eq!(
+        store
+            .get(id, &to)
+            .expect("get")
+            .map(|s| s.expose().to_owned()),
+        Some("sk-legacy-entry-5678".into())
+    );
+    assert!(
+        matches!(
+            keyring::Entry::new(store.service(), id)
+                .expect("entry")
+                .get_password(),
+            Err(keyring::Error::NoEntry)
+        ),
+        "the bare-id entry is gone"
+    );
+    assert_eq!(store.migrate_legacy(id, &to).expect("again"), None);
+    assert!(store.delete(id, &to).expect("delete"));
 }
 
 /// Runs in a child process without `DBUS_SESSION_BUS_ADDRESS` (the parent half spawns it), so
@@ -105,8 +184,9 @@ fn set_list_resolve_delete_roundtrip() {
 fn no_session_bus_is_a_clear_error() {
     if std::env::var_os(CHILD_ENV).is_some() {
         let store = test_store();
+        let at = origin("https://api.example.com");
         let err = store
-            .set("nobus", &Secret::new("sk-nobus-1"))
+            .set("nobus", &at, &key("sk-nobus-1"))
             .expect_err("no keychain");
         assert!(matches!(err, KeychainError::Unavailable(_)), "{err:?}");
         let message = err.to_string();
@@ -114,21 +194,32 @@ fn no_session_bus_is_a_clear_error() {
         assert!(message.contains("DBUS_SESSION_BUS_ADDRESS"), "{message}");
         assert!(message.contains("dbus-run-session"), "{message}");
         assert!(matches!(
-            store.get("nobus"),
+            store.get("nobus", &at),
             Err(KeychainError::Unavailable(_))
         ));
         assert!(matches!(
-            store.delete("nobus"),
+            store.delete("nobus", &at),
             Err(KeychainError::Unavailable(_))
         ));
-        match store.status("nobus", Some("SWITCHYARD_TEST_UNSET_VARIABLE")) {
-            KeyStatus::Unavailable { message } => assert!(message.contains("no keychain")),
-            other => panic!("expected Unavailable, got {other:?}"),
-        }
+        let query = KeyQuery {
+            provider: "nobus",
+            target: &at,
+            bound: None,
+            env_var: Some("SWITCHYARD_TEST_UNSET_VARIABLE"),
+            env_allowed: true,
+        };
+        assert!(matches!(
+            store.lookup(&query),
+            Err(KeychainError::Unavailable(_))
+        ));
         // Headless use: the environment variable still works, read at call time.
         let resolved = store
-            .resolve("nobus", Some(TEST_KEY_ENV))
+            .lookup(&KeyQuery {
+                env_var: Some(TEST_KEY_ENV),
+                ..query
+            })
             .expect("env")
+            .usable()
             .expect("some");
         assert_eq!(resolved.source, KeySource::Environment);
         assert_eq!(resolved.secret.last4(), "ENV9");

@@ -1,6 +1,7 @@
 //! The providers Switchyard knows: built-ins with their default base URLs and key variables,
 //! plus user-defined OpenAI-compatible or Anthropic endpoints.
 
+use switchyard_core::origin::{Origin, OriginError};
 use switchyard_core::providers::{self as ids, ProviderKind};
 
 use crate::client::{Target, TokenLimitField};
@@ -190,6 +191,20 @@ impl Provider {
         self.kind != ProviderKind::Local
     }
 
+    /// The origin every request to this provider goes to (model list, chat, Test): the
+    /// origin of [`Provider::base_url`]. Keys are looked up for this origin only. Errors only
+    /// for a base URL that was never normalized (a corrupt database).
+    pub fn origin(&self) -> Result<Origin, OriginError> {
+        Origin::of_url(&self.base_url)
+    }
+
+    /// The origin of the built-in default base URL; `None` for custom providers.
+    pub fn default_origin(&self) -> Option<Origin> {
+        self.default_base_url
+            .as_deref()
+            .and_then(|url| Origin::of_url(url).ok())
+    }
+
     /// Where model calls go; `None` for a data source.
     pub fn target(&self) -> Option<Target> {
         let mut target = match self.kind {
@@ -227,6 +242,14 @@ mod tests {
             );
             assert!(BUILTIN[i + 1..].iter().all(|other| other.id != spec.id));
             assert_eq!(builtin(spec.id), Some(spec));
+            // Environment keys go to the default origin: it must be https for every provider
+            // that takes a key.
+            let default = Origin::of_url(spec.default_base_url).expect("origin");
+            assert!(
+                spec.kind == ProviderKind::Local || default.is_https(),
+                "{}",
+                spec.id
+            );
         }
         let env: Vec<_> = BUILTIN.iter().filter_map(|s| s.env_var).collect();
         assert_eq!(
@@ -279,6 +302,14 @@ mod tests {
             anthropic.target().expect("t").base_url,
             "http://127.0.0.1:9"
         );
+        assert_eq!(
+            anthropic.origin().expect("origin").as_str(),
+            "http://127.0.0.1:9"
+        );
+        assert_eq!(
+            anthropic.default_origin().map(|o| o.to_string()).as_deref(),
+            Some("https://api.anthropic.com")
+        );
         let aa = Provider::from_spec(builtin("artificialanalysis").expect("aa"), None);
         assert!(aa.target().is_none() && aa.needs_key());
         let ollama = Provider::from_spec(builtin("ollama").expect("o"), None);
@@ -291,5 +322,6 @@ mod tests {
             "http://h/v1",
         );
         assert!(custom.custom && !custom.needs_key() && custom.takes_key());
+        assert_eq!(custom.default_origin(), None);
     }
 }

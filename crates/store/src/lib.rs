@@ -6,6 +6,7 @@
 
 pub mod catalog;
 mod error;
+pub mod keys;
 mod lock;
 pub mod providers;
 pub mod roles;

@@ -121,3 +121,40 @@ async fn the_schema_refuses_kinds_it_cannot_call() {
         .expect_err("local is built in only");
     assert!(err.to_string().contains("CHECK constraint failed"), "{err}");
 }
+
+#[tokio::test]
+async fn key_bindings_are_recorded_replaced_and_deleted() {
+    use switchyard_store::keys::KeyBinding;
+    let (_dir, store) = store().await;
+    assert_eq!(store.key_bindings().await.expect("list"), vec![]);
+    let binding = |origin: &str, last4: &str, at: &str| KeyBinding {
+        provider: "openai".into(),
+        origin: origin.into(),
+        last4: last4.into(),
+        stored_at: at.into(),
+    };
+    store
+        .set_key_binding(&binding("https://api.openai.com", "55d2", T0))
+        .await
+        .expect("set");
+    store
+        .set_key_binding(&binding("http://127.0.0.1:9", "9f8e", T1))
+        .await
+        .expect("replace");
+    assert_eq!(
+        store.key_binding("openai").await.expect("get"),
+        Some(binding("http://127.0.0.1:9", "9f8e", T1))
+    );
+    assert_eq!(store.key_bindings().await.expect("list").len(), 1);
+    let bad = KeyBinding {
+        origin: "ftp://h".into(),
+        ..binding("x", "1", T0)
+    };
+    assert!(
+        store.set_key_binding(&bad).await.is_err(),
+        "only http(s) origins"
+    );
+    assert!(store.delete_key_binding("openai").await.expect("delete"));
+    assert!(!store.delete_key_binding("openai").await.expect("again"));
+    assert_eq!(store.key_binding("openai").await.expect("get"), None);
+}

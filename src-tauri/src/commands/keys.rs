@@ -1,13 +1,16 @@
 //! Provider keys and provider settings: the Keys page. Each command delegates to the engine.
 //!
-//! No command returns a key. The one that receives a key (`set_provider_key`) wraps it in a
-//! `Secret` before anything else touches it; the `String` it arrived in is dropped when the
-//! command returns. Tauri logs nothing about arguments unless its `tracing` feature is on (it
+//! No command returns a key. The one that receives a key (`set_provider_key`) checks it with
+//! `ProviderKey::parse` (the engine's rule, the same the CLI applies) before anything else
+//! touches it; the `String` it arrived in is moved into the key. A stored key is bound to the
+//! origin it was entered for; only `confirm_key_origin`, through a native dialog the webview
+//! cannot raise or answer, moves it to a provider's new origin. Tauri logs nothing about arguments unless its `tracing` feature is on (it
 //! is not: its IPC spans would record the raw request body), and `tests/ipc_keys.rs` captures
 //! every log line at TRACE level while a key is stored and checks the key is not among them.
 
+use switchyard_core::error::ErrorCode;
 use switchyard_core::providers::{AddProviderRequest, ProviderStatus, ProviderTest};
-use switchyard_keychain::Secret;
+use switchyard_engine::{EngineError, ProviderKey};
 use tauri::State;
 
 use crate::{AppState, IpcError};
@@ -22,9 +25,12 @@ pub async fn list_providers(state: State<'_, AppState>) -> Result<Vec<ProviderSt
     Ok(state.require()?.list_providers().await?)
 }
 
-/// Stores (or replaces) `provider`'s key in the OS keychain; returns the new status (last 4
-/// characters only). `invalidInput` for an empty key or a local server, `notFound` for an
-/// unknown provider, `keychain` when no keychain can be used (the message says how to fix it).
+/// Stores (or replaces) `provider`'s key in the OS keychain, bound to the origin of its
+/// current base URL; returns the new status (last 4 characters and origin only).
+/// `invalidInput` for a key that is empty, holds spaces, line breaks or invisible characters,
+/// or is too long, or for a local server; `insecureOrigin` when the base URL is plain http to
+/// another host; `notFound` for an unknown provider; `keychain` when no keychain can be used
+/// (the message says how to fix it).
 #[tauri::command]
 #[specta::specta]
 pub async fn set_provider_key(
@@ -32,7 +38,7 @@ pub async fn set_provider_key(
     provider: String,
     key: String,
 ) -> Result<ProviderStatus, IpcError> {
-    let key = Secret::new(key);
+    let key = ProviderKey::parse(key).map_err(EngineError::from)?;
     Ok(state.require()?.set_key(&provider, key).await?)
 }
 
@@ -60,7 +66,9 @@ pub async fn test_provider(
 }
 
 /// Points a provider at another base URL (`null`: back to the built-in default); returns its
-/// new status. `invalidInput` for a URL that is not http(s), carries credentials or a query.
+/// new status. A stored key stays bound to the origin it was entered for and is not sent to a
+/// new one (the status says `originMismatch`) until the user confirms `confirm_key_origin`.
+/// `invalidInput` for a URL that is not http(s), carries credentials or a query.
 #[tauri::command]
 #[specta::specta]
 pub async fn set_provider_base_url(
@@ -90,4 +98,35 @@ pub async fn add_provider(
 #[specta::specta]
 pub async fn remove_provider(state: State<'_, AppState>, provider: String) -> Result<(), IpcError> {
     Ok(state.require()?.remove_provider(&provider).await?)
+}
+
+/// Asks the user, in a native dialog raised here (not by the webview), whether `provider`'s
+/// stored key may move from the origin it is held for to the origin of the provider's current
+/// base URL; the dialog names the provider and both origins. Only on "Move key" is the key
+/// moved. Returns the provider's status either way (`originMismatch` still when declined).
+/// `invalidInput` when there is nothing to move, or the URL changed while the dialog was
+/// open; `insecureOrigin` when the new origin is plain http to another host.
+#[tauri::command]
+#[specta::specta]
+pub async fn confirm_key_origin(
+    state: State<'_, AppState>,
+    provider: String,
+) -> Result<ProviderStatus, IpcError> {
+    let engine = state.require()?;
+    let Some(change) = engine.key_origin_change(&provider).await? else {
+        return Err(IpcError::new(
+            ErrorCode::InvalidInput,
+            format!("{provider} has no stored key held for another origin; nothing to move"),
+        ));
+    };
+    let dialog = state.key_move_confirmation()?;
+    let asked = change.clone();
+    let confirmed = tauri::async_runtime::spawn_blocking(move || dialog.confirm_key_move(&asked))
+        .await
+        .map_err(|e| IpcError::new(ErrorCode::Internal, format!("the dialog failed: {e}")))?;
+    if !confirmed {
+        tracing::info!(%provider, "moving the key to a new origin was declined");
+        return Ok(engine.provider_status(&provider).await?);
+    }
+    Ok(engine.move_key(&change).await?)
 }

@@ -91,9 +91,12 @@ export const commands = {
 	 */
 	listProviders: () => typedError<ProviderStatus_Serialize[], IpcError>(__TAURI_INVOKE("list_providers")),
 	/**
-	 *  Stores (or replaces) `provider`'s key in the OS keychain; returns the new status (last 4
-	 *  characters only). `invalidInput` for an empty key or a local server, `notFound` for an
-	 *  unknown provider, `keychain` when no keychain can be used (the message says how to fix it).
+	 *  Stores (or replaces) `provider`'s key in the OS keychain, bound to the origin of its
+	 *  current base URL; returns the new status (last 4 characters and origin only).
+	 *  `invalidInput` for a key that is empty, holds spaces, line breaks or invisible characters,
+	 *  or is too long, or for a local server; `insecureOrigin` when the base URL is plain http to
+	 *  another host; `notFound` for an unknown provider; `keychain` when no keychain can be used
+	 *  (the message says how to fix it).
 	 */
 	setProviderKey: (provider: string, key: string) => typedError<ProviderStatus_Serialize, IpcError>(__TAURI_INVOKE("set_provider_key", { provider, key })),
 	/**
@@ -109,7 +112,9 @@ export const commands = {
 	testProvider: (provider: string) => typedError<ProviderTest_Serialize, IpcError>(__TAURI_INVOKE("test_provider", { provider })),
 	/**
 	 *  Points a provider at another base URL (`null`: back to the built-in default); returns its
-	 *  new status. `invalidInput` for a URL that is not http(s), carries credentials or a query.
+	 *  new status. A stored key stays bound to the origin it was entered for and is not sent to a
+	 *  new one (the status says `originMismatch`) until the user confirms `confirm_key_origin`.
+	 *  `invalidInput` for a URL that is not http(s), carries credentials or a query.
 	 */
 	setProviderBaseUrl: (provider: string, baseUrl: string | null) => typedError<ProviderStatus_Serialize, IpcError>(__TAURI_INVOKE("set_provider_base_url", { provider, baseUrl })),
 	/**
@@ -119,6 +124,15 @@ export const commands = {
 	addProvider: (request: AddProviderRequest_Deserialize) => typedError<ProviderStatus_Serialize, IpcError>(__TAURI_INVOKE("add_provider", { request })),
 	/**  Removes a custom provider and its stored key; built-in providers are `invalidInput`. */
 	removeProvider: (provider: string) => typedError<null, IpcError>(__TAURI_INVOKE("remove_provider", { provider })),
+	/**
+	 *  Asks the user, in a native dialog raised here (not by the webview), whether `provider`'s
+	 *  stored key may move from the origin it is held for to the origin of the provider's current
+	 *  base URL; the dialog names the provider and both origins. Only on "Move key" is the key
+	 *  moved. Returns the provider's status either way (`originMismatch` still when declined).
+	 *  `invalidInput` when there is nothing to move, or the URL changed while the dialog was
+	 *  open; `insecureOrigin` when the new origin is plain http to another host.
+	 */
+	confirmKeyOrigin: (provider: string) => typedError<ProviderStatus_Serialize, IpcError>(__TAURI_INVOKE("confirm_key_origin", { provider })),
 	/**  How a task reads: category, confidence, needs, stack words, hints and deciding words. */
 	classifyTask: (task: string) => typedError<Classification_Serialize, IpcError>(__TAURI_INVOKE("classify_task", { task })),
 	/**  The best usable model for the task, recorded so it can be rated by its `pickId`. */
@@ -631,6 +645,17 @@ export type ErrorCode =
 "keychain" | 
 /**  A provider key is needed and missing. */
 "missingCredential" | 
+/**
+ *  A key is stored, but for another origin than the one the request would go to (the
+ *  provider's base URL changed); it is not sent until the user moves it to the new origin
+ *  or stores a key for it. The message names both origins.
+ */
+"keyOriginMismatch" | 
+/**
+ *  A key would go over plain `http` to a host that is not this machine; keys go only over
+ *  `https` or to loopback.
+ */
+"insecureOrigin" | 
 /**  A model provider or data source failed. */
 "provider" | 
 /**  A file or directory could not be read or written. */
@@ -699,13 +724,105 @@ export type KeySource =
 "environment";
 
 /**  What the Keys page shows about a provider's key. Never the key itself. */
-export type KeyStatus = 
+export type KeyStatus = KeyStatus_Serialize | KeyStatus_Deserialize;
+
+/**  What the Keys page shows about a provider's key. Never the key itself. */
+export type KeyStatus_Deserialize = 
 /**  The provider needs a key and none is stored or set in the environment. */
 { state: "missing" } | 
-/**  A key is stored in the keychain; the UI may show its last four characters. */
+/**
+ *  A key is stored in the keychain for the origin requests go to now; the UI may show its
+ *  last four characters.
+ */
 { state: "stored"; 
 /**  Last four characters of the key. */
+last4: string; 
+/**  The origin the key is held for (`scheme://host[:port]`), which is where requests go. */
+origin: string } | 
+/**
+ *  A key exists but is bound to another origin than the one requests go to now (the base
+ *  URL changed): it is not sent there until the user moves it (a native confirmation in
+ *  the app, `providers set --keep-key` in the CLI) or stores a key for the new origin.
+ */
+{ state: "originMismatch"; 
+/**  Last four characters of the key. */
+last4: string; 
+/**
+ *  The origin the key is held for: where it was entered, or for an environment
+ *  variable the provider's built-in default origin.
+ */
+origin: string; 
+/**  Where requests go now (the origin of the base URL). */
+targetOrigin: string; 
+/**
+ *  Set when the key is an environment variable's rather than the keychain's; such a
+ *  key goes only to the default origin or to loopback and cannot be moved.
+ */
+variable?: string | null } | 
+/**
+ *  A key is stored for a plain-`http` origin that is not this machine (a key entered
+ *  before keys were bound to origins): it is never sent. Use `https`, or delete the key.
+ */
+{ state: "insecureOrigin"; 
+/**  Last four characters of the key. */
+last4: string; 
+/**  The `http://` origin the key is held for. */
+origin: string } | 
+/**  No key in the keychain, but the provider's environment variable is set. */
+{ state: "environment"; 
+/**  The variable's name, e.g. `OPENROUTER_API_KEY`. */
+variable: string; 
+/**  Last four characters of its value. */
 last4: string } | 
+/**  The provider takes no key (local servers). */
+{ state: "notNeeded" } | 
+/**  The keychain could not be read; the message says why and how to fix it. */
+{ state: "unavailable"; 
+/**  Reason and fix, e.g. "no keychain available: no D-Bus session bus …". */
+message: string };
+
+/**  What the Keys page shows about a provider's key. Never the key itself. */
+export type KeyStatus_Serialize = 
+/**  The provider needs a key and none is stored or set in the environment. */
+{ state: "missing" } | 
+/**
+ *  A key is stored in the keychain for the origin requests go to now; the UI may show its
+ *  last four characters.
+ */
+{ state: "stored"; 
+/**  Last four characters of the key. */
+last4: string; 
+/**  The origin the key is held for (`scheme://host[:port]`), which is where requests go. */
+origin: string } | 
+/**
+ *  A key exists but is bound to another origin than the one requests go to now (the base
+ *  URL changed): it is not sent there until the user moves it (a native confirmation in
+ *  the app, `providers set --keep-key` in the CLI) or stores a key for the new origin.
+ */
+{ state: "originMismatch"; 
+/**  Last four characters of the key. */
+last4: string; 
+/**
+ *  The origin the key is held for: where it was entered, or for an environment
+ *  variable the provider's built-in default origin.
+ */
+origin: string; 
+/**  Where requests go now (the origin of the base URL). */
+targetOrigin: string; 
+/**
+ *  Set when the key is an environment variable's rather than the keychain's; such a
+ *  key goes only to the default origin or to loopback and cannot be moved.
+ */
+variable: string | null } | 
+/**
+ *  A key is stored for a plain-`http` origin that is not this machine (a key entered
+ *  before keys were bound to origins): it is never sent. Use `https`, or delete the key.
+ */
+{ state: "insecureOrigin"; 
+/**  Last four characters of the key. */
+last4: string; 
+/**  The `http://` origin the key is held for. */
+origin: string } | 
 /**  No key in the keychain, but the provider's environment variable is set. */
 { state: "environment"; 
 /**  The variable's name, e.g. `OPENROUTER_API_KEY`. */
@@ -1577,6 +1694,11 @@ export type ProviderStatus_Deserialize = {
 	kind: ProviderKind,
 	/**  The base URL in use (override or default). */
 	baseUrl: string,
+	/**
+	 *  The origin of `base_url` (`scheme://host[:port]`): where requests, and so keys, go.
+	 *  A stored key is bound to one origin; [`KeyStatus`] says whether it is this one.
+	 */
+	origin?: string | null,
 	/**  The built-in default base URL; `None` for custom providers. */
 	defaultBaseUrl?: string | null,
 	/**  Added by the user rather than built in. */
@@ -1584,7 +1706,7 @@ export type ProviderStatus_Deserialize = {
 	/**  Environment variable honoured when the keychain has no key. */
 	envVar?: string | null,
 	/**  Key presence. */
-	key: KeyStatus,
+	key: KeyStatus_Deserialize,
 	/**  For local servers: whether they answered just now. */
 	local?: LocalReachability_Deserialize | null,
 };
@@ -1599,6 +1721,11 @@ export type ProviderStatus_Serialize = {
 	kind: ProviderKind,
 	/**  The base URL in use (override or default). */
 	baseUrl: string,
+	/**
+	 *  The origin of `base_url` (`scheme://host[:port]`): where requests, and so keys, go.
+	 *  A stored key is bound to one origin; [`KeyStatus`] says whether it is this one.
+	 */
+	origin: string | null,
 	/**  The built-in default base URL; `None` for custom providers. */
 	defaultBaseUrl: string | null,
 	/**  Added by the user rather than built in. */
@@ -1606,7 +1733,7 @@ export type ProviderStatus_Serialize = {
 	/**  Environment variable honoured when the keychain has no key. */
 	envVar: string | null,
 	/**  Key presence. */
-	key: KeyStatus,
+	key: KeyStatus_Serialize,
 	/**  For local servers: whether they answered just now. */
 	local: LocalReachability_Serialize | null,
 };

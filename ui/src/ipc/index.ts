@@ -165,11 +165,11 @@ export const catalogEvents = {
 };
 
 // Provider keys and providers: the Keys page. No call ever returns a key: statuses carry
-// presence, source and the last four characters only.
+// presence, source, the origin a key is held for and the last four characters only.
 export type {
   AddProviderRequest_Deserialize as AddProviderRequest,
   KeySource,
-  KeyStatus,
+  KeyStatus_Serialize as KeyStatus,
   LocalReachability_Serialize as LocalReachability,
   ProviderKind,
   ProviderStatus_Serialize as ProviderStatus,
@@ -190,6 +190,10 @@ export const keysIpc = {
     unwrap(commands.setProviderBaseUrl(provider, baseUrl)),
   addProvider: (request: AddProviderRequest_Deserialize) => unwrap(commands.addProvider(request)),
   removeProvider: (provider: string) => unwrap(commands.removeProvider(provider)),
+  /** Asks the user in a native dialog (raised by Rust, not by the page) whether the key held
+   * for another origin may move to the provider's current one; resolves to the new status
+   * (still `originMismatch` when the user declined). */
+  confirmKeyOrigin: (provider: string) => unwrap(commands.confirmKeyOrigin(provider)),
 };
 
 // Routing: the Route page. Requests name the `_Deserialize` shape; results the `_Serialize`

@@ -34,9 +34,6 @@ use crate::{Engine, EngineError};
 /// `catalog.endpoint.openrouter`); `catalog.endpoint.livebench-releases` is a comma list.
 pub const SOURCE_ENDPOINT_SETTING: &str = "catalog.endpoint.";
 
-/// Environment variable read for the Artificial Analysis key when the keychain has none.
-const AA_KEY_ENV: &str = "ARTIFICIAL_ANALYSIS_API_KEY";
-
 /// A caller's progress callback (the awaited refreshes); events go to subscribers as well.
 pub type Progress<'a> = &'a (dyn Fn(RefreshProgress) + Send + Sync);
 
@@ -143,18 +140,8 @@ impl Engine {
         run.step(None, RefreshStage::Started, None);
         let endpoints = self.source_endpoints().await?;
         let client = fetcher::http_client().map_err(|e| EngineError::Internal(e.to_string()))?;
-        let keys = self.key_store().await?;
-        let aa_key = tokio::task::spawn_blocking(move || {
-            keys.resolve(ARTIFICIAL_ANALYSIS, Some(AA_KEY_ENV))
-        })
-        .await
-        .ok()
-        .and_then(Result::ok)
-        .flatten()
-        .map(|resolved| resolved.secret);
-        // Whatever a source answers, the key sent to it never reaches a stored or shown text.
-        run.scrubber = Scrubber::new(aa_key.iter().cloned());
-        let previous = self.store().source_record_counts().await?;
+/// A caller's progress callback (the awaited refreshes); events go to subscribers as well.
+pub type Progress<'a> = &'a (dyn Fn(RefreshProgress) + Send + Sync);
         for source in SourceId::ALL {
             run.step(Some(source), RefreshStage::Fetching, None);
         }

@@ -2,21 +2,24 @@
 //!
 //! Routing is `switchyard_providers::route::route`: `local/<server>/<name>` and
 //! `<provider>:<model>` go where they say; an OpenRouter catalog id (`vendor/name`) goes to the
-//! vendor's own API when the user has that vendor's key (keychain or environment), otherwise
-//! through OpenRouter.
+//! vendor's own API when the user has that vendor's key (keychain or environment) for the
+//! vendor's current origin, otherwise through OpenRouter. A key held for another origin counts
+//! as no key (see [`super::binding`]).
 
 use std::collections::HashMap;
 
 use switchyard_core::catalog::card::Pricing;
+use switchyard_core::origin::Origin;
 use switchyard_core::providers::{AskAnswer, AskRequest, ProviderKind};
-use switchyard_keychain::{KeychainError, ResolvedKey};
+use switchyard_keychain::KeychainError;
 use switchyard_providers::client::{
     CancellationToken, ChatRequest, ClientConfig, ClientError, ModelClient, StreamEvent, Target,
 };
 use switchyard_providers::registry::Provider;
 use switchyard_providers::route::{key_candidates, route, RouteError};
 
-use super::{blocking, keychain_error, missing_key};
+use super::binding::{key_use, Found, KeyUse};
+use super::missing_key;
 use crate::{Engine, EngineError};
 
 impl Engine {
@@ -26,9 +29,11 @@ impl Engine {
     ///
     /// Cost uses `request.pricing` when given, else the catalog's per-million prices of the
     /// model (the id as given, or the part after `<provider>:`); local models are free; a
-    /// model the catalog does not know reports no cost. Errors: `InvalidInput` (empty prompt, unreadable model
-    /// reference), `NotFound` (unknown provider in the reference), `MissingCredential`,
-    /// `Keychain`, `Provider` (the provider's own message: wrong key, rate limit, timeout…).
+    /// model the catalog does not know reports no cost. Errors: `InvalidInput` (empty prompt,
+    /// unreadable model reference), `NotFound` (unknown provider in the reference),
+    /// `MissingCredential`, `KeyOriginMismatch` (the key is held for another origin than the
+    /// provider's current one), `InsecureOrigin`, `Keychain`, `Provider` (the provider's own
+    /// message: wrong key, rate limit, timeout…).
     pub async fn ask(
         &self,
         request: AskRequest,
@@ -66,19 +71,14 @@ impl Engine {
             }
         };
         let answer = client
-            .chat_streaming(
-                &target,
-                key.as_ref().map(|k| &k.secret),
-                &chat,
-                &mut on_event,
-            )
+            .chat_streaming(&target, key.secret(), &chat, &mut on_event)
             .await
-            .map_err(|source| provider_error(&provider.id, source))?;
+            .map_err(|source| key.failure(&provider.id, source))?;
         Ok(AskAnswer {
             model: request.model,
             provider_id: provider.id.clone(),
             provider_model,
-            key_source: key.map(|k| k.source),
+            key_source: key.key.map(|k| k.source),
             text: answer.text,
             finish_reason: answer.finish_reason,
             usage: answer.usage,
@@ -93,7 +93,7 @@ impl Engine {
 pub(crate) struct RoutedModel {
     pub provider: Provider,
     pub target: Target,
-    pub key: Option<ResolvedKey>,
+    pub key: KeyUse,
     pub model: String,
 }
 
@@ -102,33 +102,41 @@ impl Engine {
     /// reading only the keys routing may use. Errors as `ask`'s, minus `Provider`.
     pub(crate) async fn route_model(&self, model: &str) -> Result<RoutedModel, EngineError> {
         let providers = self.providers().await?;
-        let keys = self.key_store().await?;
         // Only the keys routing may use: each keychain read is a D-Bus round trip.
         let candidates = key_candidates(model, &providers);
-        let wanted: Vec<(String, Option<String>)> = providers
+        let wanted: Vec<(&Provider, Option<Origin>)> = providers
             .iter()
             .filter(|p| p.takes_key() && p.target().is_some() && candidates.contains(&p.id))
-            .map(|p| (p.id.clone(), p.env_var.clone()))
+            .map(|p| (p, None))
             .collect();
-        let resolved: HashMap<String, Result<Option<ResolvedKey>, KeychainError>> =
-            blocking(move || {
-                wanted
-                    .into_iter()
-                    .map(|(id, env_var)| {
-                        let key = keys.resolve(&id, env_var.as_deref());
-                        (id, key)
-                    })
-                    .collect()
+        let found = self.find_keys(&wanted).await?;
+        let mut resolved: HashMap<String, Result<Found, KeychainError>> = wanted
+            .iter()
+            .map(|(p, _)| p.id.clone())
+            .zip(found)
+            .collect();
+        let usable = |id: &str| {
+            providers.iter().find(|p| p.id == id).is_some_and(|p| {
+                resolved
+                    .get(id)
+                    .is_some_and(|f| key_use(p, f.clone()).is_ok_and(|k| k.key.is_some()))
             })
-            .await?;
-        let has_key = |id: &str| matches!(resolved.get(id), Some(Ok(Some(_))));
-        let route = route(model, &providers, has_key).map_err(|error| match error {
-            RouteError::NoCredential { .. } => {
-                match resolved.values().find_map(|r| r.as_ref().err()) {
+        };
+        let route = route(model, &providers, usable).map_err(|error| match error {
+            RouteError::NoCredential { ref candidates, .. } => {
+                if let Some(keychain) = resolved.values().find_map(|r| r.as_ref().err()) {
                     // The keychain could not be asked: that is the thing to fix, not the key.
-                    Some(keychain) => EngineError::Keychain(keychain.clone()),
-                    None => EngineError::MissingCredential(error.to_string()),
+                    return EngineError::Keychain(keychain.clone());
                 }
+                // A key that exists but may not go where the provider points now says so.
+                candidates
+                    .iter()
+                    .filter_map(|id| {
+                        let provider = providers.iter().find(|p| &p.id == id)?;
+                        key_use(provider, resolved.get(id)?.clone()).err()
+                    })
+                    .find(|e| !matches!(e, EngineError::MissingCredential(_)))
+                    .unwrap_or_else(|| EngineError::MissingCredential(error.to_string()))
             }
             RouteError::UnknownProvider(_) => EngineError::NotFound(error.to_string()),
             RouteError::Ambiguous(_) | RouteError::NotAModelProvider(_) => {
@@ -144,11 +152,10 @@ impl Engine {
         let target = provider.target().ok_or_else(|| {
             EngineError::InvalidInput(format!("{} takes no prompts", provider.id))
         })?;
-        let key = match resolved.get(&provider.id) {
-            Some(Ok(Some(key))) => Some(key.clone()),
-            Some(Err(error)) if provider.needs_key() => return Err(keychain_error(error.clone())),
-            _ if provider.needs_key() => return Err(missing_key(&provider)),
-            _ => None,
+        let key = match resolved.remove(&provider.id) {
+            Some(found) => key_use(&provider, found)?,
+            None if provider.needs_key() => return Err(missing_key(&provider)),
+            None => KeyUse::default(),
         };
         Ok(RoutedModel {
             provider,

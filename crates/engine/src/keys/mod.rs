@@ -1,29 +1,35 @@
 //! Provider keys and provider settings: the Keys page, `switchyard keys …`,
 //! `switchyard providers …`, and `ask` (in [`ask`]).
 //!
-//! Keys live in the OS keychain (`switchyard_keychain::KeyStore`), base URLs and custom
-//! providers in SQLite (`switchyard_store::providers`), the provider list in
+//! Keys live in the OS keychain (`switchyard_keychain::KeyStore`), each bound to the origin it
+//! was entered for (see [`binding`]); base URLs, custom providers and the key bindings in
+//! SQLite (`switchyard_store::providers`, `switchyard_store::keys`), the provider list in
 //! `switchyard_providers::registry`. No method here returns a key: callers get
-//! [`ProviderStatus`] (presence, source, last four characters) and [`ProviderTest`].
+//! [`ProviderStatus`] (presence, source, origin, last four characters) and [`ProviderTest`].
 //!
 //! The keychain service entries are stored under is [`switchyard_keychain::SERVICE`], unless
 //! the setting [`KEYCHAIN_SERVICE_SETTING`] names another (tests and separate profiles use
 //! this so they never touch the user's real keys).
 
 mod ask;
+pub mod binding;
 
 pub(crate) use ask::{provider_error, RoutedModel};
 
 use futures_util::future::join_all;
+use switchyard_core::origin::Origin;
 use switchyard_core::providers::{
     validate_provider_id, AddProviderRequest, KeyStatus, LocalReachability, ProviderKind,
     ProviderStatus, ProviderTest,
 };
-use switchyard_keychain::{KeyStore, KeychainError, ResolvedKey, Secret};
+use switchyard_keychain::{KeyStore, KeychainError, ProviderKey};
 use switchyard_providers::local;
 use switchyard_providers::probe;
 use switchyard_providers::registry::{builtin, normalize_base_url, Provider, BUILTIN};
+use switchyard_store::keys::KeyBinding;
 use switchyard_store::providers::ProviderRecord;
+
+use binding::key_status;
 
 use crate::{Engine, EngineError};
 
@@ -40,23 +46,19 @@ impl Engine {
     /// rather than failing the list.
     pub async fn list_providers(&self) -> Result<Vec<ProviderStatus>, EngineError> {
         let providers = self.providers().await?;
-        let keys = self.key_store().await?;
-        // One blocking task per provider: each keychain read is its own D-Bus round trip.
-        let lookups = providers.iter().map(|provider| {
-            let (keys, id, env_var) = (keys.clone(), provider.id.clone(), provider.env_var.clone());
-            let takes_key = provider.takes_key();
-            blocking(move || {
-                if takes_key {
-                    keys.status(&id, env_var.as_deref())
-                } else {
-                    KeyStatus::NotNeeded
-                }
+        let keyed: Vec<(&Provider, Option<Origin>)> = providers
+            .iter()
+            .filter(|p| p.takes_key())
+            .map(|p| (p, None))
+            .collect();
+        let mut found = self.find_keys(&keyed).await?.into_iter();
+        let statuses: Vec<KeyStatus> = providers
+            .iter()
+            .map(|p| match p.takes_key() {
+                true => found.next().map_or(KeyStatus::Missing, key_status),
+                false => KeyStatus::NotNeeded,
             })
-        });
-        let statuses = join_all(lookups)
-            .await
-            .into_iter()
-            .collect::<Result<Vec<_>, _>>()?;
+            .collect();
         let reachability = join_all(providers.iter().map(local_reachability)).await;
         Ok(providers
             .iter()
@@ -70,9 +72,7 @@ impl Engine {
     pub async fn provider_status(&self, id: &str) -> Result<ProviderStatus, EngineError> {
         let provider = self.provider(id).await?;
         let key = if provider.takes_key() {
-            let keys = self.key_store().await?;
-            let (id, env_var) = (provider.id.clone(), provider.env_var.clone());
-            blocking(move || keys.status(&id, env_var.as_deref())).await?
+            key_status(self.find_key(&provider, None).await?)
         } else {
             KeyStatus::NotNeeded
         };
@@ -80,13 +80,16 @@ impl Engine {
         Ok(status_of(&provider, key, local))
     }
 
-    /// Stores (or replaces) the key of `provider` in the keychain and returns its new status
-    /// (last four characters only). Errors: `NotFound`, `InvalidInput` (empty key, a local
-    /// server), `Keychain` (no keychain, locked; the message says how to fix it).
+    /// Stores (or replaces) the key of `provider` in the keychain, bound to the origin of the
+    /// provider's current base URL (a key held for another origin is replaced), and returns
+    /// its new status (last four characters and origin only). The key was validated by
+    /// [`ProviderKey::parse`], the one rule the app and the CLI share. Errors: `NotFound`,
+    /// `InvalidInput` (a local server), `InsecureOrigin` (the base URL is plain http to
+    /// another host), `Keychain` (no keychain, locked; the message says how to fix it).
     pub async fn set_key(
         &self,
         provider: &str,
-        key: Secret,
+        key: ProviderKey,
     ) -> Result<ProviderStatus, EngineError> {
         let provider = self.provider(provider).await?;
         if !provider.takes_key() {
@@ -95,20 +98,57 @@ impl Engine {
                 provider.name
             )));
         }
-        if key.is_empty() {
-            return Err(EngineError::InvalidInput("the key is empty".into()));
+        let origin = provider
+            .origin()
+            .map_err(|e| EngineError::InvalidInput(e.to_string()))?;
+        if !origin.accepts_keys() {
+            return Err(EngineError::InsecureOrigin(format!(
+                "{} points at {origin}, plain http to another host: keys are only sent over                  https or to this machine, so none can be stored for it. Use an https URL first",
+                provider.name
+            )));
         }
-        let keys = self.key_store().await?;
-        let id = provider.id.clone();
-        let last4 = blocking(move || keys.set(&id, &key))
+        let keys = self.keys().await?;
+        let previous = self
+            .store()
+            .key_binding(&provider.id)
             .await?
-            .map_err(keychain_error)?;
-        tracing::info!(provider = %provider.id, "provider key stored");
-        Ok(status_of(&provider, KeyStatus::Stored { last4 }, None))
+            .and_then(|b| Origin::of_url(&b.origin).ok())
+            .filter(|o| *o != origin);
+        let (id, at) = (provider.id.clone(), origin.clone());
+        let last4 = blocking(move || {
+            let last4 = keys.set(&id, &at, &key)?;
+            // One key per provider: the one held for the old origin goes.
+            if let Some(old) = previous {
+                if let Err(error) = keys.delete(&id, &old) {
+                    tracing::warn!(provider = %id, %error, "could not delete the key held for the old origin");
+                }
+            }
+            Ok(last4)
+        })
+        .await?
+        .map_err(keychain_error)?;
+        self.store()
+            .set_key_binding(&KeyBinding {
+                provider: provider.id.clone(),
+                origin: origin.to_string(),
+                last4: last4.clone(),
+                stored_at: now(),
+            })
+            .await?;
+        tracing::info!(provider = %provider.id, %origin, "provider key stored");
+        Ok(status_of(
+            &provider,
+            KeyStatus::Stored {
+                last4,
+                origin: origin.to_string(),
+            },
+            None,
+        ))
     }
 
-    /// Deletes the stored key of `provider`; `false` when there was none. An environment
-    /// variable, if set, is not affected. Errors: `NotFound`, `InvalidInput`, `Keychain`.
+    /// Deletes the stored key of `provider` (whatever origin it is held for); `false` when
+    /// there was none. An environment variable, if set, is not affected. Errors: `NotFound`,
+    /// `InvalidInput`, `Keychain`.
     pub async fn delete_key(&self, provider: &str) -> Result<bool, EngineError> {
         let provider = self.provider(provider).await?;
         if !provider.takes_key() {
@@ -117,24 +157,27 @@ impl Engine {
                 provider.name
             )));
         }
-        let keys = self.key_store().await?;
-        let id = provider.id.clone();
-        let deleted = blocking(move || keys.delete(&id))
-            .await?
-            .map_err(keychain_error)?;
+        let deleted = self.forget_key(&provider).await?;
         tracing::info!(provider = %provider.id, deleted, "provider key deleted");
         Ok(deleted)
     }
 
     /// "Test": one request to the provider's model-list endpoint with its key (keychain, else
-    /// environment). Provider-side failures (wrong key, unreachable) are a report with
-    /// `ok: false` and the provider's message, not an error. Errors: `NotFound`,
-    /// `MissingCredential` (no key anywhere), `Keychain` (keychain unusable and no variable).
+    /// environment), if one may go to the provider's current origin. Provider-side failures
+    /// (wrong key, unreachable) are a report with `ok: false` and the provider's message, not
+    /// an error; when a custom provider's key was withheld (held for another origin) the
+    /// message says so. Errors: `NotFound`, `MissingCredential` (no key anywhere),
+    /// `KeyOriginMismatch` (the key is held for another origin), `InsecureOrigin`, `Keychain`
+    /// (keychain unusable and no variable).
     pub async fn test_provider(&self, provider: &str) -> Result<ProviderTest, EngineError> {
         let provider = self.provider(provider).await?;
         let key = self.key_for(&provider).await?;
-        let mut report = probe::test_provider(&provider, key.as_ref().map(|k| &k.secret)).await;
-        report.key_source = key.map(|k| k.source);
+        let mut report = probe::test_provider(&provider, key.secret()).await;
+        report.key_source = key.key.as_ref().map(|k| k.source);
+        if let (false, Some(why)) = (report.ok, &key.withheld) {
+            let error = report.error.take().unwrap_or_default();
+            report.error = Some(format!("{error} ({why})"));
+        }
         Ok(report)
     }
 
@@ -146,30 +189,36 @@ impl Engine {
         base_url: Option<&str>,
     ) -> Result<ProviderStatus, EngineError> {
         let current = self.provider(provider).await?;
+        let next = self.next_base_url(&current, base_url)?;
+        if current.default_base_url.as_deref() == Some(next.as_str()) && !current.custom {
+            self.store().clear_provider_base_url(&current.id).await?;
+        } else {
+            self.store()
+                .set_provider_base_url(&current.id, &next, &now())
+                .await?;
+        }
+        self.provider_status(&current.id).await
+    }
+
+    /// The base URL `provider` would use after `set_provider_base_url(base_url)`: normalized,
+    /// or the default for `None`. Errors: `InvalidInput` (bad URL; `None` for a custom one).
+    pub(crate) fn next_base_url(
+        &self,
+        current: &Provider,
+        base_url: Option<&str>,
+    ) -> Result<String, EngineError> {
         let normalized = base_url
             .map(normalize_base_url)
             .transpose()
             .map_err(|e| EngineError::InvalidInput(e.to_string()))?;
-        match (normalized, current.custom) {
-            (None, true) => {
-                return Err(EngineError::InvalidInput(format!(
-                    "{} is a custom provider; it needs a base URL",
-                    current.id
-                )))
-            }
-            (None, false) => {
-                self.store().clear_provider_base_url(&current.id).await?;
-            }
-            (Some(url), false) if current.default_base_url.as_deref() == Some(url.as_str()) => {
-                self.store().clear_provider_base_url(&current.id).await?;
-            }
-            (Some(url), _) => {
-                self.store()
-                    .set_provider_base_url(&current.id, &url, &now())
-                    .await?;
-            }
+        match (normalized, &current.default_base_url) {
+            (Some(url), _) => Ok(url),
+            (None, Some(default)) if !current.custom => Ok(default.clone()),
+            (None, _) => Err(EngineError::InvalidInput(format!(
+                "{} is a custom provider; it needs a base URL",
+                current.id
+            ))),
         }
-        self.provider_status(&current.id).await
     }
 
     /// Adds a user-defined OpenAI-compatible or Anthropic endpoint. Errors: `InvalidInput`
@@ -230,12 +279,37 @@ impl Engine {
             )));
         }
         self.store().delete_custom_provider(&current.id).await?;
-        let keys = self.key_store().await?;
-        let id = current.id.clone();
-        if let Err(error) = blocking(move || keys.delete(&id)).await? {
+        if let Err(error) = self.forget_key(&current).await {
             tracing::warn!(provider = %current.id, %error, "could not delete the removed provider's key");
         }
         Ok(())
+    }
+
+    /// Deletes every keychain entry `provider`'s key may be held under (its binding, its
+    /// current and default origins, the first layout's bare id) and the binding.
+    async fn forget_key(&self, provider: &Provider) -> Result<bool, EngineError> {
+        let keys = self.keys().await?;
+        let binding = self.store().key_binding(&provider.id).await?;
+        let mut origins: Vec<Origin> = binding
+            .iter()
+            .filter_map(|b| Origin::of_url(&b.origin).ok())
+            .chain(provider.origin().ok())
+            .chain(provider.default_origin())
+            .collect();
+        origins.sort();
+        origins.dedup();
+        let id = provider.id.clone();
+        let deleted = blocking(move || -> Result<bool, KeychainError> {
+            let mut deleted = keys.delete_legacy(&id)?;
+            for origin in &origins {
+                deleted |= keys.delete(&id, origin)?;
+            }
+            Ok(deleted)
+        })
+        .await?
+        .map_err(keychain_error)?;
+        self.store().delete_key_binding(&provider.id).await?;
+        Ok(deleted)
     }
 
     /// Every provider with its base URL in use.
@@ -267,7 +341,7 @@ impl Engine {
         Ok(providers)
     }
 
-    async fn provider(&self, id: &str) -> Result<Provider, EngineError> {
+    pub(crate) async fn provider(&self, id: &str) -> Result<Provider, EngineError> {
         self.providers()
             .await?
             .into_iter()
@@ -275,7 +349,8 @@ impl Engine {
             .ok_or_else(|| EngineError::NotFound(format!("no provider {:?}", id.trim())))
     }
 
-    /// The key store of this data directory.
+    /// The key store of this data directory, as it is (see [`Engine::keys`] for the one every
+    /// key operation uses).
     pub(crate) async fn key_store(&self) -> Result<KeyStore, EngineError> {
         Ok(
             match self.store().setting(KEYCHAIN_SERVICE_SETTING).await? {
@@ -283,26 +358,6 @@ impl Engine {
                 _ => KeyStore::new(),
             },
         )
-    }
-
-    /// The key to send to `provider`: `None` when it takes none, or when a custom provider
-    /// has none (its key is optional).
-    pub(crate) async fn key_for(
-        &self,
-        provider: &Provider,
-    ) -> Result<Option<ResolvedKey>, EngineError> {
-        if !provider.takes_key() {
-            return Ok(None);
-        }
-        let keys = self.key_store().await?;
-        let (id, env_var) = (provider.id.clone(), provider.env_var.clone());
-        match blocking(move || keys.resolve(&id, env_var.as_deref())).await? {
-            Ok(Some(key)) => Ok(Some(key)),
-            Ok(None) if !provider.needs_key() => Ok(None),
-            Ok(None) => Err(missing_key(provider)),
-            Err(_) if !provider.needs_key() => Ok(None),
-            Err(error) => Err(keychain_error(error)),
-        }
     }
 }
 
@@ -358,6 +413,7 @@ fn status_of(
         name: provider.name.clone(),
         kind: provider.kind,
         base_url: provider.base_url.clone(),
+        origin: provider.origin().ok().map(|o| o.to_string()),
         default_base_url: provider.default_base_url.clone(),
         custom: provider.custom,
         env_var: provider.env_var.clone(),

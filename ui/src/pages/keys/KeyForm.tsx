@@ -3,6 +3,8 @@ import { type FormEvent, useEffect, useRef, useState } from "react";
 interface KeyFormProps {
   providerId: string;
   providerName: string;
+  /** The origin the key will be bound to: it is sent there and nowhere else. */
+  origin: string | null;
   replacing: boolean;
   /** Receives the key once; the field is already empty when this is called. */
   onSave: (key: string) => Promise<void>;
@@ -11,7 +13,14 @@ interface KeyFormProps {
 
 /** A masked paste field for one key. The key never enters React state: the input is
  * uncontrolled, read once on save and emptied before the save goes out. */
-export function KeyForm({ providerId, providerName, replacing, onSave, onCancel }: KeyFormProps) {
+export function KeyForm({
+  providerId,
+  providerName,
+  origin,
+  replacing,
+  onSave,
+  onCancel,
+}: KeyFormProps) {
   const input = useRef<HTMLInputElement>(null);
   const [filled, setFilled] = useState(false);
   const [saving, setSaving] = useState(false);
@@ -74,6 +83,12 @@ export function KeyForm({ providerId, providerName, replacing, onSave, onCancel 
       <p className="muted small form-hint">
         Goes straight to the OS keychain. Switchyard never shows it again, only its last 4
         characters.
+        {origin && (
+          <>
+            {" "}
+            It is sent only to <span className="mono key-form-origin">{origin}</span>.
+          </>
+        )}
       </p>
     </form>
   );

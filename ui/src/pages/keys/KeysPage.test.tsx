@@ -9,13 +9,17 @@ const KEY = "sk-UITEST-0123456789-abcd";
 // as the real one shows them.
 let providers: ProviderStatus[] = [];
 let releaseSave: (() => void) | null = null;
+let moveAnswer = false;
 const setKey = vi.fn(async (id: string, key: string) => {
   await new Promise<void>((resolve) => {
     releaseSave = resolve;
   });
   const updated = providers.find((p) => p.id === id);
   if (!updated) throw new Error("no provider");
-  const next: ProviderStatus = { ...updated, key: { state: "stored", last4: key.slice(-4) } };
+  const next: ProviderStatus = {
+    ...updated,
+    key: { state: "stored", last4: key.slice(-4), origin: updated.origin ?? "" },
+  };
   providers = providers.map((p) => (p.id === id ? next : p));
   return next;
 });
@@ -73,6 +77,18 @@ vi.mock("../../ipc", async (importOriginal) => {
         return added;
       }),
       removeProvider: vi.fn(async () => null),
+      // Stands for the native dialog: `moveAnswer` is what the user clicks in it.
+      confirmKeyOrigin: vi.fn(async (id: string) => {
+        const current = providers.find((p) => p.id === id);
+        if (!current) throw new Error("no provider");
+        if (!moveAnswer || current.key.state !== "originMismatch") return current;
+        const next: ProviderStatus = {
+          ...current,
+          key: { state: "stored", last4: current.key.last4, origin: current.key.targetOrigin },
+        };
+        providers = providers.map((p) => (p.id === id ? next : p));
+        return next;
+      }),
     },
   };
 });
@@ -142,7 +158,9 @@ describe("KeysPage", () => {
   });
 
   it("tests a provider and shows model count and latency", async () => {
-    providers[1] = provider("openai", { key: { state: "stored", last4: "abcd" } });
+    providers[1] = provider("openai", {
+      key: { state: "stored", last4: "abcd", origin: "https://api.openai.com" },
+    });
     render(<KeysPage />);
     await waitFor(() => within("openai", ".key-test"));
     fireEvent.click(within("openai", ".key-test"));
@@ -160,7 +178,9 @@ describe("KeysPage", () => {
   });
 
   it("deletes a key only after confirming", async () => {
-    providers[1] = provider("openai", { key: { state: "stored", last4: "abcd" } });
+    providers[1] = provider("openai", {
+      key: { state: "stored", last4: "abcd", origin: "https://api.openai.com" },
+    });
     render(<KeysPage />);
     await waitFor(() => within("openai", ".key-delete"));
     fireEvent.click(within("openai", ".key-delete"));
@@ -218,5 +238,56 @@ describe("KeysPage", () => {
     expect(document.querySelector("#keychain-banner")?.textContent).toContain("dbus-run-session");
     expect((within("openai", ".key-add") as HTMLButtonElement).disabled).toBe(true);
     expect(within("openai", ".env-hint").textContent).toContain("OPENAI_API_KEY");
+  });
+
+  it("shows where a key is held and moves it only through the native confirmation", async () => {
+    const moved = provider("openai", {
+      baseUrl: "http://127.0.0.1:9/v1",
+      origin: "http://127.0.0.1:9",
+      key: {
+        state: "originMismatch",
+        last4: "abcd",
+        origin: "https://api.openai.com",
+        targetOrigin: "http://127.0.0.1:9",
+        variable: null,
+      },
+    });
+    providers[1] = moved;
+    moveAnswer = false;
+    render(<KeysPage />);
+    await waitFor(() => within("openai", ".key-move"));
+    expect(within("openai", ".key-origin").textContent).toBe(
+      "key held for https://api.openai.com · not sent to http://127.0.0.1:9",
+    );
+    expect(within("openai", ".key-status").textContent).toBe("Key held elsewhere");
+    expect((within("openai", ".key-test") as HTMLButtonElement).disabled).toBe(true);
+
+    // Declined in the dialog: nothing moves, and the row says so.
+    fireEvent.click(within("openai", ".key-move"));
+    await waitFor(() =>
+      expect(within("openai", ".move-note").textContent).toContain(
+        "Not moved: the key stays with https://api.openai.com",
+      ),
+    );
+    expect(keysIpc.confirmKeyOrigin).toHaveBeenCalledWith("openai");
+    expect(row("openai").querySelector(".key-move")).not.toBeNull();
+
+    // Confirmed: the key is now held for the new origin.
+    moveAnswer = true;
+    fireEvent.click(within("openai", ".key-move"));
+    await waitFor(() =>
+      expect(within("openai", ".key-origin").textContent).toBe("key held for http://127.0.0.1:9"),
+    );
+    expect(row("openai").querySelector(".key-move")).toBeNull();
+    expect(row("openai").querySelector(".move-note")).toBeNull();
+    expect(within("openai", ".key-status").textContent).toBe("Key …abcd");
+    expect((within("openai", ".key-test") as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it("says which origin a new key will be sent to", async () => {
+    render(<KeysPage />);
+    await waitFor(() => within("openai", ".key-add"));
+    fireEvent.click(within("openai", ".key-add"));
+    expect(within("openai", ".key-form-origin").textContent).toBe("https://api.openai.com");
   });
 });

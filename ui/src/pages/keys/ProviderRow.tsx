@@ -4,6 +4,8 @@ import { KeyForm } from "./KeyForm";
 import {
   canTest,
   KIND_LABEL,
+  keyHolder,
+  hasStoredKey as keyIsStored,
   statusBadge,
   type TestLine,
   takesKey,
@@ -30,8 +32,10 @@ export function ProviderRow({ provider, onUpdated, onReload }: ProviderRowProps)
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [test, setTest] = useState<TestState>(null);
+  const [moveNote, setMoveNote] = useState<string | null>(null);
   const badge = statusBadge(provider);
-  const hasStoredKey = provider.key.state === "stored";
+  const hasStoredKey = keyIsStored(provider.key);
+  const holder = keyHolder(provider.key);
   const keychainDown = provider.key.state === "unavailable";
 
   const act = async (action: () => Promise<void>) => {
@@ -50,6 +54,7 @@ export function ProviderRow({ provider, onUpdated, onReload }: ProviderRowProps)
     act(async () => {
       onUpdated(await keysIpc.setKey(provider.id, key));
       setTest(null);
+      setMoveNote(null);
       setMode("idle");
     });
 
@@ -72,6 +77,19 @@ export function ProviderRow({ provider, onUpdated, onReload }: ProviderRowProps)
     act(async () => {
       await keysIpc.removeProvider(provider.id);
       await onReload();
+    });
+
+  // The page only asks Rust to ask the user: the confirmation is a native dialog raised by
+  // Rust, which the page can neither show nor answer.
+  const confirmMove = () =>
+    act(async () => {
+      setMoveNote(null);
+      const updated = await keysIpc.confirmKeyOrigin(provider.id);
+      onUpdated(updated);
+      setTest(null);
+      if (updated.key.state === "originMismatch") {
+        setMoveNote(`Not moved: the key stays with ${updated.key.origin} and is not sent here.`);
+      }
     });
 
   const runTest = async () => {
@@ -102,6 +120,23 @@ export function ProviderRow({ provider, onUpdated, onReload }: ProviderRowProps)
             {provider.baseUrl}
           </span>
           {urlOverridden(provider) && <span className="provider-tag accent">custom URL</span>}
+          {holder && (
+            <span className={`small key-origin${holder.mismatch ? " warn-text" : " muted"}`}>
+              key held for <span className="mono">{holder.origin}</span>
+              {holder.mismatch && (
+                <>
+                  {" "}
+                  · not sent to <span className="mono">{holder.mismatch}</span>
+                </>
+              )}
+            </span>
+          )}
+          {provider.key.state === "originMismatch" && provider.key.variable && (
+            <span className="small warn-text key-origin">
+              <code>{provider.key.variable}</code> goes only to{" "}
+              <span className="mono">{provider.key.origin}</span> or this machine
+            </span>
+          )}
           {provider.envVar && (provider.key.state === "missing" || keychainDown) && (
             <span className="muted small env-hint">
               or set <code>{provider.envVar}</code>
@@ -127,12 +162,29 @@ export function ProviderRow({ provider, onUpdated, onReload }: ProviderRowProps)
             {hasStoredKey ? "Replace key" : "Add key"}
           </button>
         )}
+        {holder?.mismatch && (
+          <button
+            type="button"
+            className="primary-ghost key-move"
+            onClick={() => void confirmMove()}
+            disabled={busy}
+            title={`Asks you, in a system dialog, whether to send this key to ${holder.mismatch}`}
+          >
+            Move key here…
+          </button>
+        )}
         <button
           type="button"
           className="key-test"
           onClick={() => void runTest()}
           disabled={!testable || test?.state === "running"}
-          title={testable ? "Request the provider's model list" : "Add a key first"}
+          title={
+            testable
+              ? "Request the provider's model list"
+              : holder?.mismatch
+                ? "The key is held for another address; move it or store a key for this one"
+                : "Add a key first"
+          }
         >
           {test?.state === "running" ? "Testing…" : "Test"}
         </button>
@@ -166,12 +218,13 @@ export function ProviderRow({ provider, onUpdated, onReload }: ProviderRowProps)
         )}
       </div>
 
-      {(mode !== "idle" || test || error) && (
+      {(mode !== "idle" || test || error || moveNote) && (
         <div className="provider-detail">
           {mode === "key" && (
             <KeyForm
               providerId={provider.id}
               providerName={provider.name}
+              origin={provider.origin}
               replacing={hasStoredKey}
               onSave={saveKey}
               onCancel={() => setMode("idle")}
@@ -232,6 +285,7 @@ export function ProviderRow({ provider, onUpdated, onReload }: ProviderRowProps)
               )}
             </p>
           )}
+          {moveNote && <p className="muted small move-note">{moveNote}</p>}
           {error && <p className="error banner row-error">{error}</p>}
         </div>
       )}

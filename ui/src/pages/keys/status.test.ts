@@ -9,6 +9,7 @@ import {
   keyBadge,
   keychainFixes,
   keychainProblem,
+  keyHolder,
   statusBadge,
   summary,
   testLine,
@@ -18,7 +19,9 @@ import { provider } from "./testdata.test-util";
 
 describe("badges", () => {
   it("shows only the last four characters and where a key comes from", () => {
-    expect(keyBadge({ state: "stored", last4: "55d2" }, false)).toMatchObject({
+    expect(
+      keyBadge({ state: "stored", last4: "55d2", origin: "https://api.example.com" }, false),
+    ).toMatchObject({
       label: "Key …55d2",
       tone: "ok",
     });
@@ -28,6 +31,29 @@ describe("badges", () => {
     );
     expect(env.label).toBe("From environment …6071");
     expect(env.title).toContain("DEEPSEEK_API_KEY");
+  });
+
+  it("says where a stored key is held and when it is not sent", () => {
+    const mismatch = {
+      state: "originMismatch",
+      last4: "55d2",
+      origin: "https://api.openai.com",
+      targetOrigin: "http://127.0.0.1:9",
+      variable: null,
+    } as const;
+    expect(keyBadge(mismatch, false)).toMatchObject({ label: "Key held elsewhere", tone: "warn" });
+    expect(keyBadge(mismatch, false).title).toContain("http://127.0.0.1:9");
+    expect(keyHolder(mismatch)).toEqual({
+      origin: "https://api.openai.com",
+      mismatch: "http://127.0.0.1:9",
+    });
+    const env = { ...mismatch, variable: "OPENAI_API_KEY" };
+    expect(keyBadge(env, false).label).toBe("Env key not sent here");
+    expect(keyHolder(env)).toBeNull();
+    const insecure = { state: "insecureOrigin", last4: "55d2", origin: "http://10.0.0.5" } as const;
+    expect(keyBadge(insecure, true)).toMatchObject({ tone: "fail" });
+    expect(keyHolder(insecure)).toEqual({ origin: "http://10.0.0.5", mismatch: null });
+    expect(canTest(provider("openai", { key: mismatch }))).toBe(false);
   });
 
   it("marks a missing key as a warning unless the provider is custom", () => {
@@ -67,7 +93,13 @@ describe("badges", () => {
 describe("actions", () => {
   it("lets Test run only when a key can be found or none is needed", () => {
     expect(canTest(provider("openai", { key: { state: "missing" } }))).toBe(false);
-    expect(canTest(provider("openai", { key: { state: "stored", last4: "abcd" } }))).toBe(true);
+    expect(
+      canTest(
+        provider("openai", {
+          key: { state: "stored", last4: "abcd", origin: "https://api.example.com" },
+        }),
+      ),
+    ).toBe(true);
     expect(
       canTest(provider("openai", { key: { state: "environment", variable: "X", last4: "abcd" } })),
     ).toBe(true);
@@ -89,7 +121,9 @@ describe("actions", () => {
 
 describe("groups and summary", () => {
   const list: ProviderStatus[] = [
-    provider("openrouter", { key: { state: "stored", last4: "1111" } }),
+    provider("openrouter", {
+      key: { state: "stored", last4: "1111", origin: "https://api.example.com" },
+    }),
     provider("openai", { key: { state: "environment", variable: "OPENAI_API_KEY", last4: "2" } }),
     provider("anthropic", { kind: "anthropic" }),
     provider("ollama", {

@@ -40,14 +40,33 @@ export function statusBadge(provider: ProviderStatus): Badge {
   return keyBadge(provider.key, provider.custom);
 }
 
-/** The key part of a badge: stored, from the environment, missing, or keychain trouble. */
+/** The key part of a badge: stored, held for another origin, from the environment, missing,
+ * or keychain trouble. */
 export function keyBadge(key: KeyStatus, custom: boolean): Badge {
   switch (key.state) {
     case "stored":
       return {
         label: `Key …${key.last4}`,
         tone: "ok",
-        title: "Stored in the OS keychain; only the last 4 characters are ever shown",
+        title: `Stored in the OS keychain for ${key.origin} and sent only there; only the last 4 characters are ever shown`,
+      };
+    case "originMismatch":
+      return key.variable
+        ? {
+            label: "Env key not sent here",
+            tone: "warn",
+            title: `${key.variable} goes only to ${key.origin} or to this machine, not to ${key.targetOrigin}`,
+          }
+        : {
+            label: "Key held elsewhere",
+            tone: "warn",
+            title: `The key …${key.last4} is held for ${key.origin}; it is not sent to ${key.targetOrigin} until you move it`,
+          };
+    case "insecureOrigin":
+      return {
+        label: "Key not sent (http)",
+        tone: "fail",
+        title: `The key …${key.last4} is held for ${key.origin}, plain http to another host; keys go only over https or to this machine`,
       };
     case "environment":
       return {
@@ -80,6 +99,25 @@ export function canTest(provider: ProviderStatus): boolean {
     return true;
   }
   return provider.key.state === "stored" || provider.key.state === "environment";
+}
+
+/** Where a stored key is held ("Key held for …"), or `null` when none is stored. */
+export function keyHolder(key: KeyStatus): { origin: string; mismatch: string | null } | null {
+  switch (key.state) {
+    case "stored":
+      return { origin: key.origin, mismatch: null };
+    case "originMismatch":
+      return key.variable ? null : { origin: key.origin, mismatch: key.targetOrigin };
+    case "insecureOrigin":
+      return { origin: key.origin, mismatch: null };
+    default:
+      return null;
+  }
+}
+
+/** Whether the keychain holds a key for this provider (for any origin). */
+export function hasStoredKey(key: KeyStatus): boolean {
+  return keyHolder(key) !== null;
 }
 
 /** Whether a key can be stored for the provider at all (local servers take none). */

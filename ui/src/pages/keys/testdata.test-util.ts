@@ -18,6 +18,7 @@ export function provider(id: string, over: Partial<ProviderStatus> = {}): Provid
     name: id.charAt(0).toUpperCase() + id.slice(1),
     kind: "openai-compatible",
     baseUrl: url,
+    origin: new URL(url).origin,
     defaultBaseUrl: url,
     custom: false,
     envVar: `${id.toUpperCase()}_API_KEY`,
