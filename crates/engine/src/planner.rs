@@ -20,8 +20,8 @@ use switchyard_providers::client::{
     ChatRequest, ClientConfig, ClientError, ModelClient, OutputSchema,
 };
 
-use crate::keys::{provider_error, RoutedModel};
-use crate::{Engine, EngineError};
+use crate::keys::RoutedModel;
+use crate::Engine;
 
 /// The warning when no model can plan.
 pub(crate) const NO_PLANNER_MODEL: &str = "no model available for the model planner";

@@ -199,9 +199,11 @@ async fn a_changed_base_url_does_not_take_the_stored_key_to_the_new_host() {
         budget: BudgetTier::Low,
         max_price: None,
         any_provider: true,
+        use_model_planner: true,
+        planner_model: Some("openai:gpt-4o-mini".into()),
     };
     let plan = engine
-        .plan_task_with_model(request, Some("openai:gpt-4o-mini".into()))
+        .plan_task(request)
         .await
         .expect("the deterministic planner plans");
     let warnings = plan.warnings().join("\n");

@@ -43,9 +43,16 @@ export const commands = {
 	catalogStatus: () => typedError<CatalogStatus_Serialize, IpcError>(__TAURI_INVOKE("catalog_status")),
 	/**
 	 *  Starts a refresh (from the network, or from a folder laid out like the corpus) and returns
-	 *  at once. Progress arrives as `CatalogRefreshProgress`, the outcome as `CatalogRefreshed`.
+	 *  at once with its id. Events `CatalogRefreshStarted`, `CatalogRefreshProgress` and
+	 *  `CatalogRefreshed` carry that id. When a refresh is already running nothing new starts and
+	 *  the ticket names the running one (`alreadyRunning`).
 	 */
-	refreshCatalog: (fromDir: string | null) => typedError<null, IpcError>(__TAURI_INVOKE("refresh_catalog", { fromDir })),
+	refreshCatalog: (fromDir: string | null) => typedError<RefreshTicket, IpcError>(__TAURI_INVOKE("refresh_catalog", { fromDir })),
+	/**
+	 *  "Accept anyway": applies the snapshot held back for `source` (zero records, or a drop of
+	 *  more than half) without refetching; returns the new status. `notFound` if none is held.
+	 */
+	acceptHeldSnapshot: (source: SourceId) => typedError<CatalogStatus_Serialize, IpcError>(__TAURI_INVOKE("accept_held_snapshot", { source })),
 	/**  Ties a source record to a model, or refuses that match; applied on every refresh. */
 	setMatchOverride: (correction: MatchOverride) => typedError<ModelDetail_Serialize, IpcError>(__TAURI_INVOKE("set_match_override", { correction })),
 	/**  Forgets a stored correction; returns whether there was one. */
@@ -157,6 +164,7 @@ export const commands = {
 /** Events */
 export const events = {
 	catalogRefreshProgress: makeEvent<CatalogRefreshProgress_Serialize, CatalogRefreshProgress_Deserialize>("catalog-refresh-progress"),
+	catalogRefreshStarted: makeEvent<CatalogRefreshStarted_Serialize, CatalogRefreshStarted_Deserialize>("catalog-refresh-started"),
 	catalogRefreshed: makeEvent<CatalogRefreshed_Serialize, CatalogRefreshed_Deserialize>("catalog-refreshed"),
 	doctorUpdated: makeEvent<DoctorUpdated_Serialize, DoctorUpdated_Deserialize>("doctor-updated"),
 };
@@ -318,30 +326,71 @@ export type CatalogMetrics = {
 	minCoverage: number | null,
 };
 
-/**  One step of a running catalog refresh (a source started, failed, was saved…). */
+/**  One step of a running catalog refresh (a source started, failed, was saved, held back…). */
 export type CatalogRefreshProgress = CatalogRefreshProgress_Serialize | CatalogRefreshProgress_Deserialize;
 
-/**  One step of a running catalog refresh (a source started, failed, was saved…). */
+/**  One step of a running catalog refresh (a source started, failed, was saved, held back…). */
 export type CatalogRefreshProgress_Deserialize = {
+	refreshId: RefreshId,
 	progress: RefreshProgress_Deserialize,
 };
 
-/**  One step of a running catalog refresh (a source started, failed, was saved…). */
+/**  One step of a running catalog refresh (a source started, failed, was saved, held back…). */
 export type CatalogRefreshProgress_Serialize = {
+	refreshId: RefreshId,
 	progress: RefreshProgress_Serialize,
 };
 
-/**  A catalog refresh ended: its per-source report, or why it could not run at all. */
+/**
+ *  A catalog refresh began (on request or on the engine's schedule). Exactly one
+ *  `CatalogRefreshed` with the same id follows.
+ */
+export type CatalogRefreshStarted = CatalogRefreshStarted_Serialize | CatalogRefreshStarted_Deserialize;
+
+/**
+ *  A catalog refresh began (on request or on the engine's schedule). Exactly one
+ *  `CatalogRefreshed` with the same id follows.
+ */
+export type CatalogRefreshStarted_Deserialize = {
+	refreshId: RefreshId,
+	trigger: RefreshTrigger,
+	/**  The folder imported from; `null` = the network. */
+	fromDir?: string | null,
+};
+
+/**
+ *  A catalog refresh began (on request or on the engine's schedule). Exactly one
+ *  `CatalogRefreshed` with the same id follows.
+ */
+export type CatalogRefreshStarted_Serialize = {
+	refreshId: RefreshId,
+	trigger: RefreshTrigger,
+	/**  The folder imported from; `null` = the network. */
+	fromDir: string | null,
+};
+
+/**
+ *  A catalog refresh ended: its per-source report, or why it stopped (`canceled` when the
+ *  app is closing).
+ */
 export type CatalogRefreshed = CatalogRefreshed_Serialize | CatalogRefreshed_Deserialize;
 
-/**  A catalog refresh ended: its per-source report, or why it could not run at all. */
+/**
+ *  A catalog refresh ended: its per-source report, or why it stopped (`canceled` when the
+ *  app is closing).
+ */
 export type CatalogRefreshed_Deserialize = {
+	refreshId: RefreshId,
 	report?: RefreshReport_Deserialize | null,
 	error?: IpcError | null,
 };
 
-/**  A catalog refresh ended: its per-source report, or why it could not run at all. */
+/**
+ *  A catalog refresh ended: its per-source report, or why it stopped (`canceled` when the
+ *  app is closing).
+ */
 export type CatalogRefreshed_Serialize = {
+	refreshId: RefreshId,
 	report: RefreshReport_Serialize | null,
 	error: IpcError | null,
 };
@@ -361,6 +410,13 @@ export type CatalogStatus_Deserialize = {
 	sources: SourceStatus_Deserialize[],
 	/**  Whether a refresh is running now. */
 	refreshing: boolean,
+	/**  The running refresh, so a view that opens late can follow its events. */
+	refreshId?: RefreshId | null,
+	/**
+	 *  Refreshed snapshots held back instead of replacing the data in use (zero records, or
+	 *  fewer than half the previous count); each can be accepted anyway.
+	 */
+	held: HeldSnapshot[],
 };
 
 /**  Where the catalog's data stands. */
@@ -375,6 +431,13 @@ export type CatalogStatus_Serialize = {
 	sources: SourceStatus_Serialize[],
 	/**  Whether a refresh is running now. */
 	refreshing: boolean,
+	/**  The running refresh, so a view that opens late can follow its events. */
+	refreshId: RefreshId | null,
+	/**
+	 *  Refreshed snapshots held back instead of replacing the data in use (zero records, or
+	 *  fewer than half the previous count); each can be accepted anyway.
+	 */
+	held: HeldSnapshot[],
 };
 
 /**  Task categories a model is scored in (and that routing classifies tasks into). */
@@ -660,6 +723,13 @@ export type ErrorCode =
 "provider" | 
 /**  A file or directory could not be read or written. */
 "io" | 
+/**
+ *  The work asked for is already running; the message (and, where the command returns
+ *  one, the payload) names what to follow instead.
+ */
+"busy" | 
+/**  The work stopped because it was canceled (for example, the engine is closing). */
+"canceled" | 
 /**  A bug: something that should not happen. */
 "internal";
 
@@ -669,6 +739,25 @@ export type FeedbackSummary = {
 	count: number,
 	/**  Their mean, 1–5. */
 	mean: number | null,
+};
+
+/**
+ *  A refreshed snapshot kept aside because [`crate::catalog::snapshot::accept_refresh`] held
+ *  it back; the previous snapshot of its source stays in use until it is accepted anyway.
+ */
+export type HeldSnapshot = {
+	source: SourceId,
+	reason: HoldReason,
+	/**  Records in the held snapshot. */
+	records: number,
+	/**  Records in the snapshot in use when it was held back. */
+	previousRecords: number,
+	/**  The file or URL it was read from. */
+	origin: string,
+	/**  RFC 3339 time it was held back. */
+	heldAt: string,
+	/**  [`HoldReason::describe`], for people. */
+	message: string,
 };
 
 /**  Speed, cost and stakes words in the task. */
@@ -682,6 +771,21 @@ export type Hints = {
 	/**  "production", "go live", "上线". */
 	production: boolean,
 };
+
+/**  Why a refreshed snapshot was held back instead of replacing the one in use. */
+export type HoldReason = 
+/**  The source answered with no records at all. */
+{ kind: "empty" } | 
+/**  The source sent records, but the parser skipped every one. */
+{ kind: "allSkipped"; 
+/**  Records skipped. */
+skipped: number } | 
+/**  The source answered with fewer than half the records of the snapshot in use. */
+{ kind: "dropped"; 
+/**  Records in the snapshot in use. */
+previous: number; 
+/**  Records in the refreshed snapshot. */
+candidate: number };
 
 /**  How an import treats what is already stored. */
 export type ImportMode = 
@@ -1932,6 +2036,12 @@ export type Recommendation_Serialize = {
 	rejected: Rejections,
 };
 
+/**
+ *  Identifies one catalog refresh within a running engine; every refresh event carries it,
+ *  so a view follows the refresh it started and ignores others.
+ */
+export type RefreshId = number;
+
 /**  Progress of a refresh, one event per source stage. */
 export type RefreshProgress = RefreshProgress_Serialize | RefreshProgress_Deserialize;
 
@@ -1970,8 +2080,29 @@ export type RefreshReport_Serialize = {
 
 /**  Stage of one source during a refresh. */
 export type RefreshStage = "started" | "fetching" | "parsing" | "saved" | "failed" | 
+/**
+ *  The source answered, but with zero records or fewer than half the previous count:
+ *  the previous snapshot stays in use and the new one is held back.
+ */
+"heldBack" | 
 /**  The catalog was rebuilt from every source; the refresh is over. */
 "finished";
+
+/**
+ *  The answer to "start a refresh": the refresh to follow. When one was already running, it
+ *  is that one (`already_running`), and no new refresh starts.
+ */
+export type RefreshTicket = {
+	refreshId: RefreshId,
+	alreadyRunning: boolean,
+};
+
+/**  Who started a refresh. */
+export type RefreshTrigger = 
+/**  A person (the app's button, the CLI). */
+"user" | 
+/**  The engine's background schedule. */
+"schedule";
 
 /**
  *  Why models were left out, each counted under the first filter it failed. Filters run in
@@ -2336,6 +2467,8 @@ export type SourceRefresh_Deserialize = {
 	skipped: number,
 	/**  Why this source failed; its previous snapshot stays in use. */
 	error?: string | null,
+	/**  Set when the refreshed snapshot was held back (then `error` says why in words). */
+	held?: HoldReason | null,
 };
 
 /**  One source's outcome in a refresh. */
@@ -2349,6 +2482,8 @@ export type SourceRefresh_Serialize = {
 	skipped: number,
 	/**  Why this source failed; its previous snapshot stays in use. */
 	error: string | null,
+	/**  Set when the refreshed snapshot was held back (then `error` says why in words). */
+	held: HoldReason | null,
 };
 
 /**  One source's state after the last refresh. */

@@ -140,8 +140,13 @@ impl Engine {
         run.step(None, RefreshStage::Started, None);
         let endpoints = self.source_endpoints().await?;
         let client = fetcher::http_client().map_err(|e| EngineError::Internal(e.to_string()))?;
-/// A caller's progress callback (the awaited refreshes); events go to subscribers as well.
-pub type Progress<'a> = &'a (dyn Fn(RefreshProgress) + Send + Sync);
+        // The key is looked up for the origin of the endpoint it would go to.
+        let aa_key = self
+            .key_for_url(ARTIFICIAL_ANALYSIS, &endpoints.artificial_analysis)
+            .await;
+        // Whatever a source answers, the key sent to it never reaches a stored or shown text.
+        run.scrubber = Scrubber::new(aa_key.iter().cloned());
+        let previous = self.store().source_record_counts().await?;
         for source in SourceId::ALL {
             run.step(Some(source), RefreshStage::Fetching, None);
         }
