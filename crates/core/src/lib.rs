@@ -1,5 +1,6 @@
 //! Switchyard's domain: the types every other crate speaks and the pure logic over them
-//! (catalog parsing and scoring, routing, roles composition, planning, run state machines).
+//! (catalog parsing and scoring, routing, roles composition, planning, run state machines,
+//! worker invocations and transcript parsing, test-runner summaries).
 //!
 //! No IO, no async runtime, no `tauri`: everything here is a function of its inputs, so it is
 //! tested without a disk, a network or a display. Types that cross the IPC boundary derive
@@ -13,3 +14,5 @@ pub mod info;
 pub mod providers;
 pub mod roles;
 pub mod routing;
+pub mod verify;
+pub mod worker;

@@ -1,6 +1,20 @@
 //! Everything that starts a process lives here: git, worker CLIs, verification commands.
 //!
-//! Each child gets an owner (process group, kill on drop, timeout); nothing else in the
-//! workspace spawns processes. No dependency on storage, HTTP, secrets or the UI.
+//! Entry points:
+//! - [`process`]: the owned child. [`process::spawn`] gives every child its own process
+//!   group, a cleared environment (an allowlist plus only what is passed for it), kill-on-drop
+//!   of the whole group, cancel and timeout as SIGINT → SIGTERM → SIGKILL to the group, one
+//!   exit monitor that records the final [`process::ProcessExit`], and a byte-capped,
+//!   replayable [`process::OutputBuffer`]. [`process::run`] is the short-command form.
+//! - [`verify`]: runs verification commands in a directory through [`process`] and records
+//!   exit code, duration, parsed pass/fail counts, a SHA-256 of the whole log and its tail.
+//! - [`tools`]: finding `git` and the coding-agent CLIs, and their versions.
+//!
+//! Nothing else in the workspace spawns processes: the workspace `clippy.toml` disallows
+//! `std::process::Command::new` and `tokio::process::Command::new`, allowed only in
+//! [`process`] (and in test files that drive real binaries). No dependency on storage, HTTP,
+//! secrets or the UI; the pure parsing (worker transcripts, test summaries) lives in `core`.
 
+pub mod process;
 pub mod tools;
+pub mod verify;

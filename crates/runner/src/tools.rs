@@ -2,10 +2,9 @@
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
 use std::time::Duration;
 
-use tokio::process::Command;
+use crate::process::{self, EndedBy, ProcessError, ProcessSpec};
 
 /// Why a tool could not be used.
 #[derive(Debug, thiserror::Error)]
@@ -48,29 +47,28 @@ fn is_executable(path: &Path) -> bool {
 pub async fn git_version() -> Result<String, ToolError> {
     let tool = "git".to_owned();
     let timeout = Duration::from_secs(5);
-    let mut command = Command::new("git");
-    command
+    let spec = ProcessSpec::new("git")
         .arg("--version")
-        .stdin(Stdio::null())
-        .kill_on_drop(true);
-    let output = match tokio::time::timeout(timeout, command.output()).await {
-        Err(_) => return Err(ToolError::Timeout { tool, timeout }),
-        Ok(Err(e)) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(ToolError::NotFound { tool })
-        }
-        Ok(Err(e)) => {
+        .timeout(timeout)
+        .output_cap(64 * 1024);
+    let completed = match process::run(spec).await {
+        Err(ProcessError::NotFound { .. }) => return Err(ToolError::NotFound { tool }),
+        Err(e) => {
             return Err(ToolError::Failed {
                 tool,
                 detail: e.to_string(),
             })
         }
-        Ok(Ok(output)) => output,
+        Ok(completed) => completed,
     };
-    if !output.status.success() {
-        let detail = String::from_utf8_lossy(&output.stderr).trim().to_owned();
+    if completed.exit.ended_by == EndedBy::TimedOut {
+        return Err(ToolError::Timeout { tool, timeout });
+    }
+    if !completed.exit.success() {
+        let detail = String::from_utf8_lossy(&completed.stderr).trim().to_owned();
         return Err(ToolError::Failed { tool, detail });
     }
-    Ok(String::from_utf8_lossy(&output.stdout)
+    Ok(String::from_utf8_lossy(&completed.stdout)
         .lines()
         .next()
         .unwrap_or_default()
