@@ -99,7 +99,9 @@ impl SummaryScanner {
     pub fn finish(&self) -> Vec<TestCounts> {
         let mut found = Vec::new();
         let tests = CountUnit::Tests;
-        if let Some(t) = self.cargo {
+        // nextest prints each failing test's own libtest output, `test result:` line included;
+        // its summary is the count.
+        if let (Some(t), None) = (self.cargo, self.nextest) {
             found.push(t.counts(TestRunner::Cargo, tests));
         }
         if let Some(t) = self.nextest {

@@ -132,6 +132,8 @@ pub enum ProcessError {
         #[source]
         source: std::io::Error,
     },
+    #[error("the working directory {path} does not exist")]
+    NoWorkingDir { path: PathBuf },
     #[error("{name} may not be passed to a child process (it is a credential channel)")]
     ForbiddenEnv { name: String },
     #[error("the monitor of process {pid} ended without recording an exit (runtime shut down)")]
@@ -388,10 +390,16 @@ fn command(program: &OsStr) -> tokio::process::Command {
 /// runtime.
 ///
 /// # Errors
-/// [`ProcessError::ForbiddenEnv`] for a credential-channel variable, [`ProcessError::NotFound`]
+/// [`ProcessError::ForbiddenEnv`] for a credential-channel variable,
+/// [`ProcessError::NoWorkingDir`] for a missing working directory, [`ProcessError::NotFound`]
 /// when the program does not exist, [`ProcessError::Spawn`] for any other start failure.
 pub fn spawn(spec: ProcessSpec) -> Result<OwnedChild, ProcessError> {
     let vars = spec.environment()?;
+    if let Some(cwd) = &spec.cwd {
+        if !cwd.is_dir() {
+            return Err(ProcessError::NoWorkingDir { path: cwd.clone() });
+        }
+    }
     let program_name = spec.program.to_string_lossy().into_owned();
     let mut command = command(&spec.program);
     command
