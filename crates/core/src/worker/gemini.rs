@@ -126,6 +126,8 @@ impl TranscriptParser for GeminiParser {
                 vec![WorkerEvent::AssistantText { text, delta }]
             }
             Some("tool_use") => {
+                // The summary is what the assistant said after its last tool call.
+                self.text.clear();
                 let id = str_at(&value, "tool_id").map(str::to_owned);
                 let tool = str_at(&value, "tool_name").unwrap_or("unknown").to_owned();
                 let action = action(&tool, value.get("parameters").unwrap_or(&Value::Null));

@@ -107,14 +107,21 @@ impl TranscriptParser for OpenCodeParser {
             Some("tool_use") => {
                 let tool = str_at(part, "tool").unwrap_or("unknown").to_owned();
                 let state = part.get("state").unwrap_or(&Value::Null);
+                let action = action(&tool, state);
                 let status = match str_at(state, "status") {
-                    Some("completed") => ToolStatus::Completed,
+                    Some("completed") => match action {
+                        ToolAction::Command {
+                            exit_code: Some(code),
+                            ..
+                        } if code != 0 => ToolStatus::Failed,
+                        _ => ToolStatus::Completed,
+                    },
                     Some("error") => ToolStatus::Failed,
                     _ => ToolStatus::Started,
                 };
                 vec![WorkerEvent::ToolUse {
                     id: first_str(part, &["callID", "id"]).map(str::to_owned),
-                    action: action(&tool, state),
+                    action,
                     tool,
                     status,
                 }]

@@ -107,6 +107,10 @@ impl Monitor {
             tokio::select! {
                 waited = child.wait(), if leader_alive => {
                     status = Some(waited.ok());
+                    // Decided now: a handle dropped later, while output drains, did not end it.
+                    if stopping.is_none() && group.dropped.load(Ordering::SeqCst) {
+                        stopping = Some(EndedBy::Dropped);
+                    }
                     // The leader is gone: nothing of its group may outlive it.
                     group.signal(Signal::SIGKILL);
                     stdin = None;
@@ -172,11 +176,7 @@ impl Monitor {
         }
 
         let status = status.flatten();
-        let ended_by = stopping.unwrap_or(if group.dropped.load(Ordering::SeqCst) {
-            EndedBy::Dropped
-        } else {
-            EndedBy::Exited
-        });
+        let ended_by = stopping.unwrap_or(EndedBy::Exited);
         let record = ProcessExit {
             code: status.and_then(|s| s.code()),
             signal: status.and_then(|s| s.signal()),
