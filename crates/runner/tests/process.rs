@@ -442,3 +442,37 @@ fn a_child_sees_only_allowlisted_and_passed_variables() {
         "the probe did not run:\n{stdout}"
     );
 }
+
+#[tokio::test]
+async fn a_process_that_left_the_group_cannot_hold_the_output_open_and_a_late_drop_is_not_blamed() {
+    // `setsid` puts the sleep in a session of its own, out of reach of the group kill, and it
+    // keeps the stdout pipe open after the leader exits.
+    let child =
+        process::spawn(sh("setsid sleep 30 & echo escaped=$!").drain(Duration::from_millis(500)))
+            .expect("spawn");
+    let leader = child.pid();
+    let escaped: u32 = line_starting(&child, "escaped=")
+        .await
+        .parse()
+        .expect("pid");
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while alive(leader) && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(!alive(leader), "the leader exits at once");
+    let mut exit = child.subscribe_exit();
+    // Dropped while the monitor drains the pipes the escaped process holds.
+    drop(child);
+    let recorded = tokio::time::timeout(Duration::from_secs(5), exit.wait_for(Option::is_some))
+        .await
+        .expect("the drain period bounds the wait")
+        .expect("recorded")
+        .clone()
+        .expect("some");
+    let _ = std::process::Command::new("kill")
+        .arg(escaped.to_string())
+        .status();
+    assert_eq!(recorded.ended_by, EndedBy::Exited, "{recorded:?}");
+    assert_eq!(recorded.code, Some(0));
+    assert!(recorded.output_cut_off);
+}

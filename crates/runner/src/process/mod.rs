@@ -353,6 +353,12 @@ impl OwnedChild {
         self.exit.borrow().clone()
     }
 
+    /// A receiver of the final state, usable after this handle is gone (dropping the handle
+    /// still kills the group; the monitor still records why it ended).
+    pub fn subscribe_exit(&self) -> watch::Receiver<Option<ProcessExit>> {
+        self.exit.clone()
+    }
+
     /// Waits for the monitor to record the final state (the leader reaped, the group ended and
     /// the output closed).
     ///
