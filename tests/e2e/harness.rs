@@ -7,6 +7,9 @@
 //!
 //! Tests only run when `SWITCHYARD_E2E=1` (the README test command sets it, under Xvfb and a
 //! D-Bus session); otherwise they print that they were skipped.
+// These tests start tauri-driver, which starts the real app:
+// they build a `Command` outside crates/runner on purpose.
+#![allow(clippy::disallowed_methods)]
 
 use std::future::Future;
 use std::net::TcpListener;

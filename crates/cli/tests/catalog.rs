@@ -1,4 +1,7 @@
 //! `switchyard models|model|compare|catalog` through the real binary.
+// These tests drive the real `switchyard` binary as a child process:
+// they build a `Command` outside crates/runner on purpose.
+#![allow(clippy::disallowed_methods)]
 
 #[path = "../../engine/tests/support/mod.rs"]
 mod sources;

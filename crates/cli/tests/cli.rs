@@ -1,4 +1,7 @@
 //! The real `switchyard` binary, run as a child process with its own SWITCHYARD_HOME.
+// These tests drive the real `switchyard` binary as a child process:
+// they build a `Command` outside crates/runner on purpose.
+#![allow(clippy::disallowed_methods)]
 
 use std::process::Command;
 

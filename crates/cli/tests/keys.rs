@@ -6,6 +6,9 @@
 //! a private D-Bus session with an unlocked gnome-keyring). Without a session bus they print a
 //! note and skip, unless `SWITCHYARD_REQUIRE_KEYCHAIN` is set. Each home names a keychain
 //! service of its own, so the user's real keys are never touched.
+// These tests drive the real `switchyard` binary as a child process:
+// they build a `Command` outside crates/runner on purpose.
+#![allow(clippy::disallowed_methods)]
 
 #[path = "../../providers/tests/support/mod.rs"]
 mod http;

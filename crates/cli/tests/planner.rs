@@ -1,6 +1,9 @@
 //! `switchyard plan … --planner model [--planner-model ID]` through the real binary, with its
 //! own SWITCHYARD_HOME (keys under a keychain service of its own) and a scripted
 //! OpenAI-compatible server on 127.0.0.1 registered as a keyless custom provider.
+// These tests drive the real `switchyard` binary as a child process:
+// they build a `Command` outside crates/runner on purpose.
+#![allow(clippy::disallowed_methods)]
 
 #[path = "../../providers/tests/support/mod.rs"]
 mod http;

@@ -1,4 +1,7 @@
 //! `switchyard roles …` through the real binary, each test with its own SWITCHYARD_HOME.
+// These tests drive the real `switchyard` binary as a child process:
+// they build a `Command` outside crates/runner on purpose.
+#![allow(clippy::disallowed_methods)]
 
 use std::path::Path;
 use std::process::{Command, Output};

@@ -1,6 +1,9 @@
 //! `switchyard classify|pick|recommend|plan|rate` through the real binary, on a temp home and
 //! the bundled catalog. No key is stored: tests either say `--any-provider` or give the child
 //! a dummy `OPENROUTER_API_KEY`, which makes every OpenRouter model usable.
+// These tests drive the real `switchyard` binary as a child process:
+// they build a `Command` outside crates/runner on purpose.
+#![allow(clippy::disallowed_methods)]
 
 use std::path::Path;
 use std::process::Command;

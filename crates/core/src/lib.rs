@@ -1,8 +1,10 @@
 //! Switchyard's domain: the types every other crate speaks and the pure logic over them:
 //! catalog parsing, matching and scoring ([`catalog`]), task classification, model routing and
 //! planning ([`routing`]), roles composition ([`roles`]), provider and doctor types
-//! ([`providers`], [`doctor`]), and the script facts and token estimate they share ([`text`]).
-//! Runs, nodes and their state machines do not exist yet; they will live here when they do.
+//! ([`providers`], [`doctor`]), the script facts and token estimate they share ([`text`]),
+//! coding-agent invocations and transcript parsing ([`worker`]) and test-runner summaries
+//! ([`verify`]). Runs, nodes and their state machines do not exist yet; they will live here
+//! when they do.
 //!
 //! No IO, no async runtime, no `tauri`: everything here is a function of its inputs, so it is
 //! tested without a disk, a network or a display. Types that cross the IPC boundary derive
@@ -18,3 +20,5 @@ pub mod providers;
 pub mod roles;
 pub mod routing;
 pub mod text;
+pub mod verify;
+pub mod worker;

@@ -10,6 +10,9 @@
 //! Without a session bus the round trip is skipped with a note, unless
 //! `SWITCHYARD_REQUIRE_KEYCHAIN` is set (CI sets it), in which case it fails. Entries go under a
 //! per-process test service, never the app's own.
+// These tests re-runs its own test binary as a child process:
+// they build a `Command` outside crates/runner on purpose.
+#![allow(clippy::disallowed_methods)]
 
 use std::process::Command;
 

@@ -1,10 +1,21 @@
 //! The one crate that starts processes: no other crate of the workspace spawns one outside
-//! its tests. Today that is finding tools on `PATH` and asking `git` for its version
-//! ([`tools`]); worktrees, worker CLIs and verification commands are to come here too.
+//! its tests. Worker CLIs will be started here too, once runs exist.
 //!
-//! Every child started here is bounded by a timeout and killed when its handle is dropped
-//! (so a timeout kills it). Children do not get a process group of their own yet, so a
-//! child's own children are not killed with it; that comes with the process owner the worker
-//! adapters need. No dependency on storage, HTTP, secrets or the UI.
+//! Entry points:
+//! - [`process`]: the owned child. [`process::spawn`] gives every child its own process
+//!   group, a cleared environment (an allowlist plus only what is passed for it), kill-on-drop
+//!   of the whole group, cancel and timeout as SIGINT → SIGTERM → SIGKILL to the group, one
+//!   exit monitor that records the final [`process::ProcessExit`], and a byte-capped,
+//!   replayable [`process::OutputBuffer`]. [`process::run`] is the short-command form.
+//! - [`verify`]: runs verification commands in a directory through [`process`] and records
+//!   exit code, duration, parsed pass/fail counts, a SHA-256 of the whole log and its tail.
+//! - [`tools`]: finding `git` and the coding-agent CLIs, and their versions.
+//!
+//! Nothing else in the workspace spawns processes: the workspace `clippy.toml` disallows
+//! `std::process::Command::new` and `tokio::process::Command::new`, allowed only in
+//! [`process`] (and in test files that drive real binaries). No dependency on storage, HTTP,
+//! secrets or the UI; the pure parsing (worker transcripts, test summaries) lives in `core`.
 
+pub mod process;
 pub mod tools;
+pub mod verify;

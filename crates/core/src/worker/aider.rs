@@ -1,0 +1,192 @@
+//! Aider: `aider --message-file F --yes-always --no-auto-commits --no-stream --no-pretty
+//! --no-check-update --analytics-disable [--model M]`.
+//!
+//! Plain text. Two line shapes carry meaning: `Applied edit to <path>` and the usage report
+//! `Tokens: 2.5k sent, 1.2k cache write, 3.4k cache hit, 250 received. Cost: $0.0012 message,
+//! $0.0045 session.` (the cache parts and the cost appear only when known; older releases wrote
+//! `1,234 sent` and `request` for `message`). Token counts are per message and summed here; the
+//! session cost is already a running total. Everything else is kept raw.
+
+use super::json::raw;
+use super::{
+    finish_events, provider_key_env, Invocation, ToolAction, ToolStatus, TranscriptParser, Usage,
+    WorkerEvent, WorkerTask,
+};
+
+/// The message file's name inside the task's scratch directory.
+pub const MESSAGE_FILE: &str = "aider-message.txt";
+
+/// The provider-key variable Aider reads for `model`.
+fn key_env(model: &str) -> Option<&'static str> {
+    if let Some(var) = model.split_once('/').and_then(|(p, _)| provider_key_env(p)) {
+        return Some(var);
+    }
+    let bare = model.rsplit('/').next().unwrap_or(model);
+    if bare.starts_with("claude") || bare == "sonnet" || bare == "opus" || bare == "haiku" {
+        Some("ANTHROPIC_API_KEY")
+    } else if bare.starts_with("gpt")
+        || bare.starts_with("o1")
+        || bare.starts_with("o3")
+        || bare.starts_with("o4")
+    {
+        Some("OPENAI_API_KEY")
+    } else if bare.starts_with("gemini") {
+        Some("GEMINI_API_KEY")
+    } else if bare.starts_with("deepseek") {
+        Some("DEEPSEEK_API_KEY")
+    } else {
+        None
+    }
+}
+
+/// `aider --message-file <scratch>/aider-message.txt --yes-always --no-auto-commits
+/// --no-stream --no-pretty --no-check-update --analytics-disable [--model M]`; the message
+/// file (outside the worktree) is among the files to write first.
+pub fn invocation(task: &WorkerTask) -> Invocation {
+    let message_file = task.scratch_dir.join(MESSAGE_FILE);
+    let mut args = vec![
+        "--message-file".to_owned(),
+        message_file.to_string_lossy().into_owned(),
+    ];
+    args.extend(
+        [
+            "--yes-always",
+            "--no-auto-commits",
+            "--no-stream",
+            "--no-pretty",
+            "--no-check-update",
+            "--analytics-disable",
+        ]
+        .map(str::to_owned),
+    );
+    let mut key = Vec::new();
+    if let Some(model) = &task.model {
+        args.extend(["--model".to_owned(), model.clone()]);
+        key.extend(key_env(model).map(str::to_owned));
+    }
+    Invocation {
+        program: "aider".into(),
+        args,
+        stdin: None,
+        env: Vec::new(),
+        key_env: key,
+        cwd: task.worktree.clone(),
+        files: vec![(message_file, task.prompt.clone())],
+    }
+}
+
+/// Parses Aider's plain-text output.
+#[derive(Debug, Default)]
+pub struct AiderParser {
+    usage: Usage,
+    edits: u32,
+    failed: bool,
+}
+
+/// `2.5k`, `12k`, `999`, `1,234` → tokens.
+fn tokens(text: &str) -> Option<u32> {
+    let text = text.replace(',', "");
+    let (number, scale) = match text.strip_suffix('k') {
+        Some(n) => (n, 1000.0),
+        None => match text.strip_suffix('M') {
+            Some(n) => (n, 1_000_000.0),
+            None => (text.as_str(), 1.0),
+        },
+    };
+    let value: f64 = number.parse().ok()?;
+    (value >= 0.0).then(|| (value * scale).round().min(f64::from(u32::MAX)) as u32)
+}
+
+/// The parts of one `Tokens: …` report.
+struct Report {
+    sent: u32,
+    cache_hit: u32,
+    received: u32,
+    session_cost: Option<f64>,
+}
+
+fn report(line: &str) -> Option<Report> {
+    let rest = line.trim().strip_prefix("Tokens: ")?;
+    let (token_part, cost_part) = match rest.split_once(". Cost: ") {
+        Some((t, c)) => (t, Some(c)),
+        None => (rest.trim_end_matches('.'), None),
+    };
+    let mut report = Report {
+        sent: 0,
+        cache_hit: 0,
+        received: 0,
+        session_cost: None,
+    };
+    let mut saw_sent = false;
+    for item in token_part.split(", ") {
+        let (count, what) = item.split_once(' ')?;
+        let count = tokens(count)?;
+        match what {
+            "sent" => {
+                report.sent = count;
+                saw_sent = true;
+            }
+            "received" => report.received = count,
+            "cache hit" => report.cache_hit = count,
+            "cache write" => {}
+            _ => return None,
+        }
+    }
+    if let Some(cost) = cost_part {
+        report.session_cost = cost
+            .trim_end_matches('.')
+            .split(", ")
+            .find_map(|item| item.strip_suffix(" session"))
+            .and_then(|amount| amount.strip_prefix('$'))
+            .and_then(|amount| amount.parse().ok());
+    }
+    saw_sent.then_some(report)
+}
+
+impl TranscriptParser for AiderParser {
+    fn parse_line(&mut self, line: &str) -> Vec<WorkerEvent> {
+        let trimmed = line.trim();
+        if let Some(path) = trimmed.strip_prefix("Applied edit to ") {
+            self.edits = self.edits.saturating_add(1);
+            return vec![WorkerEvent::ToolUse {
+                id: None,
+                tool: "edit".into(),
+                action: ToolAction::FileEdit {
+                    path: path.to_owned(),
+                },
+                status: ToolStatus::Completed,
+            }];
+        }
+        if let Some(report) = report(trimmed) {
+            self.usage.input = self.usage.input.saturating_add(report.sent);
+            self.usage.cached = self.usage.cached.saturating_add(report.cache_hit);
+            self.usage.output = self.usage.output.saturating_add(report.received);
+            if report.session_cost.is_some() {
+                self.usage.cost_usd = report.session_cost;
+            }
+            return vec![WorkerEvent::Usage(self.usage)];
+        }
+        if trimmed.starts_with("litellm.") && trimmed.contains("Error") {
+            self.failed = true;
+            return vec![WorkerEvent::Error {
+                message: trimmed.to_owned(),
+            }];
+        }
+        if trimmed == "The LLM did not conform to the edit format." {
+            return vec![WorkerEvent::Error {
+                message: trimmed.to_owned(),
+            }];
+        }
+        raw(line)
+    }
+
+    fn finish(&mut self, exit_code: Option<i32>) -> Vec<WorkerEvent> {
+        let summary = match self.edits {
+            0 => Some("no edits applied".to_owned()),
+            1 => Some("1 edit applied".to_owned()),
+            n => Some(format!("{n} edits applied")),
+        };
+        let summary = if exit_code == Some(0) { summary } else { None };
+        finish_events(None, self.failed, exit_code, summary)
+    }
+}

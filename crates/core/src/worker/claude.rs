@@ -1,0 +1,220 @@
+//! Claude Code: `claude -p --output-format stream-json --verbose`, prompt on stdin.
+//!
+//! One JSON object per line: `system` (`subtype: init` with `session_id`, `model`, `tools`),
+//! `assistant` (`message.content` blocks `text` / `thinking` / `tool_use{id, name, input}`),
+//! `user` (`tool_result{tool_use_id, is_error, content}` blocks) and a closing `result`
+//! (`subtype`, `is_error`, `num_turns`, `result`, `total_cost_usd`, `usage`). A `result` with
+//! `is_error: true` is a failure even when its `subtype` is `success`.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use super::json::{first_str, message_of, object, raw, str_at, u32_at};
+use super::{
+    finish_events, Invocation, ToolAction, ToolStatus, TranscriptParser, Usage, WorkerEvent,
+    WorkerTask,
+};
+
+/// The tools a Claude Code worker may use: reading and editing files only (no shell, no web).
+pub const ALLOWED_TOOLS: &str = "Read,Glob,Grep,LS,Edit,MultiEdit,Write,NotebookEdit";
+
+/// `claude -p --output-format stream-json --verbose --permission-mode acceptEdits
+/// --allowedTools <read/edit tools> [--model M] [--max-turns N]`, prompt on stdin.
+pub fn invocation(task: &WorkerTask) -> Invocation {
+    let mut args: Vec<String> = [
+        "-p",
+        "--output-format",
+        "stream-json",
+        "--verbose",
+        "--permission-mode",
+        "acceptEdits",
+        "--allowedTools",
+        ALLOWED_TOOLS,
+    ]
+    .map(str::to_owned)
+    .into();
+    if let Some(model) = &task.model {
+        args.extend(["--model".to_owned(), model.clone()]);
+    }
+    if let Some(turns) = task.max_turns {
+        args.extend(["--max-turns".to_owned(), turns.to_string()]);
+    }
+    Invocation {
+        program: "claude".into(),
+        args,
+        stdin: Some(task.prompt.clone()),
+        env: Vec::new(),
+        key_env: vec!["ANTHROPIC_API_KEY".into()],
+        cwd: task.worktree.clone(),
+        files: Vec::new(),
+    }
+}
+
+/// Parses Claude Code's `stream-json` lines.
+#[derive(Debug, Default)]
+pub struct ClaudeParser {
+    /// Tool calls by id, to name the tool when its result arrives.
+    tools: HashMap<String, (String, ToolAction)>,
+    final_seen: Option<bool>,
+    last_text: Option<String>,
+}
+
+fn action(name: &str, input: &Value) -> ToolAction {
+    let path = || first_str(input, &["file_path", "notebook_path", "path"]).map(str::to_owned);
+    match name {
+        "Read" | "NotebookRead" => {
+            path().map_or(ToolAction::Other, |path| ToolAction::FileRead { path })
+        }
+        "Edit" | "MultiEdit" | "Write" | "NotebookEdit" => {
+            path().map_or(ToolAction::Other, |path| ToolAction::FileEdit { path })
+        }
+        "Bash" => ToolAction::Command {
+            command: str_at(input, "command").unwrap_or_default().to_owned(),
+            exit_code: None,
+        },
+        "Glob" | "Grep" | "LS" | "WebSearch" | "WebFetch" => ToolAction::Search {
+            query: first_str(input, &["pattern", "query", "url", "path"]).map(str::to_owned),
+        },
+        _ => ToolAction::Other,
+    }
+}
+
+impl ClaudeParser {
+    fn assistant(&mut self, message: &Value) -> Vec<WorkerEvent> {
+        let Some(blocks) = message.get("content").and_then(Value::as_array) else {
+            return Vec::new();
+        };
+        let mut events = Vec::new();
+        for block in blocks {
+            match str_at(block, "type") {
+                Some("text") => {
+                    let text = str_at(block, "text").unwrap_or_default().to_owned();
+                    self.last_text = Some(text.clone());
+                    events.push(WorkerEvent::AssistantText { text, delta: false });
+                }
+                Some("thinking") => events.push(WorkerEvent::Thinking {
+                    text: str_at(block, "thinking").unwrap_or_default().to_owned(),
+                }),
+                Some("tool_use") => {
+                    let id = str_at(block, "id").map(str::to_owned);
+                    let tool = str_at(block, "name").unwrap_or("unknown").to_owned();
+                    let action = action(&tool, block.get("input").unwrap_or(&Value::Null));
+                    if let Some(id) = &id {
+                        self.tools
+                            .insert(id.clone(), (tool.clone(), action.clone()));
+                    }
+                    events.push(WorkerEvent::ToolUse {
+                        id,
+                        tool,
+                        action,
+                        status: ToolStatus::Started,
+                    });
+                }
+                _ => {}
+            }
+        }
+        events
+    }
+
+    fn tool_results(&mut self, message: &Value) -> Vec<WorkerEvent> {
+        let Some(blocks) = message.get("content").and_then(Value::as_array) else {
+            return Vec::new();
+        };
+        blocks
+            .iter()
+            .filter(|block| str_at(block, "type") == Some("tool_result"))
+            .map(|block| {
+                let id = str_at(block, "tool_use_id").map(str::to_owned);
+                let (tool, action) = id
+                    .as_ref()
+                    .and_then(|id| self.tools.remove(id))
+                    .unwrap_or_else(|| ("unknown".to_owned(), ToolAction::Other));
+                let failed = block.get("is_error").and_then(Value::as_bool) == Some(true);
+                WorkerEvent::ToolUse {
+                    id,
+                    tool,
+                    action,
+                    status: if failed {
+                        ToolStatus::Failed
+                    } else {
+                        ToolStatus::Completed
+                    },
+                }
+            })
+            .collect()
+    }
+
+    fn result(&mut self, value: &Value) -> Vec<WorkerEvent> {
+        let mut events = Vec::new();
+        if let Some(usage) = value.get("usage") {
+            let cache_read = u32_at(usage, "cache_read_input_tokens");
+            let input = u32_at(usage, "input_tokens")
+                .saturating_add(u32_at(usage, "cache_creation_input_tokens"))
+                .saturating_add(cache_read);
+            events.push(WorkerEvent::Usage(Usage {
+                input,
+                output: u32_at(usage, "output_tokens"),
+                cached: cache_read,
+                cost_usd: value.get("total_cost_usd").and_then(Value::as_f64),
+                estimated: false,
+            }));
+        }
+        let subtype = str_at(value, "subtype").unwrap_or("unknown");
+        let is_error = value
+            .get("is_error")
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
+        let ok = subtype == "success" && !is_error;
+        let text = str_at(value, "result").map(str::to_owned);
+        if !ok {
+            let message = text
+                .clone()
+                .filter(|t| !t.trim().is_empty())
+                .or_else(|| {
+                    value
+                        .get("errors")
+                        .and_then(Value::as_array)
+                        .and_then(|errors| errors.iter().find_map(message_of))
+                })
+                .unwrap_or_else(|| format!("Claude Code ended with {subtype}"));
+            events.push(WorkerEvent::Error { message });
+        }
+        events.push(WorkerEvent::Final {
+            ok,
+            summary: text.or_else(|| Some(subtype.to_owned())),
+        });
+        self.final_seen = Some(ok);
+        events
+    }
+}
+
+impl TranscriptParser for ClaudeParser {
+    fn parse_line(&mut self, line: &str) -> Vec<WorkerEvent> {
+        let Some(value) = object(line) else {
+            return raw(line);
+        };
+        match str_at(&value, "type") {
+            Some("system") if str_at(&value, "subtype") == Some("init") => {
+                vec![WorkerEvent::Started {
+                    session_id: str_at(&value, "session_id").map(str::to_owned),
+                    model: str_at(&value, "model").map(str::to_owned),
+                }]
+            }
+            Some("assistant") => match value.get("message") {
+                Some(message) => self.assistant(message),
+                None => raw(line),
+            },
+            Some("user") => match value.get("message") {
+                Some(message) => self.tool_results(message),
+                None => raw(line),
+            },
+            Some("result") => self.result(&value),
+            _ => raw(line),
+        }
+    }
+
+    fn finish(&mut self, exit_code: Option<i32>) -> Vec<WorkerEvent> {
+        finish_events(self.final_seen, false, exit_code, self.last_text.take())
+    }
+}

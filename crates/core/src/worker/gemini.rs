@@ -1,0 +1,221 @@
+//! Gemini CLI: `gemini -p <prompt> -o stream-json --approval-mode auto_edit [-m M]` (the
+//! headless default approval mode denies edits).
+//!
+//! One JSON object per line, each with `type` and `timestamp`: `init{session_id, model}`,
+//! `message{role, content, delta}`, `tool_use{tool_name, tool_id, parameters}`,
+//! `tool_result{tool_id, status, output | error}`, `error{severity, message}` and a closing
+//! `result{status, error?, stats{total_tokens, input_tokens, output_tokens, cached, …}}`.
+//! Exit codes: 0, 1 (error), 42 (input error), 53 (turn limit). Gemini reports no cost: the
+//! engine estimates it from tokens × catalog price.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use super::json::{first_str, message_of, object, raw, str_at, u32_at};
+use super::{
+    argument_safe, finish_events, Invocation, InvocationError, ToolAction, ToolStatus,
+    TranscriptParser, Usage, WorkerEvent, WorkerTask, MAX_ARG_BYTES,
+};
+
+/// `gemini -p <prompt> -o stream-json --approval-mode auto_edit [-m M]`.
+///
+/// # Errors
+/// [`InvocationError::PromptTooLong`] when the prompt does not fit in one argument.
+pub fn invocation(task: &WorkerTask) -> Result<Invocation, InvocationError> {
+    let prompt = argument_safe(&task.prompt);
+    if prompt.len() > MAX_ARG_BYTES {
+        return Err(InvocationError::PromptTooLong {
+            cli: "gemini",
+            len: prompt.len(),
+            limit: MAX_ARG_BYTES,
+        });
+    }
+    let mut args = vec![
+        "-p".to_owned(),
+        prompt,
+        "-o".to_owned(),
+        "stream-json".to_owned(),
+        "--approval-mode".to_owned(),
+        "auto_edit".to_owned(),
+    ];
+    if let Some(model) = &task.model {
+        args.extend(["-m".to_owned(), model.clone()]);
+    }
+    Ok(Invocation {
+        program: "gemini".into(),
+        args,
+        stdin: None,
+        env: Vec::new(),
+        key_env: vec!["GEMINI_API_KEY".into()],
+        cwd: task.worktree.clone(),
+        files: Vec::new(),
+    })
+}
+
+/// Parses Gemini CLI `stream-json` lines.
+#[derive(Debug, Default)]
+pub struct GeminiParser {
+    tools: HashMap<String, (String, ToolAction)>,
+    final_seen: Option<bool>,
+    failed: bool,
+    text: String,
+}
+
+fn action(name: &str, params: &Value) -> ToolAction {
+    let path = || {
+        first_str(params, &["file_path", "absolute_path", "path"])
+            .map(str::to_owned)
+            .or_else(|| {
+                params.get("paths").and_then(Value::as_array).map(|paths| {
+                    paths
+                        .iter()
+                        .filter_map(Value::as_str)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                })
+            })
+    };
+    match name {
+        "read_file" | "read_many_files" => {
+            path().map_or(ToolAction::Other, |path| ToolAction::FileRead { path })
+        }
+        "write_file" | "replace" | "edit" => {
+            path().map_or(ToolAction::Other, |path| ToolAction::FileEdit { path })
+        }
+        "run_shell_command" => ToolAction::Command {
+            command: str_at(params, "command").unwrap_or_default().to_owned(),
+            exit_code: None,
+        },
+        "glob"
+        | "search_file_content"
+        | "grep"
+        | "grep_search"
+        | "list_directory"
+        | "google_web_search"
+        | "web_fetch" => ToolAction::Search {
+            query: first_str(
+                params,
+                &["pattern", "query", "url", "prompt", "dir_path", "path"],
+            )
+            .map(str::to_owned),
+        },
+        _ => ToolAction::Other,
+    }
+}
+
+impl TranscriptParser for GeminiParser {
+    fn parse_line(&mut self, line: &str) -> Vec<WorkerEvent> {
+        let Some(value) = object(line) else {
+            return raw(line);
+        };
+        match str_at(&value, "type") {
+            Some("init") => vec![WorkerEvent::Started {
+                session_id: str_at(&value, "session_id").map(str::to_owned),
+                model: str_at(&value, "model").map(str::to_owned),
+            }],
+            // The user message is the prompt echoed back.
+            Some("message") if str_at(&value, "role") == Some("user") => Vec::new(),
+            Some("message") => {
+                let text = str_at(&value, "content").unwrap_or_default().to_owned();
+                let delta = value.get("delta").and_then(Value::as_bool) == Some(true);
+                if !delta {
+                    self.text.clear();
+                }
+                self.text.push_str(&text);
+                vec![WorkerEvent::AssistantText { text, delta }]
+            }
+            Some("tool_use") => {
+                // The summary is what the assistant said after its last tool call.
+                self.text.clear();
+                let id = str_at(&value, "tool_id").map(str::to_owned);
+                let tool = str_at(&value, "tool_name").unwrap_or("unknown").to_owned();
+                let action = action(&tool, value.get("parameters").unwrap_or(&Value::Null));
+                if let Some(id) = &id {
+                    self.tools
+                        .insert(id.clone(), (tool.clone(), action.clone()));
+                }
+                vec![WorkerEvent::ToolUse {
+                    id,
+                    tool,
+                    action,
+                    status: ToolStatus::Started,
+                }]
+            }
+            Some("tool_result") => {
+                let id = str_at(&value, "tool_id").map(str::to_owned);
+                let (tool, action) = id
+                    .as_ref()
+                    .and_then(|id| self.tools.remove(id))
+                    .unwrap_or_else(|| ("unknown".to_owned(), ToolAction::Other));
+                let status = if str_at(&value, "status") == Some("success") {
+                    ToolStatus::Completed
+                } else {
+                    ToolStatus::Failed
+                };
+                vec![WorkerEvent::ToolUse {
+                    id,
+                    tool,
+                    action,
+                    status,
+                }]
+            }
+            Some("error") => {
+                if str_at(&value, "severity") != Some("warning") {
+                    self.failed = true;
+                }
+                vec![WorkerEvent::Error {
+                    message: message_of(&value).unwrap_or_else(|| "error".to_owned()),
+                }]
+            }
+            Some("result") => {
+                let mut events = Vec::new();
+                if let Some(stats) = value.get("stats") {
+                    events.push(WorkerEvent::Usage(Usage {
+                        input: u32_at(stats, "input_tokens"),
+                        output: u32_at(stats, "output_tokens"),
+                        cached: u32_at(stats, "cached"),
+                        cost_usd: None,
+                        estimated: false,
+                    }));
+                }
+                let ok = str_at(&value, "status") == Some("success") && !self.failed;
+                let error = value.get("error").and_then(message_of);
+                if let Some(message) = &error {
+                    events.push(WorkerEvent::Error {
+                        message: message.clone(),
+                    });
+                }
+                let summary = match error {
+                    Some(message) if !ok => Some(message),
+                    _ => Some(self.text.trim().to_owned()).filter(|t| !t.is_empty()),
+                };
+                events.push(WorkerEvent::Final { ok, summary });
+                self.final_seen = Some(ok);
+                events
+            }
+            _ => raw(line),
+        }
+    }
+
+    fn finish(&mut self, exit_code: Option<i32>) -> Vec<WorkerEvent> {
+        let mut events = match exit_code {
+            Some(42) => vec![WorkerEvent::Error {
+                message: "Gemini CLI rejected its input (exit code 42)".into(),
+            }],
+            Some(53) => vec![WorkerEvent::Error {
+                message: "Gemini CLI reached its turn limit (exit code 53)".into(),
+            }],
+            _ => Vec::new(),
+        };
+        let text = std::mem::take(&mut self.text);
+        let summary = Some(text.trim().to_owned()).filter(|t| !t.is_empty());
+        events.extend(finish_events(
+            self.final_seen,
+            self.failed,
+            exit_code,
+            summary,
+        ));
+        events
+    }
+}

@@ -1,0 +1,350 @@
+//! Workers: who edits a worktree, how each CLI is invoked, and how its machine-readable output
+//! becomes [`WorkerEvent`]s.
+//!
+//! Everything here is pure. [`invocation`] turns a task into the exact argv, stdin and
+//! environment *names* for a CLI (the runner spawns it; the engine fills key values from the
+//! keychain). A [`TranscriptParser`] per CLI turns its stdout, one line at a time, into the
+//! normalized events; unknown or malformed lines become [`WorkerEvent::Raw`], never an error.
+//!
+//! Adapters: [`claude`] (Claude Code `stream-json`), [`codex`] (`codex exec --json`),
+//! [`gemini`] (Gemini CLI `stream-json`), [`opencode`] (`opencode run --format json`),
+//! [`aider`] (plain text), [`exec`] (any command through `sh -c`).
+
+pub mod aider;
+pub mod claude;
+pub mod codex;
+mod event;
+pub mod exec;
+pub mod gemini;
+mod json;
+pub mod opencode;
+
+use std::fmt;
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+use specta::Type;
+
+pub use event::{TokenPrice, ToolAction, ToolStatus, Usage, WorkerEvent};
+
+/// A coding-agent CLI Switchyard drives non-interactively.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub enum WorkerCli {
+    Claude,
+    Codex,
+    Gemini,
+    #[serde(rename = "opencode")]
+    OpenCode,
+    Aider,
+}
+
+impl WorkerCli {
+    pub const ALL: [WorkerCli; 5] = [
+        WorkerCli::Claude,
+        WorkerCli::Codex,
+        WorkerCli::Gemini,
+        WorkerCli::OpenCode,
+        WorkerCli::Aider,
+    ];
+
+    /// The executable's name on `PATH` (and the worker name on the command line).
+    pub fn program(self) -> &'static str {
+        match self {
+            WorkerCli::Claude => "claude",
+            WorkerCli::Codex => "codex",
+            WorkerCli::Gemini => "gemini",
+            WorkerCli::OpenCode => "opencode",
+            WorkerCli::Aider => "aider",
+        }
+    }
+
+    /// Arguments that print the CLI's version (recorded with each attempt).
+    pub fn version_args(self) -> &'static [&'static str] {
+        &["--version"]
+    }
+
+    fn from_program(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|cli| cli.program() == name)
+    }
+}
+
+/// Who does an attempt: `model:<id>` (the built-in model worker), a CLI by name, or
+/// `exec:<command>`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(tag = "type", rename_all = "camelCase")]
+pub enum WorkerSpec {
+    Model { id: String },
+    Cli { cli: WorkerCli },
+    Exec { command: String },
+}
+
+/// Why a worker name was not understood.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum WorkerSpecError {
+    #[error("unknown worker {0:?}: use model:<id>, claude, codex, gemini, opencode, aider or exec:<command>")]
+    Unknown(String),
+    #[error("{0} needs a value after the colon")]
+    Empty(&'static str),
+}
+
+impl WorkerSpec {
+    /// Parses `model:ID`, `claude`, `codex`, `gemini`, `opencode`, `aider` or `exec:CMD`.
+    ///
+    /// # Errors
+    /// [`WorkerSpecError`] for anything else, or an empty id / command.
+    pub fn parse(text: &str) -> Result<Self, WorkerSpecError> {
+        let text = text.trim();
+        if let Some(id) = text.strip_prefix("model:") {
+            let id = id.trim();
+            if id.is_empty() {
+                return Err(WorkerSpecError::Empty("model:"));
+            }
+            return Ok(WorkerSpec::Model { id: id.to_owned() });
+        }
+        if let Some(command) = text.strip_prefix("exec:") {
+            if command.trim().is_empty() {
+                return Err(WorkerSpecError::Empty("exec:"));
+            }
+            return Ok(WorkerSpec::Exec {
+                command: command.to_owned(),
+            });
+        }
+        WorkerCli::from_program(text)
+            .map(|cli| WorkerSpec::Cli { cli })
+            .ok_or_else(|| WorkerSpecError::Unknown(text.to_owned()))
+    }
+}
+
+impl fmt::Display for WorkerSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WorkerSpec::Model { id } => write!(f, "model:{id}"),
+            WorkerSpec::Cli { cli } => f.write_str(cli.program()),
+            WorkerSpec::Exec { command } => write!(f, "exec:{command}"),
+        }
+    }
+}
+
+/// What a CLI worker is asked to do, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorkerTask {
+    /// The full prompt: the composed role (if any), then the task.
+    pub prompt: String,
+    /// The model to ask the CLI for; `None` leaves the CLI's default.
+    pub model: Option<String>,
+    /// A turn limit, for CLIs that take one (Claude Code).
+    pub max_turns: Option<u32>,
+    /// The attempt's worktree; the CLI runs there.
+    pub worktree: PathBuf,
+    /// A directory **outside** the worktree for files the CLI reads its task from (Aider's
+    /// message file), so they never show up in the diff.
+    pub scratch_dir: PathBuf,
+}
+
+/// Exactly how to start a CLI worker. The runner spawns it with the environment allowlist plus
+/// `env` plus the values of `key_env` (the worker's own provider key, from the keychain).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Invocation {
+    pub program: String,
+    pub args: Vec<String>,
+    /// Written to stdin, which is then closed.
+    pub stdin: Option<String>,
+    /// Non-secret variables to set.
+    pub env: Vec<(String, String)>,
+    /// Names of variables through which this CLI reads its provider key; the engine sets the
+    /// worker's own key under them and nothing else.
+    pub key_env: Vec<String>,
+    pub cwd: PathBuf,
+    /// Files to write before spawning (path, contents).
+    pub files: Vec<(PathBuf, String)>,
+}
+
+/// Why a worker cannot be invoked as asked.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum InvocationError {
+    #[error("the task is empty")]
+    EmptyPrompt,
+    #[error("the task is {len} bytes; {cli} takes it as one argument, at most {limit} bytes")]
+    PromptTooLong {
+        cli: &'static str,
+        len: usize,
+        limit: usize,
+    },
+    #[error("the model worker is not a command; it runs inside Switchyard")]
+    NotACommand,
+}
+
+/// Longest single argument or environment string Linux accepts (`MAX_ARG_STRLEN`, 32 pages,
+/// including the terminating NUL).
+pub const MAX_ARG_BYTES: usize = 32 * 4096 - 1;
+
+/// The invocation for `spec` on `task`.
+///
+/// # Errors
+/// [`InvocationError::NotACommand`] for the model worker, [`InvocationError::EmptyPrompt`],
+/// and [`InvocationError::PromptTooLong`] where the prompt must travel as one argument.
+pub fn invocation(spec: &WorkerSpec, task: &WorkerTask) -> Result<Invocation, InvocationError> {
+    if task.prompt.trim().is_empty() {
+        return Err(InvocationError::EmptyPrompt);
+    }
+    match spec {
+        WorkerSpec::Model { .. } => Err(InvocationError::NotACommand),
+        WorkerSpec::Cli { cli } => match cli {
+            WorkerCli::Claude => Ok(claude::invocation(task)),
+            WorkerCli::Codex => Ok(codex::invocation(task)),
+            WorkerCli::Gemini => gemini::invocation(task),
+            WorkerCli::OpenCode => opencode::invocation(task),
+            WorkerCli::Aider => Ok(aider::invocation(task)),
+        },
+        WorkerSpec::Exec { command } => exec::invocation(command, task),
+    }
+}
+
+/// Turns one CLI's output into [`WorkerEvent`]s, line by line. Deterministic and without IO;
+/// it keeps only what pairing needs (tool ids, running usage totals).
+pub trait TranscriptParser: Send {
+    /// One line of the CLI's stdout (without the newline). Never fails: what it cannot read
+    /// becomes [`WorkerEvent::Raw`].
+    fn parse_line(&mut self, line: &str) -> Vec<WorkerEvent>;
+
+    /// The process ended with `exit_code` (`None`: killed by a signal). Emits the
+    /// [`WorkerEvent::Final`] if the output did not carry one, and flags an exit code that
+    /// contradicts a reported success.
+    fn finish(&mut self, exit_code: Option<i32>) -> Vec<WorkerEvent>;
+}
+
+/// The parser for `spec`'s output; `None` for the model worker (it emits events directly).
+pub fn parser(spec: &WorkerSpec) -> Option<Box<dyn TranscriptParser>> {
+    match spec {
+        WorkerSpec::Model { .. } => None,
+        WorkerSpec::Cli { cli } => Some(match cli {
+            WorkerCli::Claude => Box::new(claude::ClaudeParser::default()),
+            WorkerCli::Codex => Box::new(codex::CodexParser::default()),
+            WorkerCli::Gemini => Box::new(gemini::GeminiParser::default()),
+            WorkerCli::OpenCode => Box::new(opencode::OpenCodeParser::default()),
+            WorkerCli::Aider => Box::new(aider::AiderParser::default()),
+        }),
+        WorkerSpec::Exec { .. } => Some(Box::new(exec::ExecParser)),
+    }
+}
+
+/// The environment variable a provider's key travels in, for CLIs that pick the provider from
+/// the model name (OpenCode's `provider/model`, Aider's `provider/model`).
+pub fn provider_key_env(provider: &str) -> Option<&'static str> {
+    Some(match provider {
+        "anthropic" => "ANTHROPIC_API_KEY",
+        "openai" => "OPENAI_API_KEY",
+        "openrouter" => "OPENROUTER_API_KEY",
+        "gemini" => "GEMINI_API_KEY",
+        "google" => "GOOGLE_GENERATIVE_AI_API_KEY",
+        "deepseek" => "DEEPSEEK_API_KEY",
+        "groq" => "GROQ_API_KEY",
+        "mistral" => "MISTRAL_API_KEY",
+        "xai" => "XAI_API_KEY",
+        _ => return None,
+    })
+}
+
+/// The common end of a transcript: a `Final` when the output carried none, and an error when
+/// the exit code contradicts a reported success.
+fn finish_events(
+    final_seen: Option<bool>,
+    failed: bool,
+    exit_code: Option<i32>,
+    summary: Option<String>,
+) -> Vec<WorkerEvent> {
+    match final_seen {
+        None => vec![WorkerEvent::Final {
+            ok: exit_code == Some(0) && !failed,
+            summary: summary.or_else(|| exit_summary(exit_code)),
+        }],
+        Some(true) if exit_code != Some(0) => vec![WorkerEvent::Error {
+            message: format!(
+                "the worker reported success but {}",
+                exit_summary(exit_code).unwrap_or_default()
+            ),
+        }],
+        Some(_) => Vec::new(),
+    }
+}
+
+fn exit_summary(exit_code: Option<i32>) -> Option<String> {
+    match exit_code {
+        Some(0) => None,
+        Some(code) => Some(format!("exited with code {code}")),
+        None => Some("was killed by a signal".to_owned()),
+    }
+}
+
+/// A prompt that begins with `-` would be read as an option where it travels as an argument.
+fn argument_safe(prompt: &str) -> String {
+    if prompt.starts_with('-') {
+        format!(" {prompt}")
+    } else {
+        prompt.to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn worker_specs_round_trip() {
+        for text in [
+            "model:openrouter:qwen/qwen3-coder",
+            "claude",
+            "opencode",
+            "exec:make fix",
+        ] {
+            let spec = WorkerSpec::parse(text).expect(text);
+            assert_eq!(spec.to_string(), text);
+        }
+        assert_eq!(
+            WorkerSpec::parse("codex"),
+            Ok(WorkerSpec::Cli {
+                cli: WorkerCli::Codex
+            })
+        );
+        assert!(matches!(
+            WorkerSpec::parse("cursor"),
+            Err(WorkerSpecError::Unknown(_))
+        ));
+        assert_eq!(
+            WorkerSpec::parse("exec:  "),
+            Err(WorkerSpecError::Empty("exec:"))
+        );
+        assert_eq!(
+            WorkerSpec::parse("model:"),
+            Err(WorkerSpecError::Empty("model:"))
+        );
+    }
+
+    #[test]
+    fn the_model_worker_and_an_empty_task_have_no_invocation() {
+        let task = WorkerTask {
+            prompt: "  ".into(),
+            model: None,
+            max_turns: None,
+            worktree: "/w".into(),
+            scratch_dir: "/s".into(),
+        };
+        let claude = WorkerSpec::Cli {
+            cli: WorkerCli::Claude,
+        };
+        assert_eq!(
+            invocation(&claude, &task),
+            Err(InvocationError::EmptyPrompt)
+        );
+        let task = WorkerTask {
+            prompt: "fix it".into(),
+            ..task
+        };
+        assert_eq!(
+            invocation(&WorkerSpec::Model { id: "x".into() }, &task),
+            Err(InvocationError::NotACommand)
+        );
+        assert!(parser(&WorkerSpec::Model { id: "x".into() }).is_none());
+    }
+}

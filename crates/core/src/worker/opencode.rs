@@ -1,0 +1,163 @@
+//! OpenCode: `opencode run --format json [-m provider/model] <message>`.
+//!
+//! One JSON object per line: `{type, timestamp, sessionID, part}` with `type` one of
+//! `step_start`, `text` (`part.text`), `reasoning` (`part.text`), `tool_use` (`part{tool,
+//! callID, state{status, input, output | error, metadata}}`), `step_finish` (`part{reason,
+//! cost, tokens{input, output, reasoning, cache{read, write}}}`) and `error{error{name,
+//! data{message}}}`. The final `step_finish` is sometimes missing, so the end of the run is the
+//! process exit, not a line.
+
+use serde_json::Value;
+
+use super::json::{first_str, i32_at, message_of, object, raw, str_at, u32_at};
+use super::{
+    argument_safe, finish_events, provider_key_env, Invocation, InvocationError, ToolAction,
+    ToolStatus, TranscriptParser, Usage, WorkerEvent, WorkerTask, MAX_ARG_BYTES,
+};
+
+/// `opencode run --format json [-m provider/model] <message>`.
+///
+/// # Errors
+/// [`InvocationError::PromptTooLong`] when the prompt does not fit in one argument.
+pub fn invocation(task: &WorkerTask) -> Result<Invocation, InvocationError> {
+    let message = argument_safe(&task.prompt);
+    if message.len() > MAX_ARG_BYTES {
+        return Err(InvocationError::PromptTooLong {
+            cli: "opencode",
+            len: message.len(),
+            limit: MAX_ARG_BYTES,
+        });
+    }
+    let mut args = vec!["run".to_owned(), "--format".to_owned(), "json".to_owned()];
+    let mut key_env = Vec::new();
+    if let Some(model) = &task.model {
+        args.extend(["-m".to_owned(), model.clone()]);
+        if let Some(var) = model.split_once('/').and_then(|(p, _)| provider_key_env(p)) {
+            key_env.push(var.to_owned());
+        }
+    }
+    args.push(message);
+    Ok(Invocation {
+        program: "opencode".into(),
+        args,
+        stdin: None,
+        env: Vec::new(),
+        key_env,
+        cwd: task.worktree.clone(),
+        files: Vec::new(),
+    })
+}
+
+/// Parses `opencode run --format json` lines.
+#[derive(Debug, Default)]
+pub struct OpenCodeParser {
+    started: bool,
+    usage: Usage,
+    cost: f64,
+    failed: bool,
+    last_text: Option<String>,
+}
+
+fn action(tool: &str, state: &Value) -> ToolAction {
+    let input = state.get("input").unwrap_or(&Value::Null);
+    let path = || first_str(input, &["filePath", "path"]).map(str::to_owned);
+    match tool {
+        "read" => path().map_or(ToolAction::Other, |path| ToolAction::FileRead { path }),
+        "edit" | "write" | "patch" | "multiedit" => {
+            path().map_or(ToolAction::Other, |path| ToolAction::FileEdit { path })
+        }
+        "bash" => ToolAction::Command {
+            command: str_at(input, "command").unwrap_or_default().to_owned(),
+            exit_code: state
+                .get("metadata")
+                .and_then(|m| i32_at(m, "exit").or_else(|| i32_at(m, "exitCode"))),
+        },
+        "grep" | "glob" | "list" | "codesearch" | "websearch" | "webfetch" => ToolAction::Search {
+            query: first_str(input, &["pattern", "query", "url", "path"]).map(str::to_owned),
+        },
+        _ => ToolAction::Other,
+    }
+}
+
+impl TranscriptParser for OpenCodeParser {
+    fn parse_line(&mut self, line: &str) -> Vec<WorkerEvent> {
+        let Some(value) = object(line) else {
+            return raw(line);
+        };
+        let part = value.get("part").unwrap_or(&Value::Null);
+        match str_at(&value, "type") {
+            Some("step_start") => {
+                if self.started {
+                    return Vec::new();
+                }
+                self.started = true;
+                vec![WorkerEvent::Started {
+                    session_id: str_at(&value, "sessionID").map(str::to_owned),
+                    model: None,
+                }]
+            }
+            Some("text") => {
+                let text = str_at(part, "text").unwrap_or_default().to_owned();
+                self.last_text = Some(text.clone());
+                vec![WorkerEvent::AssistantText { text, delta: false }]
+            }
+            Some("reasoning") => vec![WorkerEvent::Thinking {
+                text: str_at(part, "text").unwrap_or_default().to_owned(),
+            }],
+            Some("tool_use") => {
+                let tool = str_at(part, "tool").unwrap_or("unknown").to_owned();
+                let state = part.get("state").unwrap_or(&Value::Null);
+                let action = action(&tool, state);
+                let status = match str_at(state, "status") {
+                    Some("completed") => match action {
+                        ToolAction::Command {
+                            exit_code: Some(code),
+                            ..
+                        } if code != 0 => ToolStatus::Failed,
+                        _ => ToolStatus::Completed,
+                    },
+                    Some("error") => ToolStatus::Failed,
+                    _ => ToolStatus::Started,
+                };
+                vec![WorkerEvent::ToolUse {
+                    id: first_str(part, &["callID", "id"]).map(str::to_owned),
+                    action,
+                    tool,
+                    status,
+                }]
+            }
+            Some("step_finish") => {
+                let tokens = part.get("tokens").unwrap_or(&Value::Null);
+                let cache = tokens.get("cache").unwrap_or(&Value::Null);
+                let cache_read = u32_at(cache, "read");
+                let input = u32_at(tokens, "input")
+                    .saturating_add(cache_read)
+                    .saturating_add(u32_at(cache, "write"));
+                self.usage.input = self.usage.input.saturating_add(input);
+                self.usage.cached = self.usage.cached.saturating_add(cache_read);
+                self.usage.output = self.usage.output.saturating_add(
+                    u32_at(tokens, "output").saturating_add(u32_at(tokens, "reasoning")),
+                );
+                if let Some(cost) = part.get("cost").and_then(Value::as_f64) {
+                    self.cost += cost;
+                }
+                self.usage.cost_usd = Some(self.cost);
+                vec![WorkerEvent::Usage(self.usage)]
+            }
+            Some("error") => {
+                self.failed = true;
+                vec![WorkerEvent::Error {
+                    message: value
+                        .get("error")
+                        .and_then(message_of)
+                        .unwrap_or_else(|| "error".to_owned()),
+                }]
+            }
+            _ => raw(line),
+        }
+    }
+
+    fn finish(&mut self, exit_code: Option<i32>) -> Vec<WorkerEvent> {
+        finish_events(None, self.failed, exit_code, self.last_text.take())
+    }
+}
