@@ -11,5 +11,6 @@ pub mod error;
 mod hash;
 pub mod info;
 pub mod providers;
+pub mod review;
 pub mod roles;
 pub mod routing;
