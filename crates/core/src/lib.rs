@@ -1,5 +1,6 @@
 //! Switchyard's domain: the types every other crate speaks and the pure logic over them
-//! (catalog parsing and scoring, routing, roles composition, planning, run state machines).
+//! (catalog parsing and scoring, routing, roles composition, planning, run state machines, and
+//! [`review`]: the captured-diff model with its canonical hash and the gates over it).
 //!
 //! No IO, no async runtime, no `tauri`: everything here is a function of its inputs, so it is
 //! tested without a disk, a network or a display. Types that cross the IPC boundary derive

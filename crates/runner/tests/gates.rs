@@ -265,6 +265,24 @@ async fn vendor_secrets_in_added_lines_are_blocked_with_file_and_line_never_the_
 }
 
 #[tokio::test]
+async fn a_secret_in_a_file_too_large_to_show_is_still_found() {
+    let fx = Fixture::new(&files());
+    let wt = worktree(&fx).await;
+    let mut body = "filler line of generated data, nothing to see here\n".repeat(60_000);
+    body.push_str(&format!("token = {GITHUB_TOKEN}\n"));
+    write(&wt.path().join("data/dump.txt"), &body);
+    let capture = wt.capture().await.expect("captures");
+    assert!(capture.diff.files[0].content_omitted);
+    let results = wt
+        .run_gates(&capture, &policy(&[], SizeLimits::default()), &[])
+        .await
+        .expect("gates run");
+    let secrets = gate(&results, GateName::Secrets);
+    assert!(!secrets.passed);
+    assert_eq!(secrets.evidence[0].line, Some(60_001));
+}
+
+#[tokio::test]
 async fn a_key_switchyard_holds_in_an_added_line_is_blocked() {
     let fx = Fixture::new(&files());
     let wt = worktree(&fx).await;

@@ -67,6 +67,7 @@ async fn attempt_lifecycle_captures_every_kind_of_change_and_fast_forwards() {
     symlink("a.txt", &w.join("kind.txt"));
     write(&w.join("bin.dat"), b"\0\x01\x02binary changed\0");
     write(&w.join("image.png"), [0x89u8, b'P', b'N', b'G', 0, 0, 1, 2]);
+    write(&w.join("tab\there \"q\" é.txt"), "odd name\n");
 
     let capture = wt.capture().await.expect("captures");
     assert_eq!(status_of(&capture, "a.txt"), FileStatus::Modified);
@@ -80,6 +81,10 @@ async fn attempt_lifecycle_captures_every_kind_of_change_and_fast_forwards() {
     assert_eq!(status_of(&capture, "link"), FileStatus::Added);
     assert_eq!(status_of(&capture, "kind.txt"), FileStatus::TypeChanged);
     assert_eq!(status_of(&capture, "bin.dat"), FileStatus::Modified);
+    assert_eq!(
+        status_of(&capture, "tab\there \"q\" é.txt"),
+        FileStatus::Added
+    );
     let by = |p: &str| {
         capture
             .diff
@@ -158,6 +163,35 @@ async fn attempt_lifecycle_captures_every_kind_of_change_and_fast_forwards() {
     assert!(!path.exists());
     assert_eq!(git(&fx.repo, &["branch", "--list", "switchyard/*"]), "");
     assert_eq!(git(&fx.repo, &["worktree", "list"]).lines().count(), 1);
+}
+
+#[tokio::test]
+async fn files_over_two_megabytes_are_listed_with_their_size_and_no_content() {
+    let fx = Fixture::new(&base_files());
+    let (_repo, wt) = attempt(&fx, "big").await;
+    let line = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcde\n";
+    let body = line.repeat(40_000);
+    write(&wt.path().join("big.txt"), &body);
+    write(&wt.path().join("a.txt"), "alpha\nsmall\n");
+    let capture = wt.capture().await.expect("captures");
+    let big = capture
+        .diff
+        .files
+        .iter()
+        .find(|f| f.path == "big.txt")
+        .expect("listed");
+    assert_eq!(big.size, body.len() as u64);
+    assert!(big.size > 2 * 1024 * 1024);
+    assert!(big.content_omitted && big.hunks.is_empty());
+    assert_eq!(big.additions, 40_000);
+    let small = capture
+        .diff
+        .files
+        .iter()
+        .find(|f| f.path == "a.txt")
+        .expect("listed");
+    assert!(!small.content_omitted && !small.hunks.is_empty());
+    assert_eq!(capture.diff.patch_bytes, capture.patch.bytes().len() as u64);
 }
 
 #[tokio::test]
