@@ -265,6 +265,30 @@ async fn vendor_secrets_in_added_lines_are_blocked_with_file_and_line_never_the_
 }
 
 #[tokio::test]
+async fn a_worker_gitattributes_cannot_turn_its_secret_into_an_unscanned_binary() {
+    let fx = Fixture::new(&files());
+    let wt = worktree(&fx).await;
+    write(&wt.path().join(".gitattributes"), "* -diff -text\n");
+    write(
+        &wt.path().join("src/leak.rs"),
+        format!("const T: &str = \"{GITHUB_TOKEN}\";\n"),
+    );
+    let capture = wt.capture().await.expect("captures");
+    let leak = capture
+        .diff
+        .files
+        .iter()
+        .find(|f| f.path == "src/leak.rs")
+        .expect("listed");
+    assert!(!leak.is_binary);
+    let results = wt
+        .run_gates(&capture, &policy(&[], SizeLimits::default()), &[])
+        .await
+        .expect("gates run");
+    assert!(!gate(&results, GateName::Secrets).passed, "{results:#?}");
+}
+
+#[tokio::test]
 async fn a_secret_in_a_file_too_large_to_show_is_still_found() {
     let fx = Fixture::new(&files());
     let wt = worktree(&fx).await;

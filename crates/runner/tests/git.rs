@@ -197,8 +197,11 @@ async fn files_over_two_megabytes_are_listed_with_their_size_and_no_content() {
 #[tokio::test]
 async fn hash_ignores_diff_and_color_config_in_the_users_repository() {
     let fx = Fixture::new(&base_files());
+    write(&fx.repo.join("blank.txt"), "one\n\nthree\n");
+    fx.user_commit("a file with an empty line for context");
     let (_repo, wt) = attempt(&fx, "cfg").await;
     let w = wt.path();
+    write(&w.join("blank.txt"), "one\n\n3\n");
     write(&w.join("a.txt"), "alpha\n\nbeta\n");
     std::fs::rename(w.join("old.txt"), w.join("moved.txt")).expect("mv");
     write(&w.join("ünïcode name.txt"), "x\n");

@@ -1,7 +1,8 @@
 //! Capturing a worktree's change against its pinned base: stage everything into the attempt's
 //! private index (`git add -A`: edits, new files, deletions, modes, symlinks, binaries; ignored
 //! files stay out), then list and print the index-vs-base diff with every output option pinned
-//! (the canonical patch defined in `switchyard_core::review::diff`).
+//! (the canonical patch defined in `switchyard_core::review::diff`). Git attributes are read
+//! from the base commit throughout, so the change being captured cannot restyle itself.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -77,6 +78,10 @@ impl Worktree {
             .git()
             .cmd(self.path())
             .env("GIT_INDEX_FILE", self.index())
+            // Attributes come from the pinned base, not the worktree: a worker's new
+            // `.gitattributes` (`* -diff`, a filter driver) must not change how its own change
+            // is staged or rendered, e.g. turn text into "binary" the secrets gate skips.
+            .env("GIT_ATTR_SOURCE", self.base())
             // Without these, a worker that restores a file's size and mtime could hide an edit.
             .config("core.trustctime=true")
             .config("core.checkStat=default")
