@@ -7,7 +7,8 @@
 //! no color, no external diff, no textconv, `a/` and `b/` prefixes, quoted paths
 //! (`core.quotePath=on`), myers with the indent heuristic, three lines of context, no
 //! inter-hunk context, no order file, no relative paths, short submodule lines, zlib level 1 for
-//! binary literals, and neither the user's global nor the system git config (the runner's
+//! binary literals, git attributes read from the base commit (so the change cannot restyle
+//! itself), and neither the user's global nor the system git config (the runner's
 //! `git::capture` holds the exact command). The patch is complete: applied to the base it
 //! yields exactly the captured tree, binary files and modes included, and every file's full blob
 //! ids appear in it, so two captures hash alike exactly when they describe the same change. The

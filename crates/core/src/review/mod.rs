@@ -11,3 +11,5 @@ pub mod gates;
 mod patch;
 mod quote;
 pub mod raw;
+
+pub use patch::PatchError;

@@ -26,6 +26,6 @@ pub use capture::Capture;
 pub use cmd::{Git, DEFAULT_TIMEOUT};
 pub use error::GitError;
 pub use integrate::{integrate, Identity, Integration, IntegrationKind};
-pub use lock::RepoLock;
-pub use repo::{Base, Repo};
+pub use lock::{RepoLock, LOCK_WAIT};
+pub use repo::{Base, Repo, MAX_DIRTY_LISTED};
 pub use worktree::{orphans, sweep, Orphans, Worktree, BRANCH_PREFIX};

@@ -23,10 +23,12 @@ use super::diff::{CanonicalPatch, CapturedDiff};
 
 pub use escape::check as check_escape;
 pub use locked::{
-    check as check_locked_paths, manifests_needed, LockedPaths, ManifestContents, ManifestNeed,
-    DEFAULT_LOCKED_GLOBS, LOCKED_MANIFEST_KEYS,
+    check as check_locked_paths, manifests_needed, LockedGlobError, LockedPaths, ManifestContents,
+    ManifestNeed, DEFAULT_LOCKED_GLOBS, LOCKED_MANIFEST_KEYS,
 };
-pub use secrets::{check as check_secrets, KnownKey, SecretRule, SecretRules};
+pub use secrets::{
+    check as check_secrets, KnownKey, SecretRule, SecretRules, SecretRulesError, MIN_KNOWN_KEY_LEN,
+};
 pub use size::{check as check_size, SizeLimits};
 
 /// Which gate produced a result.
