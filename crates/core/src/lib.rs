@@ -2,9 +2,10 @@
 //! catalog parsing, matching and scoring ([`catalog`]), task classification, model routing and
 //! planning ([`routing`]), roles composition ([`roles`]), provider and doctor types
 //! ([`providers`], [`doctor`]), the script facts and token estimate they share ([`text`]),
-//! coding-agent invocations and transcript parsing ([`worker`]) and test-runner summaries
-//! ([`verify`]). Runs, nodes and their state machines do not exist yet; they will live here
-//! when they do.
+//! coding-agent invocations and transcript parsing ([`worker`]), test-runner summaries
+//! ([`verify`]) and [`review`]: the captured-diff model with its canonical hash and the gates
+//! over it. Runs, nodes and their state machines do not exist yet; they will live here when
+//! they do.
 //!
 //! No IO, no async runtime, no `tauri`: everything here is a function of its inputs, so it is
 //! tested without a disk, a network or a display. Types that cross the IPC boundary derive
@@ -17,6 +18,7 @@ mod hash;
 pub mod info;
 pub mod origin;
 pub mod providers;
+pub mod review;
 pub mod roles;
 pub mod routing;
 pub mod text;

@@ -7,15 +7,21 @@
 //!   of the whole group, cancel and timeout as SIGINT → SIGTERM → SIGKILL to the group, one
 //!   exit monitor that records the final [`process::ProcessExit`], and a byte-capped,
 //!   replayable [`process::OutputBuffer`]. [`process::run`] is the short-command form.
+//! - [`git`]: attempt worktrees, diff capture with the canonical hash, the attempt's commit,
+//!   integration into the user's branch, the orphan sweep. The gates themselves are pure and
+//!   live in `switchyard_core::review::gates`; the runner only gathers their inputs with git.
 //! - [`verify`]: runs verification commands in a directory through [`process`] and records
 //!   exit code, duration, parsed pass/fail counts, a SHA-256 of the whole log and its tail.
 //! - [`tools`]: finding `git` and the coding-agent CLIs, and their versions.
 //!
 //! Nothing else in the workspace spawns processes: the workspace `clippy.toml` disallows
 //! `std::process::Command::new` and `tokio::process::Command::new`, allowed only in
-//! [`process`] (and in test files that drive real binaries). No dependency on storage, HTTP,
-//! secrets or the UI; the pure parsing (worker transcripts, test summaries) lives in `core`.
+//! [`process`], in the git runner's own command helper (`git::cmd`, which has its own process
+//! group, timeout and environment rules) and in test files that drive real binaries. No
+//! dependency on storage, HTTP, secrets or the UI; the pure parsing (worker transcripts, test
+//! summaries, gates) lives in `core`.
 
+pub mod git;
 pub mod process;
 pub mod tools;
 pub mod verify;
