@@ -90,7 +90,10 @@ fn open_link_refuses_userinfo_links_that_passed_the_old_prefix_check() {
             .expect_err("refused");
         assert_eq!(err["code"], "invalidInput", "{url}");
         assert!(
-            err["message"].as_str().unwrap_or_default().contains("user name or password"),
+            err["message"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("user name or password"),
             "{err}"
         );
     }

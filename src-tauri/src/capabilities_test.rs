@@ -37,7 +37,9 @@ fn every_permission_of_the_main_window_has_a_reason() {
          for each one you add"
     );
     assert!(
-        !held.iter().any(|p| p.ends_with(":default") || p.contains("shell") || p.contains("dialog")),
+        !held
+            .iter()
+            .any(|p| p.ends_with(":default") || p.contains("shell") || p.contains("dialog")),
         "no default sets and no shell or dialog permission for the webview: {held:?}"
     );
     let files: Vec<_> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/capabilities"))

@@ -92,7 +92,10 @@ mod tests {
             external_link("https://"),
             Err(LinkError::Unparsable(_) | LinkError::NoHost)
         ));
-        assert!(matches!(external_link("not a url"), Err(LinkError::Unparsable(_))));
+        assert!(matches!(
+            external_link("not a url"),
+            Err(LinkError::Unparsable(_))
+        ));
     }
 
     #[test]

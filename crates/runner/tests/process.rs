@@ -446,10 +446,17 @@ fn a_child_sees_only_allowlisted_and_passed_variables() {
 #[tokio::test]
 async fn a_process_that_left_the_group_cannot_hold_the_output_open_and_a_late_drop_is_not_blamed() {
     // `setsid` puts the sleep in a session of its own, out of reach of the group kill, and it
-    // keeps the stdout pipe open after the leader exits.
-    let child =
-        process::spawn(sh("setsid sleep 30 & echo escaped=$!").drain(Duration::from_millis(500)))
-            .expect("spawn");
+    // keeps the stdout pipe open after the leader exits. The leader waits until the escapee is
+    // in its new session (a marker file): exiting earlier let the group kill take it first
+    // when the machine was busy.
+    let marker = tempfile::tempdir().expect("tempdir");
+    let ready = marker.path().join("escaped");
+    let script = format!(
+        "setsid sh -c 'echo escaped=$$; touch \"{ready}\"; exec sleep 30' & \
+         while [ ! -e \"{ready}\" ]; do sleep 0.01; done",
+        ready = ready.display()
+    );
+    let child = process::spawn(sh(&script).drain(Duration::from_millis(500))).expect("spawn");
     let leader = child.pid();
     let escaped: u32 = line_starting(&child, "escaped=")
         .await
