@@ -15,6 +15,10 @@ use super::lexicon::{PlanLexicon, StepFacts};
 use super::split::{split_steps, StepText};
 use super::{Plan, PlanEdge, PlanMode, PlanOrigin, PlanStep, MAX_STEPS};
 
+/// A step keeps its own category only when the classifier is at least this sure of it;
+/// otherwise it inherits the whole task's (a short step like "then deploy" says little).
+const STEP_MIN_CONFIDENCE: f64 = 0.5;
+
 /// What every step of a plan starts from.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]
@@ -161,12 +165,12 @@ fn draft_step(
 ) -> PlanStep {
     let own = classify(text);
     let mut notes = Vec::new();
-    let category = if own.matched.iter().any(|m| m.category.is_some()) {
+    let category = if own.has_signal() && own.confidence >= STEP_MIN_CONFIDENCE {
         let words: Vec<&str> = own
-            .matched
+            .features
             .iter()
-            .filter(|m| m.category == Some(own.category))
-            .map(|m| m.word.as_str())
+            .take(3)
+            .map(|f| f.feature.as_str())
             .collect();
         notes.push(format!(
             "category {} from: {}",
