@@ -4,6 +4,7 @@
 //! The desktop shell (`src-tauri`) and the CLI are both thin over [`Engine`]; neither holds
 //! logic of its own. No dependency on `tauri`.
 
+mod assist;
 pub mod catalog;
 mod doctor;
 mod error;
@@ -51,6 +52,8 @@ pub struct Engine {
     refreshing: AtomicBool,
     /// Models the local servers listed at the last refresh.
     local_models: Mutex<Vec<LocalModel>>,
+    /// Categories the classifier fallback's model gave, per task text.
+    assist_cache: Mutex<assist::AssistCache>,
 }
 
 impl Engine {
@@ -73,6 +76,7 @@ impl Engine {
             catalog: tokio::sync::RwLock::new(None),
             refreshing: AtomicBool::new(false),
             local_models: Mutex::new(Vec::new()),
+            assist_cache: Mutex::new(assist::AssistCache::default()),
         })
     }
 

@@ -207,7 +207,9 @@ impl Classifier {
                     }
                     Decision {
                         category: Category::ALL[scored.top],
-                        confidence: (scored.probabilities[scored.top] * 1000.0).round() / 1000.0,
+                        // A calibrated probability is never certainty: 0.999 at most.
+                        confidence: ((scored.probabilities[scored.top] * 1000.0).round() / 1000.0)
+                            .min(0.999),
                         scores,
                         features: scored.features,
                         model: Some(info.clone()),

@@ -12,6 +12,7 @@
 
 #![warn(missing_docs)]
 
+mod assist;
 mod budget;
 mod classify;
 mod context;
@@ -31,6 +32,10 @@ mod signals;
 mod task;
 mod text;
 
+pub use assist::{
+    assist_schema, parse_assist_answer, ClassifierSettings, ASSIST_INSTRUCTIONS,
+    DEFAULT_ASSIST_THRESHOLD,
+};
 pub use budget::{Budget, BudgetTier, Nudge};
 pub use classify::{
     classify, AssistVerdict, CategoryWeight, Classification, Classifier, MatchedTerm,
