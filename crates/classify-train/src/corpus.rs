@@ -45,6 +45,13 @@ pub struct Item {
     pub category: String,
     pub lang: String,
     pub split: Split,
+    /// Written after reading dev errors: always in train.
+    #[serde(
+        default,
+        rename = "trainOnly",
+        skip_serializing_if = "std::ops::Not::not"
+    )]
+    pub train_only: bool,
 }
 
 impl Item {
@@ -59,6 +66,9 @@ struct RawItem {
     category: String,
     #[serde(default)]
     lang: Option<String>,
+    /// Kept when re-preparing the committed corpus: a train-only task stays train-only.
+    #[serde(default, rename = "trainOnly")]
+    train_only: bool,
 }
 
 /// What `prepare` did, for the report.
@@ -187,12 +197,15 @@ pub fn prepare(inputs: &[&Path], seed: u64) -> Result<(Vec<Item>, PrepareReport)
     }
     let mut report = PrepareReport::default();
     // (task, category, lang)
-    let mut valid: Vec<(String, String, String)> = Vec::new();
+    // (task, category, lang, train only)
+    let mut valid: Vec<(String, String, String, bool)> = Vec::new();
     for file in &files {
         let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
         let name = file
             .file_name()
             .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        // Tasks written after reading dev errors train only: dev and test never measure them.
+        let train_only = name.ends_with(".train.jsonl");
         for (number, line) in text.lines().enumerate() {
             if line.trim().is_empty() {
                 continue;
@@ -233,13 +246,13 @@ pub fn prepare(inputs: &[&Path], seed: u64) -> Result<(Vec<Item>, PrepareReport)
                 }
                 None => detected.to_owned(),
             };
-            valid.push((task, raw.category, lang));
+            valid.push((task, raw.category, lang, train_only || raw.train_only));
         }
     }
 
     // Exact duplicates (after normalization): the first kept; a label conflict drops all.
     let mut by_norm: BTreeMap<String, Vec<usize>> = BTreeMap::new();
-    for (index, (task, _, _)) in valid.iter().enumerate() {
+    for (index, (task, ..)) in valid.iter().enumerate() {
         by_norm.entry(normalize(task)).or_default().push(index);
     }
     let mut keep = vec![false; valid.len()];
@@ -255,7 +268,7 @@ pub fn prepare(inputs: &[&Path], seed: u64) -> Result<(Vec<Item>, PrepareReport)
 
     // Near duplicates within a language: trigram Jaccard ≥ NEAR_DUPLICATE.
     let mut shingles: HashMap<usize, Vec<u64>> = HashMap::new();
-    for (index, (task, _, _)) in valid.iter().enumerate() {
+    for (index, (task, ..)) in valid.iter().enumerate() {
         if keep[index] {
             shingles.insert(index, trigrams(&normalize(task)));
         }
@@ -288,13 +301,18 @@ pub fn prepare(inputs: &[&Path], seed: u64) -> Result<(Vec<Item>, PrepareReport)
         .into_iter()
         .zip(keep)
         .filter(|(_, k)| *k)
-        .map(|((task, category, lang), _)| {
-            let split = split_of(&normalize(&task), seed);
+        .map(|((task, category, lang, train_only), _)| {
+            let split = if train_only {
+                Split::Train
+            } else {
+                split_of(&normalize(&task), seed)
+            };
             Item {
                 task,
                 category,
                 lang,
                 split,
+                train_only,
             }
         })
         .collect();

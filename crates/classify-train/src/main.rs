@@ -24,7 +24,7 @@ use switchyard_core::routing::{
 };
 
 use corpus::{Item, Split};
-use train::{class_of, fit, fit_temperature, to_model, Hyper, Named, Vocab};
+use train::{class_of, fit, fit_temperature, scored, to_model, Hyper, Named, Vocab};
 
 /// The seed of the split hash and the training order.
 const SEED: u64 = 11;
@@ -56,6 +56,13 @@ enum Command {
     Train,
     /// Compare hyperparameters on dev.
     Tune,
+    /// Classify each task many times (for profiling).
+    Repeat {
+        #[arg(long, default_value_t = 100_000)]
+        times: u32,
+        #[arg(required = true)]
+        tasks: Vec<String>,
+    },
     /// How the committed model reads tasks (one per argument).
     Show {
         #[arg(required = true)]
@@ -66,6 +73,9 @@ enum Command {
         /// train, dev or test.
         #[arg(long, default_value = "dev")]
         split: String,
+        /// Train a train-only model now (nothing written) instead of using the committed one.
+        #[arg(long)]
+        fresh: bool,
     },
 }
 
@@ -82,7 +92,23 @@ fn main() -> ExitCode {
         Command::Prepare { inputs } => prepare(&dir, inputs),
         Command::Train => run_train(&dir),
         Command::Tune => tune(&dir),
-        Command::Errors { split } => errors(&dir, split),
+        Command::Errors { split, fresh } => errors(&dir, split, *fresh),
+        Command::Repeat { times, tasks } => {
+            let started = std::time::Instant::now();
+            let mut n = 0usize;
+            for _ in 0..*times {
+                for task in tasks {
+                    n += Classifier::builtin()
+                        .classify(std::hint::black_box(task))
+                        .features
+                        .len();
+                }
+            }
+            let per =
+                started.elapsed().as_secs_f64() * 1e6 / f64::from(*times) / tasks.len() as f64;
+            println!("{per:.2} µs per classification ({n})");
+            Ok(())
+        }
         Command::Show { tasks } => {
             for task in tasks {
                 let answer = Classifier::builtin().classify(task);
@@ -208,7 +234,7 @@ fn train_with(prepared: &Prepared, hyper: &Hyper) -> Result<Trained, String> {
     let train = vocab.encode(&train_named, &train_labels, hyper);
     let dev = vocab.encode(&dev_named, &dev_labels, hyper);
     let params = fit(&train, vocab.names.len(), hyper, SEED);
-    let temperature = fit_temperature(&params, &dev);
+    let temperature = fit_temperature(&scored(&params, &dev));
     let dev_raw = params.measure(&dev, temperature);
     let model = to_model(&params, &vocab, temperature, MODEL_VERSION, hyper)?;
     Ok(Trained {
@@ -216,6 +242,69 @@ fn train_with(prepared: &Prepared, hyper: &Hyper) -> Result<Trained, String> {
         temperature,
         dev_raw,
     })
+}
+
+/// Folds of the cross-validation that calibrates the final model.
+const FOLDS: usize = 5;
+
+/// The final model: trained on train and dev together (hyperparameters were chosen on dev
+/// with `tune`), its temperature fitted on out-of-fold logits of a `FOLDS`-fold
+/// cross-validation over the same tasks. Returns it with the temperature and the
+/// cross-validated accuracy.
+fn train_final(prepared: &Prepared, hyper: &Hyper) -> Result<(TaskModel, f64, f64), String> {
+    let (mut named, mut labels) = prepared.part(Split::Train);
+    let (dev_named, dev_labels) = prepared.part(Split::Dev);
+    named.extend(dev_named);
+    labels.extend(dev_labels);
+    // Fold of each task: a seeded shuffle of positions, dealt round-robin.
+    let mut order: Vec<usize> = (0..named.len()).collect();
+    let mut state = SEED ^ 0x5eed;
+    for i in (1..order.len()).rev() {
+        state = corpus::splitmix(state);
+        order.swap(i, (state % (i as u64 + 1)) as usize);
+    }
+    let mut fold_of = vec![0usize; named.len()];
+    for (position, index) in order.into_iter().enumerate() {
+        fold_of[index] = position % FOLDS;
+    }
+    let single = Hyper { runs: 1, ..*hyper };
+    let mut out_of_fold = Vec::with_capacity(named.len());
+    for fold in 0..FOLDS {
+        let pick = |keep: bool| {
+            let mut n = Vec::new();
+            let mut l = Vec::new();
+            for (i, (features, label)) in named.iter().zip(&labels).enumerate() {
+                if (fold_of[i] == fold) == keep {
+                    n.push(features.clone());
+                    l.push(*label);
+                }
+            }
+            (n, l)
+        };
+        let (fit_named, fit_labels) = pick(false);
+        let (held_named, held_labels) = pick(true);
+        let vocab = Vocab::build(&fit_named, &single);
+        let data = vocab.encode(&fit_named, &fit_labels, &single);
+        let params = fit(&data, vocab.names.len(), &single, SEED + fold as u64);
+        out_of_fold.extend(scored(
+            &params,
+            &vocab.encode(&held_named, &held_labels, &single),
+        ));
+    }
+    let temperature = fit_temperature(&out_of_fold);
+    let correct = out_of_fold
+        .iter()
+        .filter(|(z, label)| {
+            let top = (0..z.len()).fold(0, |best, k| if z[k] > z[best] { k } else { best });
+            top == *label
+        })
+        .count();
+    let cv_accuracy = correct as f64 / out_of_fold.len().max(1) as f64;
+    let vocab = Vocab::build(&named, hyper);
+    let data = vocab.encode(&named, &labels, hyper);
+    let params = fit(&data, vocab.names.len(), hyper, SEED);
+    let model = to_model(&params, &vocab, temperature, MODEL_VERSION, hyper)?;
+    Ok((model, temperature, cv_accuracy))
 }
 
 fn sha256(bytes: &[u8]) -> String {
@@ -277,11 +366,14 @@ fn print_eval(label: &str, eval: &Evaluation) {
 fn run_train(dir: &Path) -> Result<(), String> {
     let prepared = Prepared::load(dir)?;
     let hyper = Hyper::default();
-    let trained = train_with(&prepared, &hyper)?;
-    let bytes = trained.model.to_bytes();
+    // The train-only model, measured on dev (for reference: dev guided the corpus and the
+    // hyperparameters, so its figures are optimistic).
+    let reference = train_with(&prepared, &hyper)?;
+    let dev = evaluate_with(&reference.model, "", &prepared.labeled(Split::Dev));
+    let (model, temperature, cv_accuracy) = train_final(&prepared, &hyper)?;
+    let bytes = model.to_bytes();
     let sha = sha256(&bytes);
-    let dev = evaluate_with(&trained.model, &sha, &prepared.labeled(Split::Dev));
-    let test = evaluate_with(&trained.model, &sha, &prepared.labeled(Split::Test));
+    let test = evaluate_with(&model, &sha, &prepared.labeled(Split::Test));
     let corpus_bytes = std::fs::read(dir.join("corpus.jsonl")).map_err(|e| e.to_string())?;
     let count = |s: Split| prepared.items.iter().filter(|i| i.split == s).count();
     let manifest = json!({
@@ -290,15 +382,17 @@ fn run_train(dir: &Path) -> Result<(), String> {
         "file": "model.bin",
         "sha256": sha,
         "bytes": bytes.len(),
-        "features": trained.model.feature_count(),
-        "temperature": trained.temperature,
+        "features": model.feature_count(),
+        "temperature": temperature,
         "seed": SEED,
+        "trainedOn": "train+dev",
         "corpus": {
             "file": "corpus.jsonl",
             "sha256": sha256(&corpus_bytes),
             "train": count(Split::Train),
             "dev": count(Split::Dev),
             "test": count(Split::Test),
+            "trainOnly": prepared.items.iter().filter(|i| i.train_only).count(),
         },
         "hyperparameters": {
             "epochs": hyper.epochs,
@@ -311,25 +405,29 @@ fn run_train(dir: &Path) -> Result<(), String> {
             "runs": hyper.runs,
             "cjkUnigrams": !hyper.no_cjk_unigrams,
         },
-        "dev": summary_json(&dev),
+        "crossValidation": {
+            "folds": FOLDS,
+            "accuracy": (cv_accuracy * 10_000.0).round() / 10_000.0,
+        },
+        "devOfTrainOnlyModel": summary_json(&dev),
         "test": summary_json(&test),
     });
     let manifest_text = serde_json::to_string_pretty(&manifest).map_err(|e| e.to_string())? + "\n";
     std::fs::write(dir.join("model.bin"), &bytes).map_err(|e| e.to_string())?;
     std::fs::write(dir.join("model.json"), manifest_text).map_err(|e| e.to_string())?;
     println!(
-        "model {MODEL_VERSION}: {} features, {} bytes, sha256 {sha}, temperature {:.4}",
-        trained.model.feature_count(),
+        "model {MODEL_VERSION}: {} features, {} bytes, sha256 {sha}, temperature {temperature:.4} (cross-validated)",
+        model.feature_count(),
         bytes.len(),
-        trained.temperature
     );
     println!(
-        "train {} / dev {} / test {}",
+        "train {} / dev {} / test {}; {FOLDS}-fold accuracy over train+dev {:.2}%",
         count(Split::Train),
         count(Split::Dev),
-        count(Split::Test)
+        count(Split::Test),
+        cv_accuracy * 100.0
     );
-    print_eval("dev", &dev);
+    print_eval("dev (train-only model)", &dev);
     print_eval("test", &test);
     Ok(())
 }
@@ -379,11 +477,22 @@ fn tune(dir: &Path) -> Result<(), String> {
     Ok(())
 }
 
-fn errors(dir: &Path, split: &str) -> Result<(), String> {
+fn errors(dir: &Path, split: &str, fresh: bool) -> Result<(), String> {
     let split = Split::parse(split).ok_or("the split is train, dev or test")?;
     let prepared = Prepared::load(dir)?;
     let items = prepared.labeled(split);
-    let classifier = Classifier::builtin();
+    let classifier = if fresh {
+        let trained = train_with(&prepared, &Hyper::default())?;
+        Classifier::builtin().clone().with_model(
+            trained.model,
+            ModelInfo {
+                version: MODEL_VERSION.to_owned(),
+                sha256: String::new(),
+            },
+        )
+    } else {
+        Classifier::builtin().clone()
+    };
     let eval = evaluate(&items, |task| classifier.classify(task));
     print_eval("committed model", &eval);
     for miss in &eval.errors {

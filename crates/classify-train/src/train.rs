@@ -43,7 +43,7 @@ impl Default for Hyper {
             min_df: 2,
             min_df_chars: 3,
             prune: 2e-3,
-            groups: [1.0; FEATURE_GROUPS],
+            groups: [2.0, 2.0, 2.0, 1.0, 1.0],
             no_cjk_unigrams: false,
             runs: 5,
         }
@@ -266,13 +266,37 @@ fn center(params: &mut Params) {
     }
 }
 
-/// The temperature minimizing dev negative log-likelihood (log-spaced search, then refined).
-pub fn fit_temperature(params: &Params, dev: &Dataset) -> f64 {
-    let nll = |t: f64| params.measure(dev, t).1;
-    let mut best = (1.0, nll(1.0));
+/// Logits of every row of `data`, with its class.
+pub fn scored(params: &Params, data: &Dataset) -> Vec<([f64; CLASSES], usize)> {
+    data.rows
+        .iter()
+        .zip(&data.labels)
+        .map(|(row, label)| (params.logits(row), *label))
+        .collect()
+}
+
+/// Mean negative log-likelihood of `scored` at `temperature`.
+fn nll(scored: &[([f64; CLASSES], usize)], temperature: f64) -> f64 {
+    let total: f64 = scored
+        .iter()
+        .map(|(z, label)| {
+            let mut z = *z;
+            for v in &mut z {
+                *v /= temperature;
+            }
+            -softmax(&z)[*label].max(1e-12).ln()
+        })
+        .sum();
+    total / scored.len().max(1) as f64
+}
+
+/// The temperature minimizing the negative log-likelihood of held-out logits (log-spaced
+/// search, then refined), rounded to four decimals.
+pub fn fit_temperature(scored: &[([f64; CLASSES], usize)]) -> f64 {
+    let mut best = (1.0, nll(scored, 1.0));
     for step in 0..=60 {
         let t = 10f64.powf(-1.0 + step as f64 / 30.0); // 0.1 … 10
-        let v = nll(t);
+        let v = nll(scored, t);
         if v < best.1 {
             best = (t, v);
         }
@@ -281,7 +305,7 @@ pub fn fit_temperature(params: &Params, dev: &Dataset) -> f64 {
     for _ in 0..40 {
         let a = lo + (hi - lo) / 3.0;
         let b = hi - (hi - lo) / 3.0;
-        if nll(a) < nll(b) {
+        if nll(scored, a) < nll(scored, b) {
             hi = b;
         } else {
             lo = a;

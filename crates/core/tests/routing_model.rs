@@ -13,11 +13,22 @@ use switchyard_core::routing::{
     Evaluation, FeatureKind, LabeledTask, TaskModel, CLASSES, EXPLAINED_FEATURES,
 };
 
-/// Held-out accuracy floors: what the committed model achieves, minus a small margin (one
-/// or two tasks of a slice), so a retrained model that is clearly worse fails.
-const MIN_OVERALL: f64 = 0.95;
-const MIN_CATEGORY: f64 = 0.90;
-const MIN_LANGUAGE: f64 = 0.93;
+/// Held-out accuracy floors: what the committed model achieves on the test split (in
+/// `model.json`), minus a small margin — about one task in a slice of 60–80, so a retrained
+/// model that is clearly worse fails. Never below the targets: 95 % overall, 90 % per
+/// category and language.
+const MIN_OVERALL: f64 = 0.955; // achieved 0.9632
+const MIN_CATEGORY: [(Category, f64); 8] = [
+    (Category::Coding, 0.95),    // 0.9610
+    (Category::Reasoning, 0.93), // 0.9474
+    (Category::Math, 0.96),      // 0.9733
+    (Category::Creative, 0.98),  // 1.0
+    (Category::Vision, 0.98),    // 1.0
+    (Category::Research, 0.96),  // 0.9831
+    (Category::FastCheap, 0.90), // 0.9114
+    (Category::General, 0.93),   // 0.9487
+];
+const MIN_LANGUAGE: [(&str, f64); 2] = [("en", 0.95), ("zh", 0.96)]; // 0.9576, 0.9722
 
 #[derive(Deserialize)]
 struct Item {
@@ -77,20 +88,27 @@ fn held_out_test_split_meets_the_accuracy_floors_per_category_and_language() {
     let summary = report(&eval);
     println!("{summary}");
     assert!(eval.accuracy >= MIN_OVERALL, "{summary}");
-    for g in &eval.categories {
-        let accuracy = g.accuracy.expect("every category is in the test split");
-        assert!(accuracy >= MIN_CATEGORY, "{}: {summary}", g.name);
-    }
-    assert_eq!(
-        eval.languages
+    for (category, floor) in MIN_CATEGORY {
+        let slice = eval
+            .categories
             .iter()
-            .map(|g| g.name.as_str())
-            .collect::<Vec<_>>(),
-        ["en", "zh"]
-    );
-    for g in &eval.languages {
-        let accuracy = g.accuracy.expect("both languages are in the test split");
-        assert!(accuracy >= MIN_LANGUAGE, "{}: {summary}", g.name);
+            .find(|g| g.name == category.id())
+            .expect("every category is reported");
+        let accuracy = slice.accuracy.expect("every category is in the test split");
+        assert!(accuracy >= floor.max(0.90), "{}: {summary}", slice.name);
+    }
+    let languages: Vec<&str> = eval.languages.iter().map(|g| g.name.as_str()).collect();
+    assert_eq!(languages, ["en", "zh"]);
+    for (lang, floor) in MIN_LANGUAGE {
+        let slice = eval
+            .languages
+            .iter()
+            .find(|g| g.name == lang)
+            .expect("language");
+        let accuracy = slice
+            .accuracy
+            .expect("both languages are in the test split");
+        assert!(accuracy >= floor.max(0.90), "{lang}: {summary}");
     }
     // The figures the trainer recorded are the ones the shipped code reproduces.
     let recorded = manifest()["test"]["accuracy"]

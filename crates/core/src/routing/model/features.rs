@@ -69,9 +69,12 @@ pub(crate) trait Sink {
 }
 
 /// Latin character n-gram lengths (over the word padded with `<` and `>`).
-const CHAR_NGRAMS: [usize; 2] = [3, 4];
+const CHAR_NGRAMS: [usize; 1] = [3];
 /// Longest word (in characters) whose character n-grams are taken.
 const MAX_NGRAM_WORD: usize = 24;
+/// Shortest word whose character n-grams are taken: a short word is all in its unigram
+/// (and "the", "and", "in" would otherwise be a third of the features).
+const MIN_NGRAM_WORD: usize = 4;
 /// CJK n-gram lengths.
 const CJK_NGRAMS: [usize; 3] = [1, 2, 3];
 
@@ -83,8 +86,15 @@ pub(crate) fn extract(
     lexicon: &[f64; Category::ALL.len()],
     sink: &mut impl Sink,
 ) {
-    words(tokens, &payload(&tokens.lowered), sink);
-    structure(raw, &payload(raw), tokens, sink);
+    let lowered_payload = payload(&tokens.lowered);
+    // Lowercasing rarely changes byte offsets (ASCII and CJK never do); then one pass serves.
+    let raw_payload = if raw.len() == tokens.lowered.len() {
+        lowered_payload.clone()
+    } else {
+        payload(raw)
+    };
+    words(tokens, &lowered_payload, sink);
+    structure(raw, &raw_payload, tokens, sink);
     let mut top: Option<(usize, f64)> = None;
     for (index, (category, weight)) in Category::ALL.iter().zip(lexicon).enumerate() {
         if *weight > 0.0 {
@@ -116,22 +126,73 @@ fn breaks(gap: &str) -> bool {
         || gap.contains(['。', '！', '？', '；', '：'])
 }
 
-/// Byte ranges of the lowered text that are payload, not instruction: quoted spans, and the
-/// lines after the first when the task has three or more (pasted content). Sorted.
+/// A quote or a line break at byte `at` of `bytes`, and its width in bytes.
+fn marker(bytes: &[u8], at: usize) -> Option<(char, usize)> {
+    match bytes[at] {
+        b'"' => Some(('"', 1)),
+        b'\'' => Some(('\'', 1)),
+        b'\n' => Some(('\n', 1)),
+        0xE2 if bytes.get(at + 1) == Some(&0x80) => match bytes.get(at + 2) {
+            Some(0x9C) => Some(('“', 3)),
+            Some(0x9D) => Some(('”', 3)),
+            _ => None,
+        },
+        0xE3 if bytes.get(at + 1) == Some(&0x80) => match bytes.get(at + 2) {
+            Some(0x8C) => Some(('「', 3)),
+            Some(0x8D) => Some(('」', 3)),
+            Some(0x8E) => Some(('『', 3)),
+            Some(0x8F) => Some(('』', 3)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Byte ranges of the text that are payload, not instruction: quoted spans, a list or block
+/// after the first colon, and the lines after the first when the task has three or more
+/// (pasted content). Sorted. Works on bytes: every marker is ASCII or a fixed UTF-8 sequence.
 fn payload(text: &str) -> Vec<(usize, usize)> {
     let mut ranges = Vec::new();
+    let bytes = text.as_bytes();
     let mut open: Option<(char, usize)> = None;
-    let mut previous: Option<char> = None;
-    let mut chars = text.char_indices().peekable();
-    while let Some((at, c)) = chars.next() {
-        let next = chars.peek().map(|(_, n)| *n);
+    let mut colon: Option<(usize, usize)> = None;
+    let mut breaks: Vec<usize> = Vec::new();
+    let mut at = 0usize;
+    while at < bytes.len() {
+        let byte = bytes[at];
+        if colon.is_none() {
+            let width = match byte {
+                b':' => 1,
+                0xEF if bytes.get(at + 1) == Some(&0xBC) && bytes.get(at + 2) == Some(&0x9A) => 3,
+                _ => 0,
+            };
+            if width > 0 {
+                let before = at.checked_sub(1).map(|i| bytes[i]);
+                let after = bytes.get(at + width).copied();
+                let clock = before.is_some_and(|b| b.is_ascii_digit())
+                    && after.is_some_and(|a| a.is_ascii_digit());
+                if !clock && after != Some(b'/') {
+                    colon = Some((at, width));
+                }
+            }
+        }
+        let Some((c, width)) = marker(bytes, at) else {
+            at += 1;
+            continue;
+        };
+        let start = at;
+        at += width;
+        if c == '\n' {
+            breaks.push(start);
+        }
+        let next = bytes.get(at).copied();
         match open {
-            Some((close, start)) => {
-                let closes =
-                    c == close && (close != '\'' || !next.is_some_and(|n| n.is_alphanumeric()));
+            Some((close, from)) => {
+                let closes = c == close
+                    && (close != '\'' || !next.is_some_and(|n| n.is_ascii_alphanumeric()));
                 if closes {
-                    if at > start {
-                        ranges.push((start, at));
+                    if start > from {
+                        ranges.push((from, start));
                     }
                     open = None;
                 } else if c == '\n' && close != '"' {
@@ -144,48 +205,37 @@ fn payload(text: &str) -> Vec<(usize, usize)> {
                     '“' => Some('”'),
                     '「' => Some('」'),
                     '『' => Some('』'),
-                    '\'' if !previous.is_some_and(|p| p.is_alphanumeric())
-                        && next.is_some_and(|n| !n.is_whitespace()) =>
+                    '\'' if !start
+                        .checked_sub(1)
+                        .is_some_and(|i| bytes[i].is_ascii_alphanumeric())
+                        && next.is_some_and(|n| !n.is_ascii_whitespace()) =>
                     {
                         Some('\'')
                     }
                     _ => None,
                 };
                 if let Some(close) = close {
-                    open = Some((close, at + c.len_utf8()));
+                    open = Some((close, at));
                 }
             }
         }
-        previous = Some(c);
     }
-    // After the first colon that introduces a list or a pasted block.
-    let colon = text.char_indices().find(|(at, c)| {
-        matches!(c, ':' | '：') && {
-            let before = text[..*at].chars().next_back();
-            let after = text[at + c.len_utf8()..].chars().next();
-            !(before.is_some_and(|b| b.is_ascii_digit())
-                && after.is_some_and(|a| a.is_ascii_digit()))
-                && after != Some('/')
-        }
-    });
-    if let Some((at, c)) = colon {
-        let start = at + c.len_utf8();
+    // After the first colon that introduces a list (several short items) or a block.
+    if let Some((at, width)) = colon {
+        let start = at + width;
         let rest = &text[start..];
-        let separators = rest
-            .chars()
-            .filter(|c| matches!(c, ',' | '，' | '、' | ';' | '；' | '\n'))
-            .count();
+        let separators = rest.matches([',', '，', '、', ';', '；', '\n']).count();
+        let list = separators >= 3 && rest.chars().count() <= 20 * (separators + 1);
         let opens = rest.starts_with('\n')
             || rest
                 .trim_start()
                 .starts_with(['[', '{', '"', '\'', '“', '「']);
-        if separators >= 3 || opens {
+        if list || opens {
             ranges.push((start, text.len()));
         }
     }
-    let lines: Vec<usize> = text
-        .match_indices('\n')
-        .map(|(at, _)| at)
+    let lines: Vec<usize> = breaks
+        .into_iter()
         .filter(|at| {
             text[at + 1..]
                 .lines()
@@ -300,6 +350,9 @@ fn char_ngrams(word: &str, start: u32, end: u32, sink: &mut impl Sink) {
         }
         bounds[count] = offset;
         count += 1;
+    }
+    if count < MIN_NGRAM_WORD {
+        return;
     }
     bounds[count] = word.len();
     // Padded positions: 0 is `<`, 1..=count the characters, count + 1 is `>`.
@@ -491,10 +544,14 @@ fn scan(raw: &str, payload: &[(usize, usize)]) -> RawFacts {
     let mut byte = 0usize;
     let mut code = 0u32;
     let mut code_payload = 0u32;
+    let mut range = 0usize;
     for (i, &c) in chars.iter().enumerate() {
         let at = byte;
         byte += c.len_utf8();
-        let quoted = payload.iter().any(|(s, e)| at >= *s && at < *e);
+        while payload.get(range).is_some_and(|(_, end)| at >= *end) {
+            range += 1;
+        }
+        let quoted = payload.get(range).is_some_and(|(start, _)| at >= *start);
         let code_before = code;
         let prev = if i > 0 {
             chars.get(i - 1).copied()
@@ -502,8 +559,44 @@ fn scan(raw: &str, payload: &[(usize, usize)]) -> RawFacts {
             None
         };
         let next = chars.get(i + 1).copied();
-        if c.is_alphanumeric() && !prev.is_some_and(char::is_alphanumeric) {
-            word_start = i;
+        // Fast path: letters, digits and spaces (most of any task) only count.
+        if c.is_ascii_alphanumeric() {
+            if !prev.is_some_and(|p| p.is_ascii_alphanumeric()) {
+                word_start = i;
+            }
+            if c.is_ascii_alphabetic() {
+                facts.letters += 1;
+            }
+            // camelCase starts lowercase with a hump after two letters (`getUser`,
+            // `useEffect`); brand names (`YouTube`, `iPhone`, `eBay`) do not count.
+            if c.is_ascii_uppercase()
+                && prev.is_some_and(|p| p.is_ascii_lowercase())
+                && next.is_some_and(|n| n.is_ascii_lowercase())
+                && i >= word_start + 2
+                && chars[word_start].is_ascii_lowercase()
+            {
+                if quoted {
+                    code_payload += 1;
+                } else {
+                    code += 1;
+                }
+            }
+            if line_start {
+                line_start = false;
+                let item = c.is_ascii_digit()
+                    && chars[i..]
+                        .iter()
+                        .take(4)
+                        .any(|ch| matches!(ch, '.' | ')' | '、'));
+                if item {
+                    facts.list_items += 1;
+                }
+            }
+            line_has_text = true;
+            continue;
+        }
+        if c == ' ' {
+            continue;
         }
         if is_cjk(c) {
             facts.cjk += 1;
@@ -541,16 +634,6 @@ fn scan(raw: &str, payload: &[(usize, usize)]) -> RawFacts {
         if c == '_'
             && prev.is_some_and(|p| p.is_ascii_alphanumeric())
             && next.is_some_and(|n| n.is_ascii_alphanumeric())
-        {
-            code += 1;
-        }
-        // camelCase starts lowercase with a hump after two letters (`getUser`, `useEffect`);
-        // brand names (`YouTube`, `iPhone`, `eBay`) do not count.
-        if c.is_ascii_uppercase()
-            && prev.is_some_and(|p| p.is_ascii_lowercase())
-            && next.is_some_and(|n| n.is_ascii_lowercase())
-            && i >= word_start + 2
-            && chars[word_start].is_ascii_lowercase()
         {
             code += 1;
         }
@@ -729,7 +812,9 @@ fn structure(raw: &str, payload: &[(usize, usize)], tokens: &Tokens, sink: &mut 
     if facts.question {
         emit("question");
     }
-    emit(match facts.chars {
+    // A CJK character carries about as much as three Latin ones.
+    let length = facts.chars + 2 * facts.cjk;
+    emit(match length {
         0..40 => "length under 40",
         40..120 => "length under 120",
         120..300 => "length under 300",

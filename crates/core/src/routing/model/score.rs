@@ -43,10 +43,7 @@ impl Sink for Scorer<'_> {
     fn feature(&mut self, group: Group, parts: &[&str], origin: Origin, value: f32) {
         let g = group as usize;
         self.emitted[g] += 1;
-        let Some(row) = self.model.row(feature_hash(parts)) else {
-            return;
-        };
-        let Some(weights) = self.model.weights.get(row as usize) else {
+        let Some((row, weights)) = self.model.lookup(feature_hash(parts)) else {
             return;
         };
         for (sum, w) in self.sums[g].iter_mut().zip(weights) {
@@ -111,8 +108,8 @@ impl TaskModel {
         let mut logits = [0f64; CLASSES];
         for (k, logit) in logits.iter_mut().enumerate() {
             let mut total = self.bias[k];
-            for g in 0..GROUPS {
-                total += scale[g] * scorer.sums[g][k];
+            for (factor, sums) in scale.iter().zip(&scorer.sums) {
+                total += factor * sums[k];
             }
             *logit = f64::from(total) / f64::from(self.temperature);
         }
@@ -165,7 +162,15 @@ impl TaskModel {
                 _ => merged.push((k, contribution)),
             }
         }
-        merged.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        merged.retain(|(_, c)| *c > 0.0);
+        // Only the strongest can be shown: keep a few times as many as asked (the same word
+        // elsewhere in the task contributes the same, so it is among them too).
+        let keep = limit.saturating_mul(4).max(1);
+        if merged.len() > keep {
+            merged.select_nth_unstable_by(keep - 1, |a, b| b.1.total_cmp(&a.1));
+            merged.truncate(keep);
+        }
+        merged.sort_unstable_by_key(|entry| entry.0);
         let mut totals: Vec<((Origin, u32), f32)> = Vec::with_capacity(merged.len());
         for (k, c) in merged {
             match totals.last_mut() {
@@ -173,7 +178,6 @@ impl TaskModel {
                 _ => totals.push((k, c)),
             }
         }
-        totals.retain(|(_, c)| *c > 0.0);
         // The same word at two places is one feature to a reader: merge by label.
         let mut labeled: Vec<(FeatureKind, &str, f32)> = totals
             .into_iter()
@@ -210,7 +214,7 @@ impl TaskModel {
                 _ => merged_labels.push((kind, label, c)),
             }
         }
-        merged_labels.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.1.cmp(b.1)));
+        merged_labels.sort_unstable_by(|a, b| b.2.total_cmp(&a.2).then(a.1.cmp(b.1)));
         merged_labels.truncate(limit);
         merged_labels
             .into_iter()

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 use specta::Type;
 
+use crate::catalog::card::Category;
 use crate::routing::budget::{Budget, Nudge};
 use crate::routing::classify::{classify, Classification};
 use crate::routing::pick::pick;
@@ -15,8 +16,9 @@ use super::lexicon::{PlanLexicon, StepFacts};
 use super::split::{split_steps, StepText};
 use super::{Plan, PlanEdge, PlanMode, PlanOrigin, PlanStep, MAX_STEPS};
 
-/// A step keeps its own category only when the classifier is at least this sure of it;
-/// otherwise it inherits the whole task's (a short step like "then deploy" says little).
+/// A step keeps its own category only when the classifier is at least this sure of it and it
+/// is not `general` (no particular skill); otherwise it inherits the whole task's ("then do
+/// it again" says little on its own).
 const STEP_MIN_CONFIDENCE: f64 = 0.5;
 
 /// What every step of a plan starts from.
@@ -165,7 +167,10 @@ fn draft_step(
 ) -> PlanStep {
     let own = classify(text);
     let mut notes = Vec::new();
-    let category = if own.has_signal() && own.confidence >= STEP_MIN_CONFIDENCE {
+    let category = if own.has_signal()
+        && own.category != Category::General
+        && own.confidence >= STEP_MIN_CONFIDENCE
+    {
         let words: Vec<&str> = own
             .features
             .iter()
