@@ -24,7 +24,28 @@ fn classify_task_explains_the_category() {
     assert!(out["category"].is_string());
     assert!(out["confidence"].as_f64().is_some());
     assert!(!out["matched"].as_array().expect("matched").is_empty());
+    assert!(!out["features"].as_array().expect("features").is_empty());
+    assert!(out["model"]["sha256"].is_string());
     let error = h.err("classify_task", json!({"task": "   "}));
+    assert_eq!(error["code"], "invalidInput");
+}
+
+#[test]
+fn classifier_settings_round_trip_and_bad_thresholds_are_refused() {
+    let h = Harness::new();
+    let defaults = h.ok("classifier_settings", json!({}));
+    assert_eq!(defaults["assist"], false);
+    let saved = h.ok(
+        "set_classifier_settings",
+        json!({"settings": {"assist": true, "threshold": 0.4, "model": "ollama:qwen3"}}),
+    );
+    assert_eq!(saved["assist"], true);
+    assert_eq!(saved["model"], "ollama:qwen3");
+    assert_eq!(h.ok("classifier_settings", json!({})), saved);
+    let error = h.err(
+        "set_classifier_settings",
+        json!({"settings": {"assist": true, "threshold": 2.0, "model": null}}),
+    );
     assert_eq!(error["code"], "invalidInput");
 }
 

@@ -72,6 +72,8 @@ macro_rules! specta_builder {
                 $crate::commands::keys::remove_provider,
                 $crate::commands::keys::confirm_key_origin,
                 $crate::commands::routing::classify_task,
+                $crate::commands::routing::classifier_settings,
+                $crate::commands::routing::set_classifier_settings,
                 $crate::commands::routing::pick_model,
                 $crate::commands::routing::recommend_models,
                 $crate::commands::routing::plan_task,

@@ -62,10 +62,16 @@ enum Command {
     Providers(keys::ProvidersArgs),
     /// Stream one answer from a model; usage and cost follow on stderr (--json: JSON Lines).
     Ask(ask::AskArgs),
-    /// How a task reads: category, confidence, needs, stack words and the deciding words.
+    /// How a task reads: category, confidence, needs, stack words and the deciding features;
+    /// with --eval FILE.tsv, the classifier measured on a labeled set.
     Classify {
         /// The task, in words.
-        task: String,
+        #[arg(required_unless_present = "eval", conflicts_with = "eval")]
+        task: Option<String>,
+        /// A tab-separated file with `task` and `category` columns (and optionally `lang`):
+        /// prints accuracy overall, per category and per language, and the confusion matrix.
+        #[arg(long, value_name = "FILE.tsv")]
+        eval: Option<std::path::PathBuf>,
     },
     /// The best usable model for a task, with its reason and the runner-ups.
     Pick(routing::RouteArgs),
@@ -131,7 +137,11 @@ async fn run(cli: Cli) -> ExitCode {
         Command::Keys(args) => keys::keys(&engine, args, json).await,
         Command::Providers(args) => keys::providers(&engine, args, json).await,
         Command::Ask(args) => ask::ask(&engine, args, json).await,
-        Command::Classify { task } => routing::classify(&engine, &task, json),
+        Command::Classify { task, eval } => match (task, eval) {
+            (_, Some(path)) => routing::evaluate(&engine, &path, json).await,
+            (Some(task), None) => routing::classify(&engine, &task, json).await,
+            (None, None) => Err(CliError::invalid("give a task or --eval FILE.tsv".into())),
+        },
         Command::Pick(args) => routing::pick(&engine, args, json).await,
         Command::Recommend { route, count } => {
             routing::recommend(&engine, route, count, json).await

@@ -1,5 +1,6 @@
 //! `classify`, `pick`, `recommend`, `plan` and `rate`: routing a task from the command line.
 
+use std::path::Path;
 use std::process::ExitCode;
 
 use clap::Args;
@@ -7,7 +8,7 @@ use serde::Serialize;
 use switchyard_core::catalog::card::Category;
 use switchyard_core::routing::plan::{Plan, PlanMode};
 use switchyard_core::routing::{
-    BudgetTier, Classification, Pick, PlanTaskRequest, RankedModel, RouteTaskRequest,
+    BudgetTier, Classification, Evaluation, Pick, PlanTaskRequest, RankedModel, RouteTaskRequest,
 };
 use switchyard_engine::Engine;
 
@@ -83,21 +84,86 @@ struct PickOutput {
 }
 
 /// `switchyard classify "<task>"`.
-pub fn classify(engine: &Engine, task: &str, json: bool) -> Result<ExitCode, CliError> {
-    let classification = engine.classify_task(task)?;
+pub async fn classify(engine: &Engine, task: &str, json: bool) -> Result<ExitCode, CliError> {
+    let classification = engine.classify_task(task).await?;
     print(&classification, json, |c| {
-        let words: Vec<&str> = c.matched.iter().map(|m| m.word.as_str()).collect();
-        format!(
+        let features: Vec<String> = c
+            .features
+            .iter()
+            .map(|f| format!("{} {:+.2}", f.feature, f.weight))
+            .collect();
+        let mut line = format!(
             "{} (confidence {:.2}){}",
             c.category.id(),
             c.confidence,
-            if words.is_empty() {
+            if features.is_empty() {
                 String::new()
             } else {
-                format!(" — {}", words.join(", "))
+                format!(" — {}", features.join(", "))
             }
-        )
+        );
+        if let Some(assist) = &c.assist {
+            line.push_str(&format!(
+                "\ndecided by {}{}; the classifier said {} ({:.2})",
+                assist.model,
+                if assist.cached { " (cached)" } else { "" },
+                assist.local_category.id(),
+                assist.local_confidence
+            ));
+        }
+        line
     })
+}
+
+/// `switchyard classify --eval FILE.tsv`.
+pub async fn evaluate(engine: &Engine, path: &Path, json: bool) -> Result<ExitCode, CliError> {
+    let evaluation = engine.evaluate_classifier(path).await?;
+    print(&evaluation, json, evaluation_text)
+}
+
+fn percent(value: Option<f64>) -> String {
+    value.map_or_else(|| "—".to_owned(), |v| format!("{:.1}%", v * 100.0))
+}
+
+fn evaluation_text(e: &Evaluation) -> String {
+    let mut text = format!(
+        "accuracy {} ({} of {}), calibration error {:.3}\n",
+        percent(Some(e.accuracy)),
+        e.correct,
+        e.total,
+        e.calibration_error
+    );
+    text.push_str("\ncategory       n   accuracy  precision\n");
+    for g in &e.categories {
+        text.push_str(&format!(
+            "{:<12} {:>4}  {:>9}  {:>9}\n",
+            g.name,
+            g.total,
+            percent(g.accuracy),
+            percent(g.precision)
+        ));
+    }
+    text.push_str("\nlanguage       n   accuracy\n");
+    for g in &e.languages {
+        text.push_str(&format!(
+            "{:<12} {:>4}  {:>9}\n",
+            g.name,
+            g.total,
+            percent(g.accuracy)
+        ));
+    }
+    text.push_str("\nconfusion (rows: labeled, columns: predicted)\n            ");
+    let short = |c: &Category| c.id().chars().take(5).collect::<String>();
+    for label in &e.confusion.labels {
+        text.push_str(&format!("{:>6}", short(label)));
+    }
+    for (label, row) in e.confusion.labels.iter().zip(&e.confusion.rows) {
+        text.push_str(&format!("\n{:<12}", label.id()));
+        for count in row {
+            text.push_str(&format!("{count:>6}"));
+        }
+    }
+    text
 }
 
 /// `switchyard pick "<task>" …`.

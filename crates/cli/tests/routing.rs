@@ -241,3 +241,50 @@ fn rate_stores_ratings_that_show_in_later_picks() {
     assert_eq!(code, 1);
     assert_eq!(text(&out["error"]["code"]), "notFound");
 }
+
+#[test]
+fn classify_eval_reports_accuracy_per_category_language_and_confusion() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let tsv = home.path().join("tasks.tsv");
+    std::fs::write(
+        &tsv,
+        "task\tcategory\tlang\n\
+         Write a haiku about autumn leaves\tcreative\ten\n\
+         Fix the null pointer exception in my Rust parser\tcoding\ten\n\
+         写一首关于秋天的诗\tcreative\tzh\n\
+         What is 15% of 80?\tmath\t\n",
+    )
+    .expect("write tsv");
+    let path = tsv.to_str().expect("utf-8 path");
+    let (code, out) = run(home.path(), &["classify", "--eval", path]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(out["total"], 4);
+    let accuracy = out["accuracy"].as_f64().expect("accuracy");
+    assert!((0.0..=1.0).contains(&accuracy));
+    let categories = out["categories"].as_array().expect("per category");
+    assert_eq!(categories.len(), 8);
+    assert_eq!(text(&categories[3]["name"]), "creative");
+    assert_eq!(categories[3]["total"], 2);
+    let languages: Vec<&str> = out["languages"]
+        .as_array()
+        .expect("per language")
+        .iter()
+        .map(|l| text(&l["name"]))
+        .collect();
+    assert_eq!(languages, ["en", "zh"], "an empty lang is detected");
+    let rows = out["confusion"]["rows"].as_array().expect("confusion");
+    assert_eq!(rows.len(), 8);
+    let counted: u64 = rows
+        .iter()
+        .flat_map(|r| r.as_array().expect("row"))
+        .map(|c| c.as_u64().expect("count"))
+        .sum();
+    assert_eq!(counted, 4);
+    assert!(out["model"]["sha256"].is_string());
+
+    std::fs::write(&tsv, "task\tcategory\nhello\tcooking\n").expect("write tsv");
+    let (code, out) = run(home.path(), &["classify", "--eval", path]);
+    assert_ne!(code, 0);
+    assert_eq!(text(&out["error"]["code"]), "invalidInput");
+    assert!(text(&out["error"]["message"]).contains("line 2"), "{out}");
+}

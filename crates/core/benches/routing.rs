@@ -1,4 +1,5 @@
-//! Routing speed: classify a 500-character task; pick and recommend over the real catalog
+//! Routing speed: load the classifier's weights; classify a 500-character task (English and
+//! Chinese) and a short one; pick and recommend over the real catalog
 //! (from `../shared/corpus`, when present), a catalog-sized synthetic one (340), 10k and 100k
 //! synthetic models; plan and swarm a six-step task.
 //!
@@ -12,8 +13,8 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use switchyard_core::catalog::card::{Category, ModelCard};
 use switchyard_core::routing::plan::{plan, swarm, PlanOptions};
 use switchyard_core::routing::{
-    classify, pick, recommend, Budget, BudgetTier, FeedbackIndex, Rating, RouteContext,
-    RouteRequest,
+    builtin_model_bytes, classify, pick, recommend, Budget, BudgetTier, FeedbackIndex, Rating,
+    RouteContext, RouteRequest, TaskModel,
 };
 
 #[path = "../tests/routing_common/mod.rs"]
@@ -30,6 +31,8 @@ work you noticed in the codebase along the way, sorted by risk.";
 const TASK_ZH: &str = "请帮我重构这个Rust后端服务的接口代码，把所有的报错改成类型化的错误，然后为分页逻辑和数据库查询写单元测试。\
 这个服务在生产环境运行，非常关键，所以要保持接口格式稳定，并在文档里记录每一处改动。接着检查持续集成是否通过，\
 最后提交代码并写一段简短的总结，说明改了什么以及为什么这样改，顺便列出你在代码库里发现的后续工作。";
+
+const TASK_SHORT: &str = "what's 18% tip on a $67.40 dinner split 3 ways";
 
 fn usable(card: &ModelCard) -> bool {
     !card.provider.ends_with('7')
@@ -91,18 +94,30 @@ fn bench_classify(c: &mut Criterion) {
         "{}",
         TASK_EN.chars().count()
     );
-    let _ = classify("warm up the lexicon");
-    cpu_report("classify, 500-character task", "< 20 µs", 20_000, || {
+    cpu_report("classifier weights: parse and index", "< 20 ms", 50, || {
+        TaskModel::from_bytes(black_box(builtin_model_bytes())).map(|m| m.feature_count())
+    });
+    let _ = classify("warm up the lexicon and the model");
+    cpu_report("classify, 500-character task", "< 50 µs", 20_000, || {
         classify(black_box(TASK_EN))
     });
-    cpu_report("classify, Chinese task", "< 20 µs", 20_000, || {
+    cpu_report("classify, Chinese task", "< 50 µs", 20_000, || {
         classify(black_box(TASK_ZH))
+    });
+    cpu_report("classify, short task", "< 50 µs", 20_000, || {
+        classify(black_box(TASK_SHORT))
+    });
+    c.bench_function("classifier/load weights", |b| {
+        b.iter(|| TaskModel::from_bytes(black_box(builtin_model_bytes())))
     });
     c.bench_function("classify/500 chars en", |b| {
         b.iter(|| classify(black_box(TASK_EN)))
     });
     c.bench_function("classify/zh task", |b| {
         b.iter(|| classify(black_box(TASK_ZH)))
+    });
+    c.bench_function("classify/short task", |b| {
+        b.iter(|| classify(black_box(TASK_SHORT)))
     });
 }
 

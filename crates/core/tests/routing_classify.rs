@@ -1,10 +1,15 @@
 //! Classification tables in English and Chinese, the named misfires, and the signals.
+//! The category is the learned model's; the matched lexicon terms still set the signals.
 
 use switchyard_core::catalog::card::Category;
 use switchyard_core::routing::{classify, Classification, Nudge, NO_SIGNAL_CONFIDENCE};
 
 fn words(c: &Classification) -> Vec<&str> {
     c.matched.iter().map(|m| m.word.as_str()).collect()
+}
+
+fn features(c: &Classification) -> Vec<&str> {
+    c.features.iter().map(|f| f.feature.as_str()).collect()
 }
 
 #[test]
@@ -68,12 +73,16 @@ fn english_tasks_classify_by_their_words() {
             expected,
             "{task:?} → {:?} from {:?}",
             got.category,
-            words(&got)
+            features(&got)
         );
-        assert!(got.confidence > NO_SIGNAL_CONFIDENCE, "{task:?} has signal");
         assert!(
-            got.matched.iter().any(|m| m.category == Some(expected)),
-            "{task:?}: the deciding words are listed"
+            got.confidence > 0.5,
+            "{task:?} is clear: {}",
+            got.confidence
+        );
+        assert!(
+            !got.features.is_empty(),
+            "{task:?}: the deciding features are listed"
         );
     }
 }
@@ -100,7 +109,7 @@ fn chinese_tasks_classify_by_phrases_inside_cjk_runs() {
             expected,
             "{task:?} → {:?} from {:?}",
             got.category,
-            words(&got)
+            features(&got)
         );
     }
 }
@@ -149,34 +158,36 @@ fn ascii_words_inside_chinese_match_only_whole() {
 
 #[test]
 fn no_signal_is_general_with_low_confidence() {
-    for task in [
-        "",
-        "   ",
-        "Lorem ipsum dolor sit amet",
-        "The capital of France",
-        "天气不错",
-    ] {
+    for task in ["", "   ", "???", "…", "!!! ..."] {
         let got = classify(task);
         assert_eq!(got.category, Category::General, "{task:?}");
         assert_eq!(got.confidence, NO_SIGNAL_CONFIDENCE, "{task:?}");
         assert!(got.scores.is_empty(), "{task:?}");
+        assert!(got.features.is_empty(), "{task:?}");
     }
+    // Chit-chat is general; a one-line fact is fastCheap (the lexicon, which knew neither
+    // word, called this one general with no signal).
+    assert_eq!(classify("天气不错").category, Category::General);
+    assert_eq!(
+        classify("The capital of France").category,
+        Category::FastCheap
+    );
 }
 
 #[test]
-fn confidence_grows_with_evidence_and_margin() {
+fn confidence_grows_with_evidence() {
     let weak = classify("fix it");
     let strong = classify("Debug the segfault in the compiler, add a unit test and open a PR");
-    assert_eq!(weak.category, Category::Coding);
+    assert_eq!(strong.category, Category::Coding);
     assert!(
         strong.confidence > weak.confidence,
         "{} vs {}",
         strong.confidence,
         weak.confidence
     );
-    let tied = classify("a poem and an equation");
-    assert!(tied.confidence < strong.confidence);
-    assert!(strong.confidence <= 1.0);
+    let mixed = classify("a poem and an equation");
+    assert!(mixed.confidence < strong.confidence);
+    assert!(strong.confidence < 1.0, "a probability, never certainty");
 }
 
 #[test]
@@ -304,17 +315,37 @@ fn classification_is_deterministic_and_explains_itself() {
         .filter(|m| m.category == Some(first.category))
         .map(|m| m.weight)
         .sum();
-    let top = first.scores.first().expect("scores");
-    assert_eq!(top.category, first.category);
+    let lexicon = first
+        .lexicon
+        .iter()
+        .find(|w| w.category == first.category)
+        .expect("the lexicon weighs the category");
     assert!(
-        (top.weight - total).abs() < 1e-9,
-        "scores are the sum of matched weights"
+        (lexicon.weight - total).abs() < 1e-9,
+        "lexicon weights are the sum of matched weights"
     );
+    assert_eq!(first.scores[0].category, first.category);
+    assert!(
+        (first.scores[0].weight - first.confidence).abs() < 0.002,
+        "the confidence is the top probability"
+    );
+    assert!(!first.features.is_empty(), "the model explains itself");
     assert!(first
         .matched
         .iter()
         .any(|m| m.signals.contains(&"stack:rust".to_owned())));
     let json = serde_json::to_value(&first).expect("serializes");
+    for field in [
+        "category",
+        "confidence",
+        "signals",
+        "matched",
+        "scores",
+        "features",
+        "model",
+    ] {
+        assert!(json.get(field).is_some(), "{field}");
+    }
     assert!(json["signals"]["needs"].get("longContext").is_some());
     assert!(json["signals"]["needs"].get("structuredOutput").is_some());
 }

@@ -9,6 +9,7 @@
 //! [`supervisor::Supervisor`]; its progress is published as [`EngineEvent`]s to
 //! [`Engine::subscribe`]rs; [`Engine::close`] cancels and awaits all of it.
 
+mod assist;
 pub mod catalog;
 mod doctor;
 mod error;
@@ -70,6 +71,8 @@ pub struct Engine {
     local_models: Mutex<Vec<LocalModel>>,
     /// Set once this data directory's keychain entries are in the origin-bound layout.
     key_layout: tokio::sync::OnceCell<()>,
+    /// Categories the classifier fallback's model gave, per task text.
+    assist_cache: Mutex<assist::AssistCache>,
 }
 
 impl Engine {
@@ -96,6 +99,7 @@ impl Engine {
             supervisor: supervisor::Supervisor::new(tokio::runtime::Handle::current()),
             local_models: Mutex::new(Vec::new()),
             key_layout: tokio::sync::OnceCell::new(),
+            assist_cache: Mutex::new(assist::AssistCache::default()),
         })
     }
 

@@ -104,7 +104,7 @@ impl Engine {
 
     /// A model on a reachable local server, else the best usable fast-and-cheap model (with
     /// structured output when one is usable).
-    async fn choose_planner_model(&self) -> Option<String> {
+    pub(crate) async fn choose_planner_model(&self) -> Option<String> {
         if let Some(model) = self.local_planner_model().await {
             return Some(model);
         }

@@ -333,7 +333,7 @@ async fn bad_ratings_and_unknown_ids_are_refused() {
         .await
         .expect_err("no model");
     assert_eq!(error.code(), ErrorCode::NotFound);
-    let error = engine.classify_task(" ").expect_err("empty");
+    let error = engine.classify_task(" ").await.expect_err("empty");
     assert_eq!(error.code(), ErrorCode::InvalidInput);
     assert_eq!(
         engine.recent_picks(10).await.expect("recent")[0].rating,

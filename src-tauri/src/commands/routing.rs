@@ -4,8 +4,8 @@
 use switchyard_core::catalog::card::Category;
 use switchyard_core::routing::plan::Plan;
 use switchyard_core::routing::{
-    Classification, FeedbackSummary, PastPick, PickAnswer, PlanCheck, PlanTaskRequest,
-    Recommendation, RouteTaskRequest,
+    Classification, ClassifierSettings, FeedbackSummary, PastPick, PickAnswer, PlanCheck,
+    PlanTaskRequest, Recommendation, RouteTaskRequest,
 };
 use tauri::State;
 
@@ -18,7 +18,26 @@ pub async fn classify_task(
     state: State<'_, AppState>,
     task: String,
 ) -> Result<Classification, IpcError> {
-    Ok(state.require()?.classify_task(&task)?)
+    Ok(state.require()?.classify_task(&task).await?)
+}
+
+/// The classifier fallback's settings: ask a model when the classifier is unsure.
+#[tauri::command]
+#[specta::specta]
+pub async fn classifier_settings(
+    state: State<'_, AppState>,
+) -> Result<ClassifierSettings, IpcError> {
+    Ok(state.require()?.classifier_settings().await?)
+}
+
+/// Saves the classifier fallback's settings; returns them as stored.
+#[tauri::command]
+#[specta::specta]
+pub async fn set_classifier_settings(
+    state: State<'_, AppState>,
+    settings: ClassifierSettings,
+) -> Result<ClassifierSettings, IpcError> {
+    Ok(state.require()?.set_classifier_settings(settings).await?)
 }
 
 /// The best usable model for the task, recorded so it can be rated by its `pickId`.

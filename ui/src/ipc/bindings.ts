@@ -142,6 +142,10 @@ export const commands = {
 	confirmKeyOrigin: (provider: string) => typedError<ProviderStatus_Serialize, IpcError>(__TAURI_INVOKE("confirm_key_origin", { provider })),
 	/**  How a task reads: category, confidence, needs, stack words, hints and deciding words. */
 	classifyTask: (task: string) => typedError<Classification_Serialize, IpcError>(__TAURI_INVOKE("classify_task", { task })),
+	/**  The classifier fallback's settings: ask a model when the classifier is unsure. */
+	classifierSettings: () => typedError<ClassifierSettings_Serialize, IpcError>(__TAURI_INVOKE("classifier_settings")),
+	/**  Saves the classifier fallback's settings; returns them as stored. */
+	setClassifierSettings: (settings: ClassifierSettings_Deserialize) => typedError<ClassifierSettings_Serialize, IpcError>(__TAURI_INVOKE("set_classifier_settings", { settings })),
 	/**  The best usable model for the task, recorded so it can be rated by its `pickId`. */
 	pickModel: (request: RouteTaskRequest_Deserialize) => typedError<PickAnswer_Serialize, IpcError>(__TAURI_INVOKE("pick_model", { request })),
 	/**  The best `count` (1–10) models for the task, one per provider first. */
@@ -230,6 +234,18 @@ export type AppInfo_Serialize = {
 	migrationsApplied: number,
 	/**  Date of the catalog snapshot in use (`YYYY-MM-DD`), `None` until a catalog is loaded. */
 	catalogSnapshotDate: string | null,
+};
+
+/**  What the optional model-assisted fallback decided. */
+export type AssistVerdict = {
+	/**  The model reference asked (`ollama:qwen3`). */
+	model: string,
+	/**  The category the classifier would have chosen. */
+	localCategory: Category,
+	/**  The classifier's confidence in it. */
+	localConfidence: number | null,
+	/**  Whether the answer came from the cache of earlier answers for the same text. */
+	cached: boolean,
 };
 
 /**
@@ -452,11 +468,14 @@ export type CategoryScore = {
 	inputs: ScoreInput[],
 };
 
-/**  A category's total weight in a task. */
+/**  A category's weight in a task. */
 export type CategoryWeight = {
 	/**  The category. */
 	category: Category,
-	/**  The sum of its matched terms' weights. */
+	/**
+	 *  In [`Classification::scores`], the model's calibrated probability (0–1); in
+	 *  [`Classification::lexicon`], the sum of its matched terms' weights.
+	 */
 	weight: number | null,
 };
 
@@ -499,30 +518,93 @@ export type Classification = Classification_Serialize | Classification_Deseriali
 
 /**  The answer of [`classify`]. */
 export type Classification_Deserialize = {
-	/**  The winning category; `general` when nothing matched. */
+	/**  The winning category; `general` when the text has nothing the model knows. */
 	category: Category,
-	/**  0–1: grows with the winning weight and its margin over the runner-up. */
+	/**
+	 *  0–1: the model's calibrated probability of `category` ([`NO_SIGNAL_CONFIDENCE`] for a
+	 *  task with nothing the model knows).
+	 */
 	confidence: number | null,
 	/**  Needs, stack ids and hints. */
 	signals: Signals_Deserialize,
-	/**  Every term that matched, in order of first appearance. */
+	/**
+	 *  Every lexicon term that matched, in order of first appearance (the lexicon's weights
+	 *  are features of the model; its terms also set the signals).
+	 */
 	matched: MatchedTerm_Deserialize[],
-	/**  Total weight per category with any evidence, highest first. */
+	/**  The model's probability per category (those above 0.1%), highest first. */
 	scores: CategoryWeight[],
+	/**  The lexicon's summed weight per category with any matched term, highest first. */
+	lexicon: CategoryWeight[],
+	/**
+	 *  The features that raised `category` most, strongest first (at most
+	 *  [`EXPLAINED_FEATURES`]).
+	 */
+	features: FeatureWeight[],
+	/**  The model that decided; `None` when it could not load and the lexicon decided. */
+	model?: ModelInfo | null,
+	/**  Set when a language model was asked because the classifier was unsure. */
+	assist?: AssistVerdict | null,
 };
 
 /**  The answer of [`classify`]. */
 export type Classification_Serialize = {
-	/**  The winning category; `general` when nothing matched. */
+	/**  The winning category; `general` when the text has nothing the model knows. */
 	category: Category,
-	/**  0–1: grows with the winning weight and its margin over the runner-up. */
+	/**
+	 *  0–1: the model's calibrated probability of `category` ([`NO_SIGNAL_CONFIDENCE`] for a
+	 *  task with nothing the model knows).
+	 */
 	confidence: number | null,
 	/**  Needs, stack ids and hints. */
 	signals: Signals_Serialize,
-	/**  Every term that matched, in order of first appearance. */
+	/**
+	 *  Every lexicon term that matched, in order of first appearance (the lexicon's weights
+	 *  are features of the model; its terms also set the signals).
+	 */
 	matched: MatchedTerm_Serialize[],
-	/**  Total weight per category with any evidence, highest first. */
+	/**  The model's probability per category (those above 0.1%), highest first. */
 	scores: CategoryWeight[],
+	/**  The lexicon's summed weight per category with any matched term, highest first. */
+	lexicon: CategoryWeight[],
+	/**
+	 *  The features that raised `category` most, strongest first (at most
+	 *  [`EXPLAINED_FEATURES`]).
+	 */
+	features: FeatureWeight[],
+	/**  The model that decided; `None` when it could not load and the lexicon decided. */
+	model: ModelInfo | null,
+	/**  Set when a language model was asked because the classifier was unsure. */
+	assist: AssistVerdict | null,
+};
+
+/**  The fallback's settings, as the Settings page edits them. */
+export type ClassifierSettings = ClassifierSettings_Serialize | ClassifierSettings_Deserialize;
+
+/**  The fallback's settings, as the Settings page edits them. */
+export type ClassifierSettings_Deserialize = {
+	/**  Ask a model when the classifier is unsure (off by default). */
+	assist: boolean,
+	/**  Ask when the confidence is below this (0–1). */
+	threshold: number | null,
+	/**
+	 *  The model to ask (`ollama:qwen3`, `openai/gpt-5-mini`); `None` picks the cheapest
+	 *  usable one (a local server first).
+	 */
+	model?: string | null,
+};
+
+/**  The fallback's settings, as the Settings page edits them. */
+export type ClassifierSettings_Serialize = {
+	/**  Ask a model when the classifier is unsure (off by default). */
+	assist: boolean,
+	/**  Ask when the confidence is below this (0–1). */
+	threshold: number | null,
+	/**
+	 *  The model to ask (`ollama:qwen3`, `openai/gpt-5-mini`); `None` picks the cheapest
+	 *  usable one (a local server first).
+	 */
+	model: string | null,
 };
 
 /**
@@ -732,6 +814,32 @@ export type ErrorCode =
 "canceled" | 
 /**  A bug: something that should not happen. */
 "internal";
+
+/**  What a feature is, for an explanation. */
+export type FeatureKind = 
+/**  A word (its unigram and the character n-grams of it, summed). */
+"word" | 
+/**  Two adjacent words. */
+"phrase" | 
+/**  A run of one to three CJK characters. */
+"characters" | 
+/**  A structural cue: a number with a unit, a percentage, code-like text, a question… */
+"structure" | 
+/**  The keyword lexicon's weight for a category. */
+"lexicon";
+
+/**  One feature's contribution to the chosen category. */
+export type FeatureWeight = {
+	/**
+	 *  The feature as a reader sees it: the word or characters from the task, or the cue's
+	 *  name (`number with unit`, `lexicon: coding`).
+	 */
+	feature: string,
+	/**  What kind of feature it is. */
+	kind: FeatureKind,
+	/**  How much it raised the chosen category's score (log-odds units, after calibration). */
+	weight: number | null,
+};
 
 /**  Ratings of one model in one category, aggregated. */
 export type FeedbackSummary = {
@@ -1201,6 +1309,14 @@ export type ModelDetail_Serialize = {
 	card: ModelCard_Serialize,
 	/**  One breakdown per scored category, in category order. */
 	breakdown: ScoreBreakdown_Serialize[],
+};
+
+/**  Which model decided a classification. */
+export type ModelInfo = {
+	/**  The model's version (set when it was trained). */
+	version: string,
+	/**  SHA-256 of the weights file, hex. */
+	sha256: string,
 };
 
 /**  A filter and sort over the catalog. Every filter is optional; all given filters must hold. */

@@ -5,6 +5,7 @@ import type {
   CatalogRefreshProgress_Serialize,
   CatalogRefreshStarted_Serialize,
   Category,
+  ClassifierSettings_Deserialize,
   ComposeRequest_Deserialize,
   CustomBlockInput_Deserialize,
   ImportMode,
@@ -25,6 +26,7 @@ export type {
   AppInfo_Serialize as AppInfo,
   Check,
   CheckStatus,
+  ClassifierSettings_Serialize as ClassifierSettings,
   DoctorReport_Serialize as DoctorReport,
   ErrorCode,
   LocalEndpoint_Serialize as LocalEndpoint,
@@ -38,6 +40,11 @@ export const ipc = {
   lastDoctorReport: () => unwrap(commands.lastDoctorReport()),
   openLink: (url: string) => unwrap(commands.openLink(url)),
   recordFirstPaint: () => commands.recordFirstPaint(),
+  /** The classifier fallback's settings (ask a model when the classifier is unsure). */
+  classifierSettings: () => unwrap(commands.classifierSettings()),
+  /** Saves them; resolves to the settings as stored. */
+  setClassifierSettings: (settings: ClassifierSettings_Deserialize) =>
+    unwrap(commands.setClassifierSettings(settings)),
 };
 
 export const ipcEvents = {
@@ -198,12 +205,16 @@ export const keysIpc = {
 // Routing: the Route page. Requests name the `_Deserialize` shape; results the `_Serialize`
 // shape. An edited plan goes back through `revalidatePlan` before anything runs it.
 export type {
+  AssistVerdict,
   Budget_Serialize as Budget,
   BudgetTier,
   Classification_Serialize as Classification,
+  FeatureKind,
+  FeatureWeight,
   FeedbackSummary,
   MatchedTerm_Serialize as MatchedTerm,
   MetricValue,
+  ModelInfo,
   Needs_Serialize as Needs,
   PastPick_Serialize as PastPick,
   Pick_Serialize as Pick,

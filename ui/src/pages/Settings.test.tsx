@@ -1,4 +1,4 @@
-import { act, render, screen } from "@testing-library/react";
+import { act, fireEvent, render, screen } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import type { AppInfo, DoctorReport } from "../ipc";
 
@@ -26,12 +26,18 @@ vi.mock("../ipc", async (importOriginal) => {
   const original = await importOriginal<typeof import("../ipc")>();
   return {
     ...original,
-    ipc: { runDoctor: vi.fn(async () => report) },
+    ipc: {
+      runDoctor: vi.fn(async () => report),
+      classifierSettings: vi.fn(async () => ({ assist: false, threshold: 0.6, model: null })),
+      setClassifierSettings: vi.fn(async (settings: unknown) => settings),
+    },
     ipcEvents: { onDoctorUpdated: vi.fn(() => Promise.resolve(() => {})) },
   };
 });
 
 const { Settings } = await import("./Settings");
+const { ipc } = await import("../ipc");
+const { parseThreshold } = await import("./ClassifierSettingsCard");
 
 const info: AppInfo = {
   version: "0.1.0",
@@ -52,5 +58,38 @@ describe("Settings", () => {
     expect(screen.getByText("no keychain available: no bus")).toBeTruthy();
     expect(document.querySelector("#doctor-overall")?.textContent).toBe("Failed");
     expect(screen.getByText("connection refused", { exact: false })).toBeTruthy();
+  });
+
+  it("turns the classifier's model fallback on with a threshold and saves it", async () => {
+    await act(async () => {
+      render(<Settings info={info} />);
+    });
+    const toggle = document.querySelector("#classifier-assist") as HTMLInputElement;
+    expect(toggle.checked).toBe(false);
+    expect((document.querySelector("#classifier-threshold") as HTMLInputElement).value).toBe("0.6");
+    fireEvent.click(toggle);
+    fireEvent.change(document.querySelector("#classifier-threshold") as HTMLInputElement, {
+      target: { value: "0.5" },
+    });
+    fireEvent.change(document.querySelector("#classifier-model") as HTMLInputElement, {
+      target: { value: " ollama:qwen3 " },
+    });
+    await act(async () => {
+      fireEvent.click(document.querySelector("#classifier-save") as HTMLButtonElement);
+    });
+    expect(ipc.setClassifierSettings).toHaveBeenCalledWith({
+      assist: true,
+      threshold: 0.5,
+      model: "ollama:qwen3",
+    });
+    expect(screen.getByText("Saved.")).toBeTruthy();
+  });
+
+  it("accepts only thresholds from 0 to 1", () => {
+    expect(parseThreshold("0.45")).toBe(0.45);
+    expect(parseThreshold("1")).toBe(1);
+    expect(parseThreshold("")).toBeNull();
+    expect(parseThreshold("1.5")).toBeNull();
+    expect(parseThreshold("abc")).toBeNull();
   });
 });

@@ -7,11 +7,13 @@ import {
   ipc,
   ipcEvents,
 } from "../ipc";
+import { ClassifierSettingsCard } from "./ClassifierSettingsCard";
 import { overallStatus, workerSummary } from "./doctor";
 
 const STATUS_LABEL: Record<CheckStatus, string> = { ok: "OK", warn: "Warning", fail: "Failed" };
 
-/** Settings: where data lives, the database schema, the app version and the doctor report. */
+/** Settings: where data lives, the database schema, the app version, the classifier's
+ * model-assisted fallback and the doctor report. */
 export function Settings({ info }: { info: AppInfo | null }) {
   const [report, setReport] = useState<DoctorReport | null>(null);
   const [running, setRunning] = useState(false);
@@ -63,6 +65,8 @@ export function Settings({ info }: { info: AppInfo | null }) {
           </dd>
         </dl>
       </div>
+
+      <ClassifierSettingsCard />
 
       <div className="card">
         <div className="card-title-row">

@@ -1,7 +1,11 @@
 //! Classifying a task: its category, how sure we are, and the context signals (needs, stack,
-//! speed/cost hints) — every decision traceable to the words that made it.
+//! speed/cost hints) — every decision traceable to the features that made it.
+//!
+//! The keyword lexicon finds the signals and weighs each category; the learned model
+//! ([`super::model`]) takes those weights as features next to the task's words, character
+//! n-grams and structural cues, and decides the category with a calibrated confidence.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use serde::{Deserialize, Serialize};
 use specta::Type;
@@ -13,6 +17,7 @@ use super::lexicon::{
     builtin_stacks, Lexicon, StackSpelling, CLASSIFY_JSON, HINT_COST, HINT_CRITICAL,
     HINT_PRODUCTION, HINT_SPEED, NEED_STRUCTURED, NEED_TOOLS, NEED_VISION,
 };
+use super::model::{self, FeatureWeight, ModelInfo, TaskModel};
 use super::signals::{Hints, Needs, Signals};
 use super::text::{parse_quantity, TokenKind, Tokens};
 
@@ -22,6 +27,8 @@ pub const NO_SIGNAL_CONFIDENCE: f64 = 0.1;
 pub const LONG_CONTEXT_MIN_TOKENS: u32 = 16_000;
 /// Tokens reserved for the answer when the task text itself is long.
 pub const ANSWER_RESERVE_TOKENS: u32 = 4_000;
+/// How many features explain a classification at most.
+pub const EXPLAINED_FEATURES: usize = 8;
 
 /// One matched term and what it contributed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
@@ -37,13 +44,14 @@ pub struct MatchedTerm {
     pub signals: Vec<String>,
 }
 
-/// A category's total weight in a task.
+/// A category's weight in a task.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]
 pub struct CategoryWeight {
     /// The category.
     pub category: Category,
-    /// The sum of its matched terms' weights.
+    /// In [`Classification::scores`], the model's calibrated probability (0–1); in
+    /// [`Classification::lexicon`], the sum of its matched terms' weights.
     pub weight: f64,
 }
 
@@ -51,16 +59,65 @@ pub struct CategoryWeight {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]
 pub struct Classification {
-    /// The winning category; `general` when nothing matched.
+    /// The winning category; `general` when the text has nothing the model knows.
     pub category: Category,
-    /// 0–1: grows with the winning weight and its margin over the runner-up.
+    /// 0–1: the model's calibrated probability of `category` ([`NO_SIGNAL_CONFIDENCE`] for a
+    /// task with nothing the model knows).
     pub confidence: f64,
     /// Needs, stack ids and hints.
     pub signals: Signals,
-    /// Every term that matched, in order of first appearance.
+    /// Every lexicon term that matched, in order of first appearance (the lexicon's weights
+    /// are features of the model; its terms also set the signals).
     pub matched: Vec<MatchedTerm>,
-    /// Total weight per category with any evidence, highest first.
+    /// The model's probability per category (those above 0.1%), highest first.
     pub scores: Vec<CategoryWeight>,
+    /// The lexicon's summed weight per category with any matched term, highest first.
+    pub lexicon: Vec<CategoryWeight>,
+    /// The features that raised `category` most, strongest first (at most
+    /// [`EXPLAINED_FEATURES`]).
+    pub features: Vec<FeatureWeight>,
+    /// The model that decided; `None` when it could not load and the lexicon decided.
+    pub model: Option<ModelInfo>,
+    /// Set when a language model was asked because the classifier was unsure.
+    pub assist: Option<AssistVerdict>,
+}
+
+/// What the optional model-assisted fallback decided.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct AssistVerdict {
+    /// The model reference asked (`ollama:qwen3`).
+    pub model: String,
+    /// The category the classifier would have chosen.
+    pub local_category: Category,
+    /// The classifier's confidence in it.
+    pub local_confidence: f64,
+    /// Whether the answer came from the cache of earlier answers for the same text.
+    pub cached: bool,
+}
+
+impl Classification {
+    /// The same classification with `category` decided by a language model: the category
+    /// (and the vision need it implies) change, the local answer is kept in `assist`.
+    pub fn assisted(mut self, category: Category, model: &str, cached: bool) -> Classification {
+        self.assist = Some(AssistVerdict {
+            model: model.to_owned(),
+            local_category: self.category,
+            local_confidence: self.confidence,
+            cached,
+        });
+        self.category = category;
+        if category == Category::Vision {
+            self.signals.needs.vision = true;
+        }
+        self
+    }
+
+    /// Whether the text had anything the classifier knows (a task without is `general`
+    /// with [`NO_SIGNAL_CONFIDENCE`]).
+    pub fn has_signal(&self) -> bool {
+        !self.scores.is_empty()
+    }
 }
 
 /// A compiled classifier. [`Classifier::builtin`] is the shipped one; build another with
@@ -68,6 +125,18 @@ pub struct Classification {
 #[derive(Debug, Clone)]
 pub struct Classifier {
     lexicon: Lexicon,
+    model: Option<(Arc<TaskModel>, ModelInfo)>,
+}
+
+/// What the lexicon reads in a task, before the category is decided.
+struct Reading {
+    tokens: Tokens,
+    scores: [f64; Category::ALL.len()],
+    matched: Vec<MatchedTerm>,
+    needs_bits: u8,
+    hint_bits: u8,
+    long_context: Option<u32>,
+    stack: Vec<String>,
 }
 
 static BUILTIN: OnceLock<Classifier> = OnceLock::new();
@@ -82,7 +151,24 @@ impl Classifier {
     pub fn new(classify_json: &str, stacks: &[StackSpelling]) -> Result<Classifier, RoutingError> {
         Ok(Classifier {
             lexicon: Lexicon::compile(classify_json, stacks)?,
+            model: model::builtin().cloned(),
         })
+    }
+
+    /// This classifier deciding with another model (the trainer evaluates candidates so).
+    pub fn with_model(self, model: TaskModel, info: ModelInfo) -> Classifier {
+        Classifier {
+            model: Some((Arc::new(model), info)),
+            ..self
+        }
+    }
+
+    /// The features the model sees in `task`, named as in the weights file, valued before
+    /// the model's group weights (text groups scaled by `1/sqrt(count)`), sorted by name. The
+    /// trainer trains on exactly these, times its group weights.
+    pub fn model_features(&self, task: &str) -> Vec<(String, f32)> {
+        let reading = self.read(task);
+        model::named_features(task, &reading.tokens, &reading.scores)
     }
 
     /// The built-in classification data with other stack spellings, e.g. the roles library
@@ -98,12 +184,88 @@ impl Classifier {
         BUILTIN.get_or_init(|| {
             Classifier::with_stacks(&builtin_stacks()).unwrap_or(Classifier {
                 lexicon: Lexicon::default(),
+                model: model::builtin().cloned(),
             })
         })
     }
 
     /// Classifies `task`. Deterministic: the same text always gives the same answer.
     pub fn classify(&self, task: &str) -> Classification {
+        let reading = self.read(task);
+        let lexicon = weights_of(&reading.scores);
+        let decision = match &self.model {
+            Some((model, info)) => {
+                let scored =
+                    model.score(task, &reading.tokens, &reading.scores, EXPLAINED_FEATURES);
+                if scored.known == 0 {
+                    Decision::no_signal(Some(info.clone()))
+                } else {
+                    let mut scores = weights_of(&scored.probabilities);
+                    scores.retain(|w| w.weight >= 0.001);
+                    for score in &mut scores {
+                        score.weight = (score.weight * 10_000.0).round() / 10_000.0;
+                    }
+                    Decision {
+                        category: Category::ALL[scored.top],
+                        // A calibrated probability is never certainty: 0.999 at most.
+                        confidence: ((scored.probabilities[scored.top] * 1000.0).round() / 1000.0)
+                            .min(0.999),
+                        scores,
+                        features: scored.features,
+                        model: Some(info.clone()),
+                    }
+                }
+            }
+            None => {
+                let (category, confidence) = decide(&reading.scores);
+                Decision {
+                    category,
+                    confidence,
+                    scores: lexicon.clone(),
+                    features: Vec::new(),
+                    model: None,
+                }
+            }
+        };
+        let Reading {
+            matched,
+            needs_bits,
+            hint_bits,
+            long_context,
+            stack,
+            ..
+        } = reading;
+        let needs = Needs {
+            vision: needs_bits & NEED_VISION != 0 || decision.category == Category::Vision,
+            long_context,
+            tools: needs_bits & NEED_TOOLS != 0,
+            structured_output: needs_bits & NEED_STRUCTURED != 0,
+        };
+        let hints = Hints {
+            speed: hint_bits & HINT_SPEED != 0,
+            cost: hint_bits & HINT_COST != 0,
+            critical: hint_bits & HINT_CRITICAL != 0,
+            production: hint_bits & HINT_PRODUCTION != 0,
+        };
+        Classification {
+            category: decision.category,
+            confidence: decision.confidence,
+            signals: Signals {
+                needs,
+                stack,
+                hints,
+            },
+            matched,
+            scores: decision.scores,
+            lexicon,
+            features: decision.features,
+            model: decision.model,
+            assist: None,
+        }
+    }
+
+    /// The lexicon pass: matched terms, per-category weights and the signals.
+    fn read(&self, task: &str) -> Reading {
         let lex = &self.lexicon;
         let tokens = Tokens::new(task);
         let mut hits: Vec<u32> = Vec::with_capacity(16);
@@ -213,41 +375,52 @@ impl Classifier {
             long_context = Some(long_context.unwrap_or(0).max(own));
         }
 
-        let (category, confidence) = decide(&scores);
-        let needs = Needs {
-            vision: needs_bits & NEED_VISION != 0 || category == Category::Vision,
-            long_context,
-            tools: needs_bits & NEED_TOOLS != 0,
-            structured_output: needs_bits & NEED_STRUCTURED != 0,
-        };
-        let hints = Hints {
-            speed: hint_bits & HINT_SPEED != 0,
-            cost: hint_bits & HINT_COST != 0,
-            critical: hint_bits & HINT_CRITICAL != 0,
-            production: hint_bits & HINT_PRODUCTION != 0,
-        };
-        let mut weights: Vec<CategoryWeight> = Category::ALL
-            .iter()
-            .zip(scores)
-            .filter(|(_, w)| *w > 0.0)
-            .map(|(c, w)| CategoryWeight {
-                category: *c,
-                weight: w,
-            })
-            .collect();
-        weights.sort_by(|a, b| b.weight.total_cmp(&a.weight));
-        Classification {
-            category,
-            confidence,
-            signals: Signals {
-                needs,
-                stack,
-                hints,
-            },
+        Reading {
+            tokens,
+            scores,
             matched,
-            scores: weights,
+            needs_bits,
+            hint_bits,
+            long_context,
+            stack,
         }
     }
+}
+
+/// The category decision and its explanation.
+struct Decision {
+    category: Category,
+    confidence: f64,
+    scores: Vec<CategoryWeight>,
+    features: Vec<FeatureWeight>,
+    model: Option<ModelInfo>,
+}
+
+impl Decision {
+    fn no_signal(model: Option<ModelInfo>) -> Decision {
+        Decision {
+            category: Category::General,
+            confidence: NO_SIGNAL_CONFIDENCE,
+            scores: Vec::new(),
+            features: Vec::new(),
+            model,
+        }
+    }
+}
+
+/// The positive weights as [`CategoryWeight`]s, highest first (ties in category order).
+fn weights_of(values: &[f64; Category::ALL.len()]) -> Vec<CategoryWeight> {
+    let mut weights: Vec<CategoryWeight> = Category::ALL
+        .iter()
+        .zip(values)
+        .filter(|(_, w)| **w > 0.0)
+        .map(|(c, w)| CategoryWeight {
+            category: *c,
+            weight: *w,
+        })
+        .collect();
+    weights.sort_by(|a, b| b.weight.total_cmp(&a.weight));
+    weights
 }
 
 fn category_index(category: Category) -> usize {

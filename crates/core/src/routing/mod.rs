@@ -12,13 +12,16 @@
 
 #![warn(missing_docs)]
 
+mod assist;
 mod budget;
 mod classify;
 mod context;
 mod error;
+mod evaluate;
 mod feedback;
 mod lexicon;
 mod matcher;
+mod model;
 mod pick;
 pub mod plan;
 mod rank;
@@ -29,15 +32,27 @@ mod signals;
 mod task;
 mod text;
 
+pub use assist::{
+    assist_schema, parse_assist_answer, ClassifierSettings, ASSIST_INSTRUCTIONS,
+    DEFAULT_ASSIST_THRESHOLD,
+};
 pub use budget::{Budget, BudgetTier, Nudge};
 pub use classify::{
-    classify, CategoryWeight, Classification, Classifier, MatchedTerm, ANSWER_RESERVE_TOKENS,
-    LONG_CONTEXT_MIN_TOKENS, NO_SIGNAL_CONFIDENCE,
+    classify, AssistVerdict, CategoryWeight, Classification, Classifier, MatchedTerm,
+    ANSWER_RESERVE_TOKENS, EXPLAINED_FEATURES, LONG_CONTEXT_MIN_TOKENS, NO_SIGNAL_CONFIDENCE,
 };
 pub use error::RoutingError;
+pub use evaluate::{
+    detect_lang, evaluate, parse_eval_tsv, Confusion, Evaluation, GroupAccuracy, LabeledTask,
+    Misclassified,
+};
 pub use feedback::{FeedbackIndex, FeedbackSummary, Rating, MAX_SWING, PRIOR_RATINGS};
 pub use lexicon::StackSpelling;
 pub use matcher::TermError;
+pub use model::{
+    builtin_model_bytes, builtin_model_info, builtin_model_manifest, FeatureKind, FeatureWeight,
+    ModelInfo, TaskModel, CLASSES, FEATURE_GROUPS,
+};
 pub use pick::{pick, Pick, ALTERNATIVES};
 pub use rank::{coverage_adjustment, COVERAGE_PENALTY};
 pub use reason::{MetricValue, RankedModel, Reason};

@@ -1,29 +1,52 @@
 import { formatPrice, formatScore1, formatShare } from "../models/format";
-import { categoryLabel, matchedWords, reasonFacts, signalChips } from "./format";
+import {
+  assistNote,
+  categoryLabel,
+  evidence,
+  modelLabel,
+  reasonFacts,
+  signalChips,
+} from "./format";
 import { ModelLink } from "./ModelLink";
 import { Stars } from "./Stars";
 import type { Classification, PickAnswer, RankedModel } from "./types";
 
-/** The classifier's verdict: category, confidence, and the words that decided it. */
+/** The classifier's verdict: category, confidence, and the features that decided it. */
 export function ClassificationLine({ classification }: { classification: Classification }) {
-  const words = matchedWords(classification);
+  const features = evidence(classification);
   const chips = signalChips(classification);
+  const assisted = assistNote(classification);
   return (
     <div className="classification" id="route-classification">
       <span className="muted small">Classified as</span>
-      <span className="pill category" data-category={classification.category}>
+      <span
+        className="pill category"
+        data-category={classification.category}
+        title={modelLabel(classification)}
+      >
         {categoryLabel(classification.category)}
       </span>
       <span className="muted small">{formatShare(classification.confidence)} confident</span>
-      {words.length > 0 ? (
-        <span className="small">
+      {features.length > 0 ? (
+        <span className="small evidence" id="route-evidence">
           <span className="muted">from </span>
-          {words.map((w) => (
-            <code key={w}>{w}</code>
+          {features.map((f) => (
+            <code
+              key={f.label}
+              className={f.named ? "cue" : undefined}
+              title={`raised the score by ${f.weight}`}
+            >
+              {f.label} <span className="muted">{f.weight}</span>
+            </code>
           ))}
         </span>
       ) : (
-        <span className="muted small">no telling words: a general task</span>
+        <span className="muted small">nothing the classifier knows: a general task</span>
+      )}
+      {assisted && (
+        <span className="muted small" id="route-assist">
+          {assisted}
+        </span>
       )}
       {chips.map((c) => (
         <span key={c} className="pill signal">

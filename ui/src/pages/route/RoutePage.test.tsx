@@ -93,7 +93,7 @@ describe("RoutePage", () => {
       anyProvider: true,
     });
     expect(document.querySelector("#route-pick-reason")?.textContent).toContain("87.3");
-    expect(screen.getByText("unit tests (Coding)")).toBeTruthy();
+    expect(document.querySelector("#route-evidence")?.textContent).toContain("unit tests +1.42");
     const alternatives = document.querySelector("#route-alternatives") as HTMLElement;
     expect(within(alternatives).getByText("GPT-5").getAttribute("href")).toBe(
       "#/models?model=openai%2Fgpt-5",

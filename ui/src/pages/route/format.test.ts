@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import {
+  assistNote,
   describeRejections,
-  matchedWords,
+  evidence,
+  modelLabel,
   parseMaxPrice,
   reasonFacts,
   signalChips,
@@ -42,8 +44,30 @@ describe("formatting", () => {
     expect(signed(-2)).toBe("−2.0");
   });
 
-  it("lists matched words strongest first", () => {
-    expect(matchedWords(classification())).toEqual(["unit tests (Coding)", "function (Coding)"]);
+  it("lists the deciding features strongest first with their weights", () => {
+    expect(evidence(classification())).toEqual([
+      { label: "unit tests", weight: "+1.42", named: false },
+      { label: "function", weight: "+0.90", named: false },
+      { label: "code-like token", weight: "+0.31", named: true },
+    ]);
+    expect(modelLabel(classification())).toBe("classifier lr-1 (sha256 031dc666…)");
+    expect(modelLabel(classification({ model: null }))).toContain("lexicon");
+  });
+
+  it("says when a language model decided", () => {
+    expect(assistNote(classification())).toBeNull();
+    const assisted = classification({
+      category: "math",
+      assist: {
+        model: "ollama:qwen3",
+        localCategory: "general",
+        localConfidence: 0.42,
+        cached: false,
+      },
+    });
+    expect(assistNote(assisted)).toBe(
+      "decided by ollama:qwen3; the classifier said General, 42% sure",
+    );
   });
 
   it("shows signals as chips", () => {

@@ -100,11 +100,39 @@ export function reasonFacts(reason: Reason): Fact[] {
   return facts;
 }
 
-/** The words that decided a classification, strongest first, as `word (category)`. */
-export function matchedWords(classification: Classification): string[] {
-  return [...classification.matched]
-    .sort((a, b) => (b.weight ?? 0) - (a.weight ?? 0))
-    .map((m) => (m.category ? `${m.word} (${categoryLabel(m.category)})` : m.word));
+/** One feature that raised the chosen category, as the page shows it. */
+export interface Evidence {
+  /** The word or characters from the task, or a cue's name. */
+  label: string;
+  /** `+1.24`: how much it raised the category's score. */
+  weight: string;
+  /** Words and characters come from the task; cues and the lexicon are named. */
+  named: boolean;
+}
+
+/** The features that decided a classification, strongest first (the model's order). */
+export function evidence(classification: Classification): Evidence[] {
+  return classification.features.map((f) => ({
+    label: f.feature,
+    weight: `+${(f.weight ?? 0).toFixed(2)}`,
+    named: f.kind === "structure" || f.kind === "lexicon",
+  }));
+}
+
+/** Which model decided, for a tooltip: `classifier lr-1 (sha256 031dc666…)`. */
+export function modelLabel(classification: Classification): string {
+  const model = classification.model;
+  if (!model) return "keyword lexicon (the model did not load)";
+  return `classifier ${model.version} (sha256 ${model.sha256.slice(0, 8)}…)`;
+}
+
+/** When a language model decided: `decided by ollama:qwen3; the classifier said General, 42% sure`. */
+export function assistNote(classification: Classification): string | null {
+  const assist = classification.assist;
+  if (!assist) return null;
+  return `decided by ${assist.model}${assist.cached ? " (cached)" : ""}; the classifier said ${categoryLabel(
+    assist.localCategory,
+  )}, ${formatShare(assist.localConfidence)} sure`;
 }
 
 /** Signals the classifier found beyond the category, for chips. */

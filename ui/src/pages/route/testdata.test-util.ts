@@ -81,7 +81,21 @@ export function classification(overrides: Partial<Classification> = {}): Classif
       { word: "function", category: "coding", weight: 1, signals: [] },
       { word: "unit tests", category: "coding", weight: 2, signals: [] },
     ],
-    scores: [{ category: "coding", weight: 3 }],
+    scores: [
+      { category: "coding", weight: 0.82 },
+      { category: "general", weight: 0.12 },
+    ],
+    lexicon: [{ category: "coding", weight: 3 }],
+    features: [
+      { feature: "unit tests", kind: "phrase", weight: 1.42 },
+      { feature: "function", kind: "word", weight: 0.9 },
+      { feature: "code-like token", kind: "structure", weight: 0.31 },
+    ],
+    model: {
+      version: "lr-1",
+      sha256: "031dc6666fa47ddc5dba567a08a840fbaba33c542516c3afef0c0b50acce9307",
+    },
+    assist: null,
     ...overrides,
   };
 }

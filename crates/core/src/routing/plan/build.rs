@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 use specta::Type;
 
+use crate::catalog::card::Category;
 use crate::routing::budget::{Budget, Nudge};
 use crate::routing::classify::{classify, Classification};
 use crate::routing::pick::pick;
@@ -14,6 +15,11 @@ use super::graph::{cycles, levels, transitive_reduction};
 use super::lexicon::{PlanLexicon, StepFacts};
 use super::split::{split_steps, StepText};
 use super::{Plan, PlanEdge, PlanMode, PlanOrigin, PlanStep, MAX_STEPS};
+
+/// A step keeps its own category only when the classifier is at least this sure of it and it
+/// is not `general` (no particular skill); otherwise it inherits the whole task's ("then do
+/// it again" says little on its own).
+const STEP_MIN_CONFIDENCE: f64 = 0.5;
 
 /// What every step of a plan starts from.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Type)]
@@ -161,12 +167,15 @@ fn draft_step(
 ) -> PlanStep {
     let own = classify(text);
     let mut notes = Vec::new();
-    let category = if own.matched.iter().any(|m| m.category.is_some()) {
+    let category = if own.has_signal()
+        && own.category != Category::General
+        && own.confidence >= STEP_MIN_CONFIDENCE
+    {
         let words: Vec<&str> = own
-            .matched
+            .features
             .iter()
-            .filter(|m| m.category == Some(own.category))
-            .map(|m| m.word.as_str())
+            .take(3)
+            .map(|f| f.feature.as_str())
             .collect();
         notes.push(format!(
             "category {} from: {}",
