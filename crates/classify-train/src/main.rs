@@ -107,6 +107,14 @@ fn main() -> ExitCode {
             let per =
                 started.elapsed().as_secs_f64() * 1e6 / f64::from(*times) / tasks.len() as f64;
             println!("{per:.2} µs per classification ({n})");
+            for task in tasks {
+                let features = Classifier::builtin().model_features(task);
+                let mut groups = std::collections::BTreeMap::<&str, usize>::new();
+                for (name, _) in &features {
+                    *groups.entry(&name[..2]).or_default() += 1;
+                }
+                println!("{} distinct features: {groups:?}", features.len());
+            }
             Ok(())
         }
         Command::Show { tasks } => {
