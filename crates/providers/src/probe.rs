@@ -163,7 +163,7 @@ fn headers(kind: ProviderKind, key: Option<&Secret>) -> Result<HeaderMap, Failur
     if kind == ProviderKind::Anthropic {
         headers.insert(
             HeaderName::from_static("anthropic-version"),
-            HeaderValue::from_static("2023-06-01"),
+            HeaderValue::from_static(crate::client::anthropic::API_VERSION),
         );
     }
     let Some(key) = key else {

@@ -24,7 +24,7 @@
 //! only to the origin of the base URL: a redirect elsewhere fails with
 //! [`ClientError::Redirected`] (see [`crate::http`]).
 
-mod anthropic;
+pub(crate) mod anthropic;
 mod call;
 mod config;
 mod error;
