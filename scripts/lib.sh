@@ -33,6 +33,35 @@ ensure_apt() {
   fi
 }
 
+# CI once died in npm ci with "no space left on device" before building anything. The build
+# cache outside the clone is ours and can be rebuilt, so when the disk is low we give back
+# what we own (incremental state first, then the whole cache and npm's download cache) and
+# stop with a plain message only if that was not enough.
+DISK_WANT_GB="${SWITCHYARD_DISK_WANT_GB:-12}"
+DISK_NEED_GB="${SWITCHYARD_DISK_NEED_GB:-6}"
+free_gb() {
+  local dir="$1"
+  while [ ! -e "$dir" ]; do dir="$(dirname "$dir")"; done
+  df -Pk "$dir" | awk 'NR==2 { printf "%d", $4 / 1048576 }'
+}
+ensure_disk_space() {
+  local where
+  for where in "$ROOT" "$CARGO_TARGET_DIR"; do
+    if [ "$(free_gb "$where")" -ge "$DISK_WANT_GB" ]; then continue; fi
+    step "only $(free_gb "$where") GB free near $where: clearing Switchyard's own build caches"
+    find "$CARGO_TARGET_DIR" -maxdepth 3 -type d -name incremental -prune -exec rm -rf {} + 2>/dev/null || true
+    if [ "$(free_gb "$where")" -lt "$DISK_WANT_GB" ]; then
+      rm -rf "$CARGO_TARGET_DIR"
+      npm cache clean --force >/dev/null 2>&1 || true
+    fi
+    if [ "$(free_gb "$where")" -lt "$DISK_NEED_GB" ]; then
+      echo "not enough disk space: $(free_gb "$where") GB free near $where, the build and tests need about $DISK_NEED_GB GB" >&2
+      df -h "$where" >&2 || true
+      exit 1
+    fi
+  done
+}
+
 ensure_rust() {
   if ! command -v cargo >/dev/null 2>&1; then
     echo "cargo not found: install Rust with rustup (the toolchain is pinned in rust-toolchain.toml)" >&2

@@ -8,6 +8,7 @@ if [ "${1:-}" = "--build-only" ]; then
   build_only=1
   shift
 fi
+ensure_disk_space
 ensure_apt
 ensure_rust
 ensure_node

@@ -4,6 +4,7 @@
 # the bindings freshness test and the WebDriver end-to-end suite under Xvfb.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
+ensure_disk_space
 ensure_apt
 ensure_rust
 ensure_node

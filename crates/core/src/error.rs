@@ -36,6 +36,21 @@ pub enum ErrorCode {
     Busy,
     /// The work stopped because it was canceled (for example, the engine is closing).
     Canceled,
+    /// The work ran longer than its limit and was stopped.
+    Timeout,
+    /// Integration would conflict with the target branch or the user's uncommitted changes;
+    /// nothing was changed. The message names the files.
+    Conflict,
+    /// A gate blocks the action (approve needs every gate passed); the message names it.
+    GateFailed,
+    /// The change touches a locked path (CI or test-runner configuration, or the attempt's
+    /// own locked globs).
+    LockedPath,
+    /// The worktree changed since Switchyard verified it; approve is blocked until the gates
+    /// run again.
+    Changed,
+    /// A worker could not start or failed (missing binary, non-zero exit, crash).
+    WorkerFailed,
     /// A bug: something that should not happen.
     Internal,
 }

@@ -11,6 +11,7 @@
 //! tested without a disk, a network or a display. Types that cross the IPC boundary derive
 //! `specta::Type` here, once, so the desktop shell and the CLI serialize the same shapes.
 
+pub mod attempt;
 pub mod catalog;
 pub mod doctor;
 pub mod error;

@@ -43,6 +43,9 @@ pub enum GateName {
     Secrets,
     /// Limits on files and bytes changed.
     Size,
+    /// Switchyard's own run of the verification commands (not one of [`run_all`]'s checks:
+    /// the engine runs it after them and records it in the same list).
+    Verification,
 }
 
 /// One gate's verdict with the evidence behind it.

@@ -1,0 +1,205 @@
+//! Attempts: one try of a coding task by one worker in its own worktree, from a pinned base
+//! commit, through Switchyard's gates to the user's review.
+//!
+//! Everything here is pure: the states and their transitions ([`AttemptState::advance`]),
+//! and the shapes the engine persists, the desktop UI renders and the CLI prints. The engine
+//! persists every transition (through `store`) before anything else happens and before it is
+//! broadcast.
+
+mod id;
+mod state;
+
+use serde::{Deserialize, Serialize};
+use specta::Type;
+
+use crate::error::ErrorCode;
+use crate::review::diff::{CapturedDiff, FileStatus};
+use crate::review::gates::GateResult;
+use crate::verify::VerificationRecord;
+use crate::worker::{Usage, WorkerEvent};
+
+pub use id::{new_attempt_id, valid_attempt_id};
+pub use state::{AttemptState, InvalidTransition};
+
+/// What a user asks for when starting an attempt (the New task form, `switchyard run`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct AttemptRequest {
+    /// A folder inside a local git repository.
+    pub repo: String,
+    /// What to do, in the user's words.
+    pub task: String,
+    /// `model:<id>`, `claude`, `codex`, `gemini`, `opencode`, `aider` or `exec:<command>`.
+    pub worker: String,
+    /// Verification commands run by Switchyard in the worktree (`sh -c`), in order. `None`:
+    /// detected from the repository ([`AttemptRequest::verify`] empty = none at all).
+    pub verify: Option<Vec<String>>,
+    /// Globs locked in addition to the defaults.
+    pub lock: Vec<String>,
+    /// Seconds the worker may run; `None`: the default.
+    pub timeout_secs: Option<u32>,
+    /// A saved role preset whose composed prompt is prepended to the task.
+    pub preset: Option<String>,
+}
+
+/// A comment on one line of the new side of a file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct LineComment {
+    pub path: String,
+    pub line: u32,
+    pub text: String,
+}
+
+/// What the user decided in review.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum ReviewDecision {
+    Approved {
+        message: String,
+        /// The commit made on `switchyard/<attempt>` from the verified tree.
+        commit: Option<String>,
+    },
+    Rejected {
+        reason: String,
+    },
+    ChangesRequested {
+        comment: String,
+        lines: Vec<LineComment>,
+        /// The attempt that carries the revision.
+        next_attempt: String,
+    },
+}
+
+/// Where an approved attempt landed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct IntegrationRecord {
+    /// The target branch (short name).
+    pub branch: String,
+    /// Its commit before.
+    pub old: String,
+    /// Its commit after.
+    pub new: String,
+    /// `true` for a fast-forward, `false` for a clean merge onto a moved branch.
+    pub fast_forward: bool,
+}
+
+/// An error as an attempt records it: the code the UI switches on, a message for people.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct AttemptError {
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+/// One attempt as lists show it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct AttemptSummary {
+    pub id: String,
+    pub state: AttemptState,
+    /// The worker as given (`model:…`, `claude`, `exec:…`).
+    pub worker: String,
+    /// The worker CLI's `--version` output, when it has one.
+    pub worker_version: Option<String>,
+    pub task: String,
+    /// The repository's top-level folder.
+    pub repo: String,
+    /// The pinned base commit (full id).
+    pub base: String,
+    /// The branch approve integrates into (the branch checked out when the attempt started).
+    pub target_branch: Option<String>,
+    /// The attempt this one revises (request changes), if any.
+    pub parent: Option<String>,
+    /// The compare group this attempt belongs to, if any.
+    pub compare: Option<String>,
+    /// Who started it: `app`, `cli`, or an agent's name.
+    pub launcher: String,
+    /// Milliseconds since the Unix epoch.
+    #[specta(type = f64)]
+    pub created_ms: i64,
+    #[specta(type = f64)]
+    pub updated_ms: i64,
+    /// Worker start to the end of verification (or to now while running).
+    #[specta(type = Option<f64>)]
+    pub elapsed_ms: Option<i64>,
+    /// Diff totals once captured.
+    pub files_changed: Option<u32>,
+    pub additions: Option<u32>,
+    pub deletions: Option<u32>,
+    /// All gates (verification included) passed; `None` before the gates ran.
+    pub gates_passed: Option<bool>,
+    pub cost_usd: Option<f64>,
+    pub error: Option<AttemptError>,
+}
+
+/// Everything review shows for one attempt.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct AttemptReview {
+    pub summary: AttemptSummary,
+    /// The change against the base, captured from the worktree by Switchyard.
+    pub diff: Option<CapturedDiff>,
+    /// Each gate's verdict with evidence; verification is the last one.
+    pub gates: Vec<GateResult>,
+    /// Switchyard's own verification record.
+    pub verification: Option<VerificationRecord>,
+    pub usage: Option<Usage>,
+    /// What the user decided, once they did.
+    pub decision: Option<ReviewDecision>,
+    pub integration: Option<IntegrationRecord>,
+    /// Approve is possible now (state `review`, every gate passed).
+    pub can_approve: bool,
+    /// Why approve is not possible, for people.
+    pub approve_blocked: Option<String>,
+    /// The verification commands as configured.
+    pub verify_commands: Vec<String>,
+}
+
+/// One entry of an attempt's event log: state changes, gate results and the worker's
+/// normalized output, numbered per attempt.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct AttemptLogEntry {
+    pub seq: u32,
+    #[specta(type = f64)]
+    pub at_ms: i64,
+    pub entry: AttemptLog,
+}
+
+/// What happened.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
+#[serde(
+    tag = "type",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum AttemptLog {
+    State {
+        state: AttemptState,
+        note: Option<String>,
+    },
+    Worker {
+        event: WorkerEvent,
+    },
+    Gate {
+        result: GateResult,
+    },
+}
+
+/// Short machine names for a file status, as the CLI prints them.
+pub fn file_status_name(status: FileStatus) -> &'static str {
+    match status {
+        FileStatus::Added => "added",
+        FileStatus::Modified => "modified",
+        FileStatus::Deleted => "deleted",
+        FileStatus::Renamed => "renamed",
+        FileStatus::Copied => "copied",
+        FileStatus::TypeChanged => "type_changed",
+    }
+}
