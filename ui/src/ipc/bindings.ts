@@ -812,6 +812,27 @@ export type ErrorCode =
 "busy" | 
 /**  The work stopped because it was canceled (for example, the engine is closing). */
 "canceled" | 
+/**  The work ran longer than its limit and was stopped. */
+"timeout" | 
+/**
+ *  Integration would conflict with the target branch or the user's uncommitted changes;
+ *  nothing was changed. The message names the files.
+ */
+"conflict" | 
+/**  A gate blocks the action (approve needs every gate passed); the message names it. */
+"gateFailed" | 
+/**
+ *  The change touches a locked path (CI or test-runner configuration, or the attempt's
+ *  own locked globs).
+ */
+"lockedPath" | 
+/**
+ *  The worktree changed since Switchyard verified it; approve is blocked until the gates
+ *  run again.
+ */
+"changed" | 
+/**  A worker could not start or failed (missing binary, non-zero exit, crash). */
+"workerFailed" | 
 /**  A bug: something that should not happen. */
 "internal";
 
