@@ -179,3 +179,53 @@ pub fn process_with(marker: &str) -> bool {
         !zombie && String::from_utf8_lossy(&cmdline).contains(marker)
     })
 }
+
+/// An engine whose keys go to a keychain service of its own (for tests that store keys).
+pub async fn engine_with_own_keychain(fx: &Fixture, tag: &str) -> Arc<Engine> {
+    std::fs::create_dir_all(&fx.home).expect("home");
+    let store = switchyard_store::Store::open(&fx.home.join(switchyard_store::DATABASE_FILE))
+        .await
+        .expect("store");
+    let service = format!("dev.switchyard.test.attempts.{}.{tag}", std::process::id());
+    store
+        .set_setting("keychain.service", &service, "2026-12-02T00:00:00Z")
+        .await
+        .expect("setting");
+    store.close().await;
+    fx.engine().await
+}
+
+/// Whether a real keychain can be used here (see the keys tests): on Linux, a session bus.
+pub fn keychain_present() -> bool {
+    if cfg!(not(target_os = "linux")) || std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_some() {
+        return true;
+    }
+    assert!(
+        std::env::var_os("SWITCHYARD_REQUIRE_KEYCHAIN").is_none(),
+        "SWITCHYARD_REQUIRE_KEYCHAIN is set but there is no D-Bus session bus"
+    );
+    eprintln!("note: no D-Bus session bus; skipping a real keychain test");
+    false
+}
+
+/// Starts `worker` on the fixture's task and waits for it to settle.
+pub async fn run(fx: &Fixture, engine: &Arc<Engine>, worker: &str) -> AttemptReview {
+    run_request(engine, fx.request(worker)).await
+}
+
+pub async fn run_request(engine: &Arc<Engine>, request: AttemptRequest) -> AttemptReview {
+    let started = engine.start_attempt(request, "cli").await.expect("start");
+    settle(engine, &started.id).await
+}
+
+/// Waits (up to 5 s) until no live process has `marker` in its command line; `false` if one
+/// is still there then.
+pub async fn all_gone(marker: &str) -> bool {
+    for _ in 0..100 {
+        if !process_with(marker) {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    false
+}
