@@ -26,7 +26,12 @@ async fn assert_blocked(fx: &Fixture, engine: &Engine, review: &AttemptReview, n
         .approve_attempt(&review.summary.id, "try", true)
         .await
         .expect_err("a blocked attempt cannot be approved");
-    assert_eq!(error.code(), ErrorCode::GateFailed, "{error}");
+    let code = if name == GateName::LockedPaths {
+        ErrorCode::LockedPath
+    } else {
+        ErrorCode::GateFailed
+    };
+    assert_eq!(error.code(), code, "{error}");
     assert_eq!(fx.head(), head);
     assert!(fx.worktree(&review.summary.id).exists());
     let after = engine
@@ -240,7 +245,9 @@ async fn a_key_held_in_the_keychain_in_an_added_line_is_blocked() {
         "{secrets:?}"
     );
     // The diff shows the file as it is; the gates' evidence never repeats the key.
-    assert!(!serde_json::to_string(&review.gates).expect("json").contains(key));
+    assert!(!serde_json::to_string(&review.gates)
+        .expect("json")
+        .contains(key));
     result.expect("key deleted");
     engine.close().await;
 }
@@ -276,5 +283,84 @@ async fn a_worktree_changed_after_verification_cannot_be_approved() {
         base,
         "nothing was committed on the attempt's branch"
     );
+    engine.close().await;
+}
+
+#[tokio::test]
+async fn verification_that_leaves_files_behind_blocks_instead_of_changing_the_hash() {
+    let fx = Fixture::new();
+    let engine = fx.engine().await;
+    let mut request = fx.request(&fx.worker("fix", FIX));
+    request.verify = Some(vec![
+        "sh test.sh && mkdir -p build && echo out > build/artifact.o".into(),
+    ]);
+    let review = run_request(&engine, request).await;
+    assert_blocked(&fx, &engine, &review, GateName::Verification).await;
+    let verification = gate(&review, GateName::Verification);
+    assert!(
+        verification
+            .evidence
+            .iter()
+            .any(|f| f.path == "build/artifact.o"),
+        "{verification:?}"
+    );
+    assert!(
+        review.verification.as_ref().is_some_and(|v| v.passed),
+        "the commands passed"
+    );
+    engine.close().await;
+}
+
+#[tokio::test]
+async fn bad_requests_are_refused_before_anything_is_recorded() {
+    let fx = Fixture::new();
+    let engine = fx.engine().await;
+    let not_a_repo = fx.root.path().join("plain");
+    std::fs::create_dir_all(&not_a_repo).expect("dir");
+    let cases = [
+        switchyard_core::attempt::AttemptRequest {
+            repo: not_a_repo.display().to_string(),
+            ..fx.request("exec:true")
+        },
+        fx.request("cursor"),
+        switchyard_core::attempt::AttemptRequest {
+            task: "   ".into(),
+            ..fx.request("exec:true")
+        },
+        switchyard_core::attempt::AttemptRequest {
+            lock: vec!["[".into()],
+            ..fx.request("exec:true")
+        },
+        switchyard_core::attempt::AttemptRequest {
+            timeout_secs: Some(0),
+            ..fx.request("exec:true")
+        },
+    ];
+    for request in cases {
+        let error = engine
+            .start_attempt(request.clone(), "cli")
+            .await
+            .expect_err("refused");
+        assert_eq!(
+            error.code(),
+            ErrorCode::InvalidInput,
+            "{request:?}: {error}"
+        );
+    }
+    assert!(engine.list_attempts().await.expect("list").is_empty());
+    let probe = engine
+        .detect_verification(&fx.repo_str())
+        .await
+        .expect("probe");
+    assert_eq!(probe.branch.as_deref(), Some("main"));
+    assert_eq!(probe.head, fx.head());
+    assert!(probe.verify.is_empty(), "{:?}", probe.verify);
+    write(&fx.repo, "Cargo.toml", "[package]\nname = \"x\"\n");
+    let probe = engine
+        .detect_verification(&fx.repo_str())
+        .await
+        .expect("probe");
+    assert_eq!(probe.verify, ["cargo test"]);
+    assert_eq!(probe.dirty, ["Cargo.toml"]);
     engine.close().await;
 }

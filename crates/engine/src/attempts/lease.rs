@@ -143,27 +143,36 @@ impl Engine {
 
     async fn interrupt_orphaned(&self) -> Result<(), crate::EngineError> {
         for row in self.store().live_attempts().await? {
-            if !owner_gone(&row) {
-                continue;
-            }
-            let note = format!(
-                "its owner (pid {}) is gone; recover it to re-run the gates",
-                row.owner_pid.unwrap_or_default()
-            );
-            let moved = self
-                .move_attempt(
-                    &row,
-                    AttemptState::Interrupted,
-                    row.owner_token.as_deref(),
-                    AttemptChanges::new().release(),
-                    Some(note),
-                )
-                .await?;
-            if moved {
-                tracing::info!(attempt = %row.id, "attempt interrupted: its owner is gone");
-            }
+            self.interrupt_if_orphaned(&row).await?;
         }
         Ok(())
+    }
+
+    /// Marks live `row` interrupted if its owner is gone; `true` when it did.
+    pub(crate) async fn interrupt_if_orphaned(
+        &self,
+        row: &AttemptRow,
+    ) -> Result<bool, crate::EngineError> {
+        if !row.state.is_live() || !owner_gone(row) {
+            return Ok(false);
+        }
+        let note = format!(
+            "its owner (pid {}) is gone; recover it to re-run the gates",
+            row.owner_pid.unwrap_or_default()
+        );
+        let moved = self
+            .move_attempt(
+                row,
+                AttemptState::Interrupted,
+                row.owner_token.as_deref(),
+                AttemptChanges::new().release(),
+                Some(note),
+            )
+            .await?;
+        if moved {
+            tracing::info!(attempt = %row.id, "attempt interrupted: its owner is gone");
+        }
+        Ok(moved)
     }
 
     /// Renews this engine's lease on `id` every [`HEARTBEAT`]; returns when the lease is lost

@@ -106,6 +106,11 @@ impl Engine {
             if !row.state.is_live() {
                 return self.review_of(&row).await;
             }
+            // An owner that died (the app killed mid-attempt) never finishes it: say so now
+            // rather than wait forever.
+            if self.interrupt_if_orphaned(&row).await? {
+                continue;
+            }
             let changed = async {
                 loop {
                     match events.recv().await {

@@ -4,8 +4,9 @@ use std::time::Duration;
 
 use switchyard_core::attempt::{AttemptLog, AttemptRequest, AttemptState};
 use switchyard_core::error::ErrorCode;
+use switchyard_core::review::diff::CapturedDiff;
 use switchyard_core::review::gates::{
-    Finding, GateName, GatePolicy, GateResult, KnownKey, LockedPaths, SizeLimits,
+    Finding, GateName, GatePolicy, GateResult, KnownKey, LockedPaths, SizeLimits, MAX_FINDINGS,
 };
 use switchyard_core::verify::VerificationRecord;
 use switchyard_keychain::Secret;
@@ -81,6 +82,41 @@ pub(crate) fn verification_gate(record: &VerificationRecord) -> GateResult {
     }
 }
 
+/// The verification gate when verifying changed the worktree.
+fn changed_by_verification(before: &CapturedDiff, after: &CapturedDiff) -> GateResult {
+    let mut changed: Vec<Finding> = after
+        .files
+        .iter()
+        .filter(|file| !before.files.iter().any(|b| b == *file))
+        .chain(
+            before
+                .files
+                .iter()
+                .filter(|file| !after.files.iter().any(|a| a.path == file.path)),
+        )
+        .map(|file| Finding {
+            path: file.path.clone(),
+            line: None,
+            rule: None,
+            message: "changed by the verification commands".to_owned(),
+        })
+        .collect();
+    changed.truncate(MAX_FINDINGS);
+    let first = changed
+        .first()
+        .map_or_else(String::new, |f| format!(", first {}", f.path));
+    GateResult {
+        name: GateName::Verification,
+        passed: false,
+        detail: format!(
+            "blocked: the verification commands changed {} file(s) in the worktree{first}; \
+             ignore build output in .gitignore so what is verified is what is approved",
+            changed.len()
+        ),
+        evidence: changed,
+    }
+}
+
 impl Engine {
     /// Runs attempt `id` (queued, leased by this engine) to its end. Never fails: an error
     /// ends the attempt as `failed` with its code (or `canceled`).
@@ -94,6 +130,12 @@ impl Engine {
         };
         if let Err(error) = result {
             self.end_with_error(id, &error, &cancel).await;
+        }
+        let scratch = self.home().join("scratch").join(id);
+        if scratch.exists() {
+            if let Err(error) = std::fs::remove_dir_all(&scratch) {
+                tracing::warn!(attempt = %id, %error, "scratch dir not removed");
+            }
         }
     }
 
@@ -281,7 +323,14 @@ impl Engine {
             let json = serde_json::to_string(&record).map_err(internal("verification"))?;
             self.write_artifact(&row.id, VERIFICATION_ARTIFACT, json.as_bytes())
                 .await?;
-            let gate = verification_gate(&record);
+            let mut gate = verification_gate(&record);
+            // What is approved must be what was verified and gated: a verification that
+            // leaves files behind (build output not ignored by .gitignore) would change the
+            // hash under the reviewer, so it blocks here, naming the files.
+            let after = worktree.capture().await?;
+            if after.diff.sha256 != capture.diff.sha256 {
+                gate = changed_by_verification(&capture.diff, &after.diff);
+            }
             self.log_attempt(
                 &row.id,
                 AttemptLog::Gate {

@@ -88,6 +88,9 @@ pub(crate) fn approve_blocked(row: &AttemptRow, gates: &[GateResult]) -> Option<
     if row.gates_passed != Some(true) {
         return Some("the gates have not run".to_owned());
     }
+    if row.files_changed == Some(0) {
+        return Some("the worker changed nothing".to_owned());
+    }
     None
 }
 

@@ -12,6 +12,7 @@ use switchyard_core::attempt::{
     AttemptRequest, AttemptReview, AttemptState, AttemptSummary, IntegrationRecord, LineComment,
     ReviewDecision,
 };
+use switchyard_core::review::gates::GateName;
 use switchyard_runner::git::{integrate, GitError, Identity, IntegrationKind};
 use switchyard_store::attempts::{AttemptChanges, AttemptRow, Guard};
 use tokio_util::sync::CancellationToken;
@@ -116,9 +117,17 @@ impl Engine {
         }
         let review = self.review_of(&row).await?;
         if let Some(blocked) = approve_blocked(&row, &review.gates) {
-            return Err(EngineError::GateFailed(format!(
-                "attempt {id} cannot be approved: {blocked}"
-            )));
+            let message = format!("attempt {id} cannot be approved: {blocked}");
+            let locked = review
+                .gates
+                .iter()
+                .find(|g| !g.passed)
+                .is_some_and(|g| g.name == GateName::LockedPaths);
+            return Err(if locked {
+                EngineError::LockedPath(message)
+            } else {
+                EngineError::GateFailed(message)
+            });
         }
         self.with_lease(&row, |leased| {
             self.approve_leased(leased, message, integrate_now)

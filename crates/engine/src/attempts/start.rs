@@ -91,6 +91,15 @@ impl Engine {
             }
         }
         let repo = open_repo(&req.repo).await?;
+        let home = std::fs::canonicalize(self.home()).unwrap_or_else(|_| self.home().to_owned());
+        if home.starts_with(repo.toplevel()) {
+            return Err(EngineError::InvalidInput(format!(
+                "Switchyard's data folder {} is inside the repository {}; worktrees must live \
+                 outside it (set SWITCHYARD_HOME elsewhere)",
+                home.display(),
+                repo.toplevel().display()
+            )));
+        }
         let base = repo
             .resolve_base()
             .await
