@@ -22,6 +22,8 @@ mod planner;
 mod roles;
 mod routing;
 pub mod supervisor;
+mod workers;
+mod worktree_usage;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU32};
@@ -39,6 +41,9 @@ pub use events::{EngineEvent, EventError};
 pub use keys::binding::KEY_LAYOUT_SETTING;
 pub use switchyard_keychain::{InvalidKey, ProviderKey, Secret, MAX_KEY_BYTES};
 pub use switchyard_providers::client::CancellationToken;
+pub use switchyard_runner::tools::{Located, ToolSearch, ToolSource};
+pub use workers::WORKER_PATH_SETTING;
+pub use worktree_usage::{WORKTREES_DIR, WORKTREE_RETENTION_SETTING};
 
 /// The version of this build, shared by the app and the CLI.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -74,6 +79,8 @@ pub struct Engine {
     key_layout: tokio::sync::OnceCell<()>,
     /// Categories the classifier fallback's model gave, per task text.
     assist_cache: Mutex<assist::AssistCache>,
+    /// Where worker CLIs are looked for; asks the login shell at most once.
+    tools: Arc<switchyard_runner::tools::ToolSearch>,
 }
 
 impl Engine {
@@ -101,6 +108,7 @@ impl Engine {
             local_models: Mutex::new(Vec::new()),
             key_layout: tokio::sync::OnceCell::new(),
             assist_cache: Mutex::new(assist::AssistCache::default()),
+            tools: Arc::new(switchyard_runner::tools::ToolSearch::from_env()),
         })
     }
 
