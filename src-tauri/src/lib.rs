@@ -81,6 +81,10 @@ macro_rules! specta_builder {
                 $crate::commands::routing::rate_model,
                 $crate::commands::routing::rate_pick,
                 $crate::commands::routing::recent_picks,
+                $crate::commands::workers::list_worker_clis,
+                $crate::commands::workers::set_worker_path,
+                $crate::commands::workers::worktree_usage,
+                $crate::commands::workers::set_worktree_retention,
             ])
             .events($crate::__tauri_specta::collect_events![
                 $crate::events::DoctorUpdated,

@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use switchyard_core::doctor::CheckStatus;
+use switchyard_core::doctor::{CheckStatus, DoctorReport, WorkerSource};
 use switchyard_engine::Engine;
 
 use crate::output::{print, CliError};
@@ -11,7 +11,8 @@ use crate::output::{print, CliError};
 pub async fn doctor(engine: &Engine, json: bool) -> Result<ExitCode, CliError> {
     let report = engine.doctor().await;
     print(&report, json, |r| {
-        r.checks
+        let mut lines: Vec<String> = r
+            .checks
             .iter()
             .map(|check| {
                 let mark = match check.status {
@@ -21,14 +22,45 @@ pub async fn doctor(engine: &Engine, json: bool) -> Result<ExitCode, CliError> {
                 };
                 format!("[{mark}] {:<16} {}", check.title, check.detail)
             })
-            .collect::<Vec<_>>()
-            .join("\n")
+            .collect();
+        lines.push(String::new());
+        lines.extend(agent_cli_lines(r));
+        lines.join("\n")
     })?;
     Ok(if report.overall() == CheckStatus::Fail {
         ExitCode::from(2)
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// One line per adapter: installed with version and where, or missing and why.
+fn agent_cli_lines(report: &DoctorReport) -> Vec<String> {
+    let mut lines = vec!["Agent CLIs:".to_owned()];
+    for cli in &report.worker_clis {
+        let line = if cli.installed {
+            let source = match cli.source {
+                Some(WorkerSource::Setting) => "set in Settings",
+                Some(WorkerSource::Path) => "PATH",
+                Some(WorkerSource::LoginShell) => "login shell PATH",
+                None => "?",
+            };
+            format!(
+                "  {:<9} installed  {}  {} ({source})",
+                cli.name,
+                cli.version.as_deref().unwrap_or("?"),
+                cli.path.as_deref().unwrap_or("?"),
+            )
+        } else {
+            format!(
+                "  {:<9} missing    {}",
+                cli.name,
+                cli.problem.as_deref().unwrap_or("not found")
+            )
+        };
+        lines.push(line);
+    }
+    lines
 }
 
 pub async fn info(engine: &Engine, json: bool) -> Result<ExitCode, CliError> {

@@ -6,6 +6,8 @@
 use serde::{Deserialize, Serialize};
 use specta::Type;
 
+use crate::worker::WorkerCli;
+
 /// Outcome of one check.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]
@@ -42,14 +44,77 @@ impl Check {
     }
 }
 
-/// A coding-agent CLI Switchyard can drive as a worker.
+/// How a worker CLI's executable was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub enum WorkerSource {
+    /// The path set for it in Settings.
+    Setting,
+    /// Switchyard's own `PATH`.
+    Path,
+    /// The login shell's `PATH` (an app started from the desktop often has a shorter one).
+    LoginShell,
+}
+
+/// A coding-agent CLI Switchyard can drive as a worker, as this machine has it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]
-pub struct WorkerCli {
-    /// Executable name looked up on `PATH`.
+pub struct WorkerCliStatus {
+    /// Executable name looked up on `PATH` (same as `program`; kept for older readers).
     pub name: String,
-    /// Absolute path when found.
+    /// Which adapter.
+    pub cli: WorkerCli,
+    /// Executable name looked up on `PATH`.
+    pub program: String,
+    /// Absolute path of the executable that would run, when found.
     pub path: Option<String>,
+    /// First line of `<program> --version`, when it answered.
+    pub version: Option<String>,
+    /// How `path` was found.
+    pub source: Option<WorkerSource>,
+    /// Found and answered `--version`: attempts can use it.
+    pub installed: bool,
+    /// The path set in Settings, if any (shown in the path field even when it is broken).
+    pub configured_path: Option<String>,
+    /// Why it is not installed or its version is unknown (a set path that is not executable,
+    /// a `--version` that failed or hung).
+    pub problem: Option<String>,
+}
+
+impl WorkerCliStatus {
+    /// Not found anywhere.
+    pub fn missing(
+        cli: WorkerCli,
+        configured_path: Option<String>,
+        problem: Option<String>,
+    ) -> Self {
+        Self {
+            name: cli.program().to_owned(),
+            cli,
+            program: cli.program().to_owned(),
+            path: None,
+            version: None,
+            source: None,
+            installed: false,
+            configured_path,
+            problem,
+        }
+    }
+}
+
+/// Disk used by attempt worktrees under the data directory.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct WorktreeUsage {
+    /// `<data dir>/worktrees`.
+    pub path: String,
+    /// Worktree directories in it.
+    pub worktrees: u32,
+    /// Bytes allocated on disk by everything under it (as `du` counts; symlinks not followed).
+    pub bytes: f64,
+    /// Days the worktree of a failed or interrupted attempt is kept before the sweep removes
+    /// it.
+    pub retention_days: u32,
 }
 
 /// A local model server (Ollama, LM Studio) and whether it answered.
@@ -79,7 +144,7 @@ pub struct DoctorReport {
     pub checks: Vec<Check>,
     /// `git --version` output, when git runs.
     pub git_version: Option<String>,
-    pub worker_clis: Vec<WorkerCli>,
+    pub worker_clis: Vec<WorkerCliStatus>,
     pub local_endpoints: Vec<LocalEndpoint>,
 }
 
@@ -100,6 +165,12 @@ impl DoctorReport {
 
 /// Worker CLIs looked up by the doctor, in display order.
 pub const WORKER_CLIS: [&str; 5] = ["claude", "codex", "gemini", "opencode", "aider"];
+
+/// Retention of failed or interrupted attempts' worktrees when none is set.
+pub const DEFAULT_WORKTREE_RETENTION_DAYS: u32 = 7;
+
+/// The longest retention accepted (ten years): anything above is a typo.
+pub const MAX_WORKTREE_RETENTION_DAYS: u32 = 3650;
 
 #[cfg(test)]
 mod tests {
@@ -136,5 +207,19 @@ mod tests {
         let json = serde_json::to_value(report(&[CheckStatus::Ok])).expect("serializes");
         assert!(json.get("generatedAt").is_some());
         assert_eq!(json["checks"][0]["status"], "ok");
+    }
+
+    #[test]
+    fn worker_clis_follow_the_adapters_and_serialize_camel_case() {
+        let names: Vec<&str> = WorkerCli::ALL.iter().map(|c| c.program()).collect();
+        assert_eq!(names, WORKER_CLIS);
+        let mut status = WorkerCliStatus::missing(WorkerCli::OpenCode, Some("/x".into()), None);
+        status.source = Some(WorkerSource::LoginShell);
+        let json = serde_json::to_value(&status).expect("serializes");
+        assert_eq!(json["cli"], "opencode");
+        assert_eq!(json["name"], "opencode");
+        assert_eq!(json["source"], "loginShell");
+        assert_eq!(json["configuredPath"], "/x");
+        assert_eq!(json["installed"], false);
     }
 }

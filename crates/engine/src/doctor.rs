@@ -1,8 +1,9 @@
 //! `doctor`: gathers the health report from every part of the engine, concurrently.
 
 use switchyard_core::doctor::{
-    Check, CheckStatus, DoctorReport, LocalEndpoint, WorkerCli, WORKER_CLIS,
+    Check, CheckStatus, DoctorReport, LocalEndpoint, WorkerCliStatus, WORKER_CLIS,
 };
+use switchyard_core::worker::WorkerCli;
 use switchyard_providers::local;
 use switchyard_runner::tools;
 
@@ -13,10 +14,11 @@ impl Engine {
     /// servers. Never fails: every problem becomes a check with the reason.
     pub async fn doctor(&self) -> DoctorReport {
         let keychain = tokio::task::spawn_blocking(switchyard_keychain::probe);
-        let (database, git, endpoints) = tokio::join!(
+        let (database, git, endpoints, workers) = tokio::join!(
             self.database_check(),
             tools::git_version(),
-            self.local_endpoints()
+            self.local_endpoints(),
+            self.workers_check()
         );
 
         let mut checks = vec![data_dir_check(self), database];
@@ -46,31 +48,8 @@ impl Engine {
             }
         };
 
-        let worker_clis: Vec<WorkerCli> = WORKER_CLIS
-            .iter()
-            .map(|name| WorkerCli {
-                name: (*name).to_owned(),
-                path: tools::which(name).map(|p| p.display().to_string()),
-            })
-            .collect();
-        let found: Vec<&str> = worker_clis
-            .iter()
-            .filter(|w| w.path.is_some())
-            .map(|w| w.name.as_str())
-            .collect();
-        checks.push(if found.is_empty() {
-            Check::new(
-                "workers",
-                "Worker CLIs",
-                CheckStatus::Warn,
-                format!(
-                    "none of {} on PATH; direct model calls still work",
-                    WORKER_CLIS.join(", ")
-                ),
-            )
-        } else {
-            Check::new("workers", "Worker CLIs", CheckStatus::Ok, found.join(", "))
-        });
+        let (workers_check, worker_clis) = workers;
+        checks.push(workers_check);
 
         let reachable: Vec<&str> = endpoints
             .iter()
@@ -109,6 +88,61 @@ impl Engine {
     /// The newest report gathered by [`Engine::doctor`], if any ran yet.
     pub fn last_doctor(&self) -> Option<DoctorReport> {
         self.last_doctor.lock().ok().and_then(|last| last.clone())
+    }
+
+    /// The `workers` check and every adapter's status. Installed CLIs are listed with their
+    /// versions; one found but not answering `--version`, or a set path that broke, is a
+    /// warning naming it; none at all is a warning too (the model worker still works).
+    async fn workers_check(&self) -> (Check, Vec<WorkerCliStatus>) {
+        let title = "Worker CLIs";
+        let clis = match self.worker_clis().await {
+            Ok(clis) => clis,
+            Err(e) => {
+                let missing = WorkerCli::ALL
+                    .into_iter()
+                    .map(|cli| WorkerCliStatus::missing(cli, None, Some(e.to_string())))
+                    .collect();
+                return (
+                    Check::new("workers", title, CheckStatus::Fail, e.to_string()),
+                    missing,
+                );
+            }
+        };
+        let installed: Vec<String> = clis
+            .iter()
+            .filter(|w| w.installed)
+            .map(|w| match &w.version {
+                Some(version) => format!("{} ({version})", w.name),
+                None => w.name.clone(),
+            })
+            .collect();
+        // Found (or pointed at) but unusable: worth a warning even when others work.
+        let broken: Vec<String> = clis
+            .iter()
+            .filter(|w| !w.installed && (w.path.is_some() || w.configured_path.is_some()))
+            .map(|w| format!("{}: {}", w.name, w.problem.as_deref().unwrap_or("unusable")))
+            .collect();
+        let check = if !broken.is_empty() {
+            let mut detail = broken.join("; ");
+            if !installed.is_empty() {
+                detail = format!("{}; {detail}", installed.join(", "));
+            }
+            Check::new("workers", title, CheckStatus::Warn, detail)
+        } else if installed.is_empty() {
+            Check::new(
+                "workers",
+                title,
+                CheckStatus::Warn,
+                format!(
+                    "none of {} found on PATH or the login shell's PATH; set a path in \
+                     Settings, or use the built-in model worker",
+                    WORKER_CLIS.join(", ")
+                ),
+            )
+        } else {
+            Check::new("workers", title, CheckStatus::Ok, installed.join(", "))
+        };
+        (check, clis)
     }
 
     async fn database_check(&self) -> Check {

@@ -23,6 +23,8 @@ mod planner;
 mod roles;
 mod routing;
 pub mod supervisor;
+mod workers;
+mod worktree_usage;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU32};
@@ -40,6 +42,9 @@ pub use events::{EngineEvent, EventError};
 pub use keys::binding::KEY_LAYOUT_SETTING;
 pub use switchyard_keychain::{InvalidKey, ProviderKey, Secret, MAX_KEY_BYTES};
 pub use switchyard_providers::client::CancellationToken;
+pub use switchyard_runner::tools::{Located, ToolSearch, ToolSource};
+pub use workers::WORKER_PATH_SETTING;
+pub use worktree_usage::{WORKTREES_DIR, WORKTREE_RETENTION_SETTING};
 
 /// The version of this build, shared by the app and the CLI.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -77,6 +82,8 @@ pub struct Engine {
     assist_cache: Mutex<assist::AssistCache>,
     /// This instance's lease identity and the attempts it runs.
     attempts: attempts::AttemptsRuntime,
+    /// Where worker CLIs are looked for; asks the login shell at most once.
+    tools: Arc<switchyard_runner::tools::ToolSearch>,
 }
 
 impl Engine {
@@ -105,6 +112,7 @@ impl Engine {
             key_layout: tokio::sync::OnceCell::new(),
             assist_cache: Mutex::new(assist::AssistCache::default()),
             attempts: attempts::AttemptsRuntime::new(),
+            tools: Arc::new(switchyard_runner::tools::ToolSearch::from_env()),
         };
         engine.attempts_startup().await;
         Ok(engine)

@@ -25,4 +25,13 @@ impl Store {
         .await?;
         Ok(())
     }
+
+    /// Removes a setting; removing one that is not set is not an error.
+    pub async fn delete_setting(&self, key: &str) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM settings WHERE key = ?")
+            .bind(key)
+            .execute(self.pool())
+            .await?;
+        Ok(())
+    }
 }

@@ -5,3 +5,4 @@ pub mod catalog;
 pub mod keys;
 pub mod roles;
 pub mod routing;
+pub mod workers;

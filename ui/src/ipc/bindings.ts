@@ -163,6 +163,24 @@ export const commands = {
 	ratePick: (pickId: number, rating: number) => typedError<PastPick_Serialize, IpcError>(__TAURI_INVOKE("rate_pick", { pickId, rating })),
 	/**  The newest picks, newest first, with their ratings. */
 	recentPicks: (limit: number) => typedError<PastPick_Serialize[], IpcError>(__TAURI_INVOKE("recent_picks", { limit })),
+	/**
+	 *  Every adapter (claude, codex, gemini, opencode, aider): installed with its version and
+	 *  where it was found, or missing and why.
+	 */
+	listWorkerClis: () => typedError<WorkerCliStatus_Serialize[], IpcError>(__TAURI_INVOKE("list_worker_clis")),
+	/**
+	 *  Sets the executable used for `cli` (`null` or blank clears it, back to `PATH`); fails with
+	 *  `invalidInput` when it is not an absolute path to an executable file. Returns the adapter
+	 *  as found afterwards.
+	 */
+	setWorkerPath: (cli: WorkerCli, path: string | null) => typedError<WorkerCliStatus_Serialize, IpcError>(__TAURI_INVOKE("set_worker_path", { cli, path })),
+	/**  Bytes and count of attempt worktrees in the data directory, with the retention setting. */
+	worktreeUsage: () => typedError<WorktreeUsage, IpcError>(__TAURI_INVOKE("worktree_usage")),
+	/**
+	 *  Sets how many days failed or interrupted attempts keep their worktrees (0–3650); returns
+	 *  the usage with the new setting.
+	 */
+	setWorktreeRetention: (days: number) => typedError<WorktreeUsage, IpcError>(__TAURI_INVOKE("set_worktree_retention", { days })),
 };
 
 /** Events */
@@ -745,7 +763,7 @@ export type DoctorReport_Deserialize = {
 	checks: Check[],
 	/**  `git --version` output, when git runs. */
 	gitVersion?: string | null,
-	workerClis: WorkerCli_Deserialize[],
+	workerClis: WorkerCliStatus_Deserialize[],
 	localEndpoints: LocalEndpoint_Deserialize[],
 };
 
@@ -756,7 +774,7 @@ export type DoctorReport_Serialize = {
 	checks: Check[],
 	/**  `git --version` output, when git runs. */
 	gitVersion: string | null,
-	workerClis: WorkerCli_Serialize[],
+	workerClis: WorkerCliStatus_Serialize[],
 	localEndpoints: LocalEndpoint_Serialize[],
 };
 
@@ -2694,23 +2712,84 @@ export type TermStatus =
 /**  Price/provider class. */
 export type Tier = "premium" | "standard" | "budget";
 
-/**  A coding-agent CLI Switchyard can drive as a worker. */
-export type WorkerCli = WorkerCli_Serialize | WorkerCli_Deserialize;
+/**  A coding-agent CLI Switchyard drives non-interactively. */
+export type WorkerCli = "claude" | "codex" | "gemini" | "opencode" | "aider";
 
-/**  A coding-agent CLI Switchyard can drive as a worker. */
-export type WorkerCli_Deserialize = {
-	/**  Executable name looked up on `PATH`. */
+/**  A coding-agent CLI Switchyard can drive as a worker, as this machine has it. */
+export type WorkerCliStatus = WorkerCliStatus_Serialize | WorkerCliStatus_Deserialize;
+
+/**  A coding-agent CLI Switchyard can drive as a worker, as this machine has it. */
+export type WorkerCliStatus_Deserialize = {
+	/**  Executable name looked up on `PATH` (same as `program`; kept for older readers). */
 	name: string,
-	/**  Absolute path when found. */
+	/**  Which adapter. */
+	cli: WorkerCli,
+	/**  Executable name looked up on `PATH`. */
+	program: string,
+	/**  Absolute path of the executable that would run, when found. */
 	path?: string | null,
+	/**  First line of `<program> --version`, when it answered. */
+	version?: string | null,
+	/**  How `path` was found. */
+	source?: WorkerSource | null,
+	/**  Found and answered `--version`: attempts can use it. */
+	installed: boolean,
+	/**  The path set in Settings, if any (shown in the path field even when it is broken). */
+	configuredPath?: string | null,
+	/**
+	 *  Why it is not installed or its version is unknown (a set path that is not executable,
+	 *  a `--version` that failed or hung).
+	 */
+	problem?: string | null,
 };
 
-/**  A coding-agent CLI Switchyard can drive as a worker. */
-export type WorkerCli_Serialize = {
-	/**  Executable name looked up on `PATH`. */
+/**  A coding-agent CLI Switchyard can drive as a worker, as this machine has it. */
+export type WorkerCliStatus_Serialize = {
+	/**  Executable name looked up on `PATH` (same as `program`; kept for older readers). */
 	name: string,
-	/**  Absolute path when found. */
+	/**  Which adapter. */
+	cli: WorkerCli,
+	/**  Executable name looked up on `PATH`. */
+	program: string,
+	/**  Absolute path of the executable that would run, when found. */
 	path: string | null,
+	/**  First line of `<program> --version`, when it answered. */
+	version: string | null,
+	/**  How `path` was found. */
+	source: WorkerSource | null,
+	/**  Found and answered `--version`: attempts can use it. */
+	installed: boolean,
+	/**  The path set in Settings, if any (shown in the path field even when it is broken). */
+	configuredPath: string | null,
+	/**
+	 *  Why it is not installed or its version is unknown (a set path that is not executable,
+	 *  a `--version` that failed or hung).
+	 */
+	problem: string | null,
+};
+
+/**  How a worker CLI's executable was found. */
+export type WorkerSource = 
+/**  The path set for it in Settings. */
+"setting" | 
+/**  Switchyard's own `PATH`. */
+"path" | 
+/**  The login shell's `PATH` (an app started from the desktop often has a shorter one). */
+"loginShell";
+
+/**  Disk used by attempt worktrees under the data directory. */
+export type WorktreeUsage = {
+	/**  `<data dir>/worktrees`. */
+	path: string,
+	/**  Worktree directories in it. */
+	worktrees: number,
+	/**  Bytes allocated on disk by everything under it (as `du` counts; symlinks not followed). */
+	bytes: number | null,
+	/**
+	 *  Days the worktree of a failed or interrupted attempt is kept before the sweep removes
+	 *  it.
+	 */
+	retentionDays: number,
 };
 
 /* Tauri Specta runtime */

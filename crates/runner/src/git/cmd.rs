@@ -1,19 +1,17 @@
 //! Running the `git` CLI for Switchyard's own operations.
 //!
-//! Each invocation is an owned child: its own process group, killed with the group on timeout
-//! and on drop, a cleared environment (an allowlist plus what the operation sets), no terminal
+//! Each invocation is an owned child of [`crate::process`]: its own process group, killed with
+//! the group on timeout and on drop, the runner's environment allowlist plus what the operation
+//! sets (`GIT_DIR`, `GIT_INDEX_FILE`, the SSH agent and provider keys never pass), no terminal
 //! prompt, no credential helper, no hooks, no signing, no auto-gc, no network transport.
-//! Kept small on purpose so it can move onto the runner's shared process module.
 
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use tokio::io::AsyncWriteExt;
-use tokio::process::Command;
-
 use super::GitError;
+use crate::process::{self, EndedBy, Grace, ProcessError, ProcessSpec, Stream};
 
 /// How long one git command may run unless the handle says otherwise.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
@@ -37,17 +35,17 @@ const FORCED_CONFIG: &[&str] = &[
     "protocol.allow=never",
 ];
 
-/// Environment variables passed through from Switchyard's own environment; everything else
-/// (`GIT_DIR`, `GIT_INDEX_FILE`, `SSH_AUTH_SOCK`, provider keys, …) is dropped.
-const PASSED_ENV: &[&str] = &[
-    "PATH",
-    "HOME",
-    "USER",
-    "LOGNAME",
-    "TMPDIR",
-    "XDG_CONFIG_HOME",
-    "TZ",
-];
+/// git gets no time to clean up after its timeout: nothing it does for Switchyard needs it.
+const KILL_GRACE: Grace = Grace {
+    interrupt: Duration::from_millis(200),
+    terminate: Duration::from_millis(200),
+};
+
+/// How long to read after git exits: it starts no background processes of its own.
+const DRAIN: Duration = Duration::from_millis(500);
+
+/// The shared buffer's cap; the output itself is collected by the tap.
+const BUFFER_CAP: usize = 64 * 1024;
 
 /// A handle on the `git` executable with a per-command timeout.
 #[derive(Debug, Clone)]
@@ -186,90 +184,77 @@ impl<'g> GitCmd<'g> {
     /// Runs the command and returns its output whatever the exit code.
     pub async fn output(self) -> Result<GitOutput, GitError> {
         let subcommand = self.subcommand();
-        // git's own helper was written beside the shared process module: it gives git its own
-        // process group, a timeout and a cleared environment too; runs will move it onto
-        // `process::spawn`.
-        #[allow(clippy::disallowed_methods)]
-        let mut command = Command::new(&self.git.program);
-        command.current_dir(&self.cwd).env_clear();
-        for key in PASSED_ENV {
-            if let Some(value) = std::env::var_os(key) {
-                command.env(key, value);
-            }
+        let mut spec = ProcessSpec::new(&self.git.program)
+            .current_dir(&self.cwd)
+            .timeout(self.git.timeout)
+            .grace(KILL_GRACE)
+            .drain(DRAIN)
+            // The tap keeps every byte; the buffer only has to exist.
+            .output_cap(BUFFER_CAP);
+        // `XDG_CONFIG_HOME` is where the user's global git config may live; the runner's
+        // allowlist does not carry it for other children.
+        if let Some(value) = std::env::var_os("XDG_CONFIG_HOME") {
+            spec = spec.env("XDG_CONFIG_HOME", value);
         }
-        command
+        spec = spec
             .env("LC_ALL", "C")
             .env("LANG", "C")
             .env("GIT_TERMINAL_PROMPT", "0")
             .env("GIT_NO_REPLACE_OBJECTS", "1")
             .env("GIT_ATTR_NOSYSTEM", "1");
         if self.isolated {
-            command
+            spec = spec
                 .env("GIT_CONFIG_NOSYSTEM", "1")
                 .env("GIT_CONFIG_GLOBAL", "/dev/null");
         }
         for (key, value) in &self.env {
-            command.env(key, value);
+            spec = spec.env(key.to_string_lossy(), value);
         }
         for setting in FORCED_CONFIG
             .iter()
             .copied()
             .chain(self.config.iter().map(String::as_str))
         {
-            command.arg("-c").arg(setting);
+            spec = spec.arg("-c").arg(setting);
         }
-        command
-            .args(&self.args)
-            .stdin(if self.stdin.is_some() {
-                Stdio::piped()
-            } else {
-                Stdio::null()
-            })
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .kill_on_drop(true)
-            .process_group(0);
-        let mut child = command.spawn().map_err(|e| {
-            if e.kind() == std::io::ErrorKind::NotFound {
-                GitError::GitMissing
-            } else {
-                GitError::io(format!("starting git {subcommand}"), e)
+        spec = spec.args(&self.args);
+        if let Some(bytes) = self.stdin {
+            spec = spec.stdin(bytes);
+        }
+        // git output is data (patches, object lists), never capped: collected whole here.
+        let collected: Arc<Mutex<(Vec<u8>, Vec<u8>)>> = Arc::default();
+        let sink = collected.clone();
+        spec = spec.tap(move |stream, bytes| {
+            let mut sink = sink.lock().unwrap_or_else(|p| p.into_inner());
+            match stream {
+                Stream::Stdout => sink.0.extend_from_slice(bytes),
+                Stream::Stderr => sink.1.extend_from_slice(bytes),
             }
+        });
+        let exit = process::run(spec).await.map_err(|e| match e {
+            ProcessError::NotFound { .. } => GitError::GitMissing,
+            ProcessError::NoWorkingDir { path } => GitError::io(
+                format!("running git {subcommand} in {}", path.display()),
+                std::io::Error::from(std::io::ErrorKind::NotFound),
+            ),
+            other => GitError::io(
+                format!("running git {subcommand}"),
+                std::io::Error::other(other.to_string()),
+            ),
         })?;
-        let pid = child.id();
-        let writer = match (self.stdin, child.stdin.take()) {
-            (Some(bytes), Some(mut pipe)) => Some(tokio::spawn(async move {
-                // A child that exits early closes the pipe; its exit status tells the story.
-                let _ = pipe.write_all(&bytes).await;
-                let _ = pipe.shutdown().await;
-            })),
-            _ => None,
-        };
-        let result = tokio::time::timeout(self.git.timeout, child.wait_with_output()).await;
-        if let Some(writer) = writer {
-            writer.abort();
+        if exit.exit.ended_by == EndedBy::TimedOut {
+            return Err(GitError::Timeout {
+                command: subcommand,
+                timeout: self.git.timeout,
+            });
         }
-        match result {
-            Ok(Ok(output)) => Ok(GitOutput {
-                code: output.status.code(),
-                stdout: output.stdout,
-                stderr: output.stderr,
-            }),
-            Ok(Err(e)) => Err(GitError::io(format!("waiting for git {subcommand}"), e)),
-            Err(_) => {
-                if let Some(pid) = pid.and_then(|p| i32::try_from(p).ok()) {
-                    // The leader is killed on drop; this reaches anything git started.
-                    let _ = nix::sys::signal::killpg(
-                        nix::unistd::Pid::from_raw(pid),
-                        nix::sys::signal::Signal::SIGKILL,
-                    );
-                }
-                Err(GitError::Timeout {
-                    command: subcommand,
-                    timeout: self.git.timeout,
-                })
-            }
-        }
+        let (stdout, stderr) =
+            std::mem::take(&mut *collected.lock().unwrap_or_else(|p| p.into_inner()));
+        Ok(GitOutput {
+            code: exit.exit.code,
+            stdout,
+            stderr,
+        })
     }
 
     /// Runs the command and returns its stdout; a non-zero exit is [`GitError::Failed`].

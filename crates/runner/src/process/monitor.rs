@@ -106,11 +106,18 @@ impl Monitor {
             let leader_alive = status.is_none();
             tokio::select! {
                 waited = child.wait(), if leader_alive => {
-                    status = Some(waited.ok());
-                    // Decided now: a handle dropped later, while output drains, did not end it.
-                    if stopping.is_none() && group.dropped.load(Ordering::SeqCst) {
+                    let waited = waited.ok();
+                    // The wait status, not the flag, says who ended the leader: it may have
+                    // exited on its own and sat unreaped (a busy runtime had not polled this
+                    // branch yet) when the handle was dropped. The drop's SIGKILL then found a
+                    // zombie, and the leader's own exit code is what it ended with.
+                    if stopping.is_none()
+                        && group.dropped.load(Ordering::SeqCst)
+                        && killed_by_sigkill(waited)
+                    {
                         stopping = Some(EndedBy::Dropped);
                     }
+                    status = Some(waited);
                     // The leader is gone: nothing of its group may outlive it.
                     group.signal(Signal::SIGKILL);
                     stdin = None;
@@ -191,6 +198,11 @@ impl Monitor {
         group.mark_gone();
         exit.send_replace(Some(record));
     }
+}
+
+/// Whether the leader died of SIGKILL: the only way the drop's kill can end it.
+fn killed_by_sigkill(status: Option<std::process::ExitStatus>) -> bool {
+    status.and_then(|s| s.signal()) == Some(Signal::SIGKILL as i32)
 }
 
 fn send(group: &Group, signal: GroupSignal, signals_sent: &mut Vec<GroupSignal>) {

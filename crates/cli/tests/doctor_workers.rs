@@ -1,0 +1,74 @@
+//! `switchyard doctor` lists each agent CLI: a fake `claude` on a temporary `PATH` (written by
+//! the test) is installed with its version; the others are missing. The login shell is a
+//! script that prints an empty-handed `PATH`, so the machine's real CLIs never leak in.
+// Drives the real binary as a child process: a `Command` outside crates/runner on purpose.
+#![allow(clippy::disallowed_methods)]
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::process::Command;
+
+fn write_exe(path: &Path, body: &str) {
+    std::fs::write(path, body).expect("write");
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+}
+
+fn doctor(dir: &Path, json: bool) -> std::process::Output {
+    let bin = dir.join("bin");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_switchyard"));
+    command
+        .env("SWITCHYARD_HOME", dir.join("home"))
+        .env("PATH", format!("{}:/usr/bin:/bin", bin.display()))
+        .env("SHELL", dir.join("login-shell"))
+        .arg("doctor");
+    if json {
+        command.arg("--json");
+    }
+    command.output().expect("run")
+}
+
+fn machine() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir_all(dir.path().join("bin")).expect("mkdir");
+    write_exe(
+        &dir.path().join("bin").join("claude"),
+        "#!/bin/sh\n[ \"$1\" = --version ] && echo '9.9.9 (Claude Code)'\n",
+    );
+    write_exe(
+        &dir.path().join("login-shell"),
+        "#!/bin/sh\nPATH=/nonexistent\nexport PATH\nexec /bin/sh -c \"$2\"\n",
+    );
+    dir
+}
+
+#[test]
+fn doctor_lists_each_agent_cli_installed_with_its_version_or_missing() {
+    let dir = machine();
+    let out = doctor(dir.path(), true);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let clis = report["workerClis"].as_array().expect("workerClis");
+    let claude = &clis[0];
+    assert_eq!(claude["cli"], "claude");
+    assert_eq!(claude["installed"], true);
+    assert_eq!(claude["version"], "9.9.9 (Claude Code)");
+    assert_eq!(claude["source"], "path");
+    assert_eq!(
+        claude["path"].as_str(),
+        dir.path().join("bin").join("claude").to_str()
+    );
+    for other in &clis[1..] {
+        assert_eq!(other["installed"], false, "{other}");
+        assert_eq!(other["path"], serde_json::Value::Null, "{other}");
+    }
+
+    let text = doctor(dir.path(), false);
+    let stdout = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        stdout.contains("claude    installed  9.9.9 (Claude Code)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("codex     missing    codex is not on PATH"),
+        "{stdout}"
+    );
+}

@@ -1,0 +1,162 @@
+//! Worker CLI discovery: where each adapter's executable is, and which version it is.
+//!
+//! A CLI is found at the path set in Settings (`workers.path.<program>`), else on this
+//! process's `PATH`, else on the login shell's (see [`ToolSearch`]). A set path that is no
+//! longer executable makes the CLI missing rather than silently running another one.
+
+use std::path::{Path, PathBuf};
+
+use futures_util::future::join_all;
+use switchyard_core::doctor::{WorkerCliStatus, WorkerSource};
+use switchyard_core::worker::WorkerCli;
+use switchyard_runner::tools::{self, Located, ToolSearch, ToolSource, VERSION_TIMEOUT};
+
+use crate::catalog::now;
+use crate::{Engine, EngineError};
+
+/// Settings key prefix of a CLI's path override; the program name follows.
+pub const WORKER_PATH_SETTING: &str = "workers.path.";
+
+fn setting_key(cli: WorkerCli) -> String {
+    format!("{WORKER_PATH_SETTING}{}", cli.program())
+}
+
+fn source(source: ToolSource) -> WorkerSource {
+    match source {
+        ToolSource::Setting => WorkerSource::Setting,
+        ToolSource::Path => WorkerSource::Path,
+        ToolSource::LoginShell => WorkerSource::LoginShell,
+    }
+}
+
+impl Engine {
+    /// Replaces where worker CLIs are looked for (by default this process's `PATH` and
+    /// `SHELL`, read at [`Engine::open`]). Call before sharing the engine.
+    pub fn with_tool_search(mut self, search: ToolSearch) -> Self {
+        self.tools = std::sync::Arc::new(search);
+        self
+    }
+
+    /// The path set in Settings for `cli`, if any.
+    ///
+    /// # Errors
+    /// [`EngineError::Store`].
+    pub async fn worker_path_setting(
+        &self,
+        cli: WorkerCli,
+    ) -> Result<Option<PathBuf>, EngineError> {
+        Ok(self
+            .store()
+            .setting(&setting_key(cli))
+            .await?
+            .filter(|p| !p.is_empty())
+            .map(PathBuf::from))
+    }
+
+    /// Where `cli`'s executable is and what `PATH` its process should get; `Ok(None)` when it
+    /// is not found, or the set path is no longer an executable file (the reason is in
+    /// [`Engine::worker_cli`]'s `problem`). What attempts spawn.
+    ///
+    /// # Errors
+    /// [`EngineError::Store`].
+    pub async fn locate_worker(&self, cli: WorkerCli) -> Result<Option<Located>, EngineError> {
+        let configured = self.worker_path_setting(cli).await?;
+        Ok(self.locate(cli, configured.as_deref()).await.ok())
+    }
+
+    async fn locate(&self, cli: WorkerCli, configured: Option<&Path>) -> Result<Located, String> {
+        match configured {
+            Some(path) => tools::check_executable(path)
+                .map(|()| self.tools.located_at(path))
+                .map_err(|e| format!("the path set in Settings: {e}")),
+            None => self.tools.locate(cli.program()).await.ok_or_else(|| {
+                let mut problem = format!("{} is not on PATH", cli.program());
+                if let Some(login) = self.tools.login_problem() {
+                    problem.push_str(&format!(
+                        " (and the login shell's PATH is unknown: {login})"
+                    ));
+                } else {
+                    problem.push_str(" or the login shell's PATH");
+                }
+                problem
+            }),
+        }
+    }
+
+    /// One adapter as this machine has it: found where, which version. Never fails for a
+    /// missing or broken CLI: that is the answer.
+    ///
+    /// # Errors
+    /// [`EngineError::Store`].
+    pub async fn worker_cli(&self, cli: WorkerCli) -> Result<WorkerCliStatus, EngineError> {
+        let configured = self.worker_path_setting(cli).await?;
+        let configured_text = configured.as_ref().map(|p| p.display().to_string());
+        let located = match self.locate(cli, configured.as_deref()).await {
+            Ok(located) => located,
+            Err(problem) => {
+                return Ok(WorkerCliStatus::missing(
+                    cli,
+                    configured_text,
+                    Some(problem),
+                ))
+            }
+        };
+        let version = tools::version(
+            &located.path,
+            cli.version_args(),
+            located.child_path.as_deref(),
+            VERSION_TIMEOUT,
+        )
+        .await;
+        let (version, problem) = match version {
+            Ok(version) => (Some(version), None),
+            Err(error) => (None, Some(format!("--version failed: {error}"))),
+        };
+        Ok(WorkerCliStatus {
+            name: cli.program().to_owned(),
+            cli,
+            program: cli.program().to_owned(),
+            path: Some(located.path.display().to_string()),
+            installed: version.is_some(),
+            version,
+            source: Some(source(located.source)),
+            configured_path: configured_text,
+            problem,
+        })
+    }
+
+    /// Every adapter in display order ([`WorkerCli::ALL`]), probed concurrently.
+    ///
+    /// # Errors
+    /// [`EngineError::Store`].
+    pub async fn worker_clis(&self) -> Result<Vec<WorkerCliStatus>, EngineError> {
+        join_all(WorkerCli::ALL.into_iter().map(|cli| self.worker_cli(cli)))
+            .await
+            .into_iter()
+            .collect()
+    }
+
+    /// Sets (or with `None` or a blank path, clears) where `cli`'s executable is, and returns
+    /// the adapter as found afterwards.
+    ///
+    /// # Errors
+    /// [`EngineError::InvalidInput`] when the path is not absolute or not an executable file
+    /// (nothing is stored); [`EngineError::Store`].
+    pub async fn set_worker_path(
+        &self,
+        cli: WorkerCli,
+        path: Option<&str>,
+    ) -> Result<WorkerCliStatus, EngineError> {
+        let key = setting_key(cli);
+        match path.map(str::trim).filter(|p| !p.is_empty()) {
+            Some(path) => {
+                tools::check_executable(Path::new(path)).map_err(|e| {
+                    EngineError::InvalidInput(format!("{} path: {e}", cli.program()))
+                })?;
+                self.store().set_setting(&key, path, &now()).await?;
+            }
+            None => self.store().delete_setting(&key).await?,
+        }
+        self.worker_cli(cli).await
+    }
+}

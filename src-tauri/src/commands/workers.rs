@@ -1,0 +1,54 @@
+//! Worker CLI and worktree settings: which agent CLIs are installed (and where), the path set
+//! for each, worktree disk usage and how long failed attempts keep their worktrees.
+
+use switchyard_core::doctor::{WorkerCliStatus, WorktreeUsage};
+use switchyard_core::worker::WorkerCli;
+use tauri::State;
+
+use crate::{AppState, IpcError};
+
+/// Every adapter (claude, codex, gemini, opencode, aider): installed with its version and
+/// where it was found, or missing and why.
+#[tauri::command]
+#[specta::specta]
+pub async fn list_worker_clis(
+    state: State<'_, AppState>,
+) -> Result<Vec<WorkerCliStatus>, IpcError> {
+    Ok(state.require()?.worker_clis().await?)
+}
+
+/// Sets the executable used for `cli` (`null` or blank clears it, back to `PATH`); fails with
+/// `invalidInput` when it is not an absolute path to an executable file. Returns the adapter
+/// as found afterwards.
+#[tauri::command]
+#[specta::specta]
+pub async fn set_worker_path(
+    state: State<'_, AppState>,
+    cli: WorkerCli,
+    path: Option<String>,
+) -> Result<WorkerCliStatus, IpcError> {
+    Ok(state
+        .require()?
+        .set_worker_path(cli, path.as_deref())
+        .await?)
+}
+
+/// Bytes and count of attempt worktrees in the data directory, with the retention setting.
+#[tauri::command]
+#[specta::specta]
+pub async fn worktree_usage(state: State<'_, AppState>) -> Result<WorktreeUsage, IpcError> {
+    Ok(state.require()?.worktree_usage().await?)
+}
+
+/// Sets how many days failed or interrupted attempts keep their worktrees (0–3650); returns
+/// the usage with the new setting.
+#[tauri::command]
+#[specta::specta]
+pub async fn set_worktree_retention(
+    state: State<'_, AppState>,
+    days: u32,
+) -> Result<WorktreeUsage, IpcError> {
+    let engine = state.require()?;
+    engine.set_worktree_retention_days(days).await?;
+    Ok(engine.worktree_usage().await?)
+}
