@@ -17,6 +17,7 @@ mod event;
 pub mod exec;
 pub mod gemini;
 mod json;
+pub mod model;
 pub mod opencode;
 
 use std::fmt;
