@@ -605,3 +605,55 @@ async fn an_unknown_model_fails_before_anything_is_sent() {
     assert!(events.is_empty());
     assert!(server.requests().is_empty());
 }
+
+#[tokio::test]
+async fn old_file_contents_are_left_out_once_the_history_is_over_budget() {
+    let server = TestServer::start(vec![
+        turn(
+            &["f1.txt", "f2.txt", "f3.txt"],
+            json!([]),
+            false,
+            "Reading three",
+        ),
+        turn(&["f4.txt", "f5.txt"], json!([]), false, "Reading two more"),
+        turn(&[], json!([]), true, "Read them all"),
+    ])
+    .await;
+    // Five files of 60 KB: 180 KB in turn 1 and 120 KB in turn 2 are more than the history
+    // budget (256 KB) together.
+    let bodies: Vec<(String, String)> = (1..=5)
+        .map(|n| (format!("f{n}.txt"), format!("{n}").repeat(60 * 1024)))
+        .collect();
+    let files: Vec<(&str, &str)> = bodies
+        .iter()
+        .map(|(p, b)| (p.as_str(), b.as_str()))
+        .collect();
+    let setup = setup(&files, &server).await;
+
+    let (outcome, _) = run(&setup.engine, job(&setup, "Read everything", limits(4))).await;
+    assert!(outcome.expect("outcome").ok);
+
+    assert_eq!(server.requests().len(), 3);
+    // Second request: the first turn still fits, in full.
+    let second = messages(&server, 1);
+    assert!(second[3].1.contains(&bodies[0].1), "turn 1 in full");
+    // Third request: turn 1 in brief, turn 2 (the newest) in full.
+    let third = messages(&server, 2);
+    assert_eq!(third.len(), 6);
+    let brief = &third[3].1;
+    assert!(
+        !brief.contains(&bodies[0].1[..1024]),
+        "turn 1's files left out: {}",
+        &brief[..brief.len().min(400)]
+    );
+    assert!(
+        third[3]
+            .1
+            .contains("f1.txt: shown then (61440 bytes), left out now"),
+        "{}",
+        &third[3].1
+    );
+    assert!(third[5].1.contains(&bodies[3].1), "turn 2 in full");
+    assert!(third[5].1.contains(&bodies[4].1), "turn 2 in full");
+    assert!(server.requests()[2].body.len() < 150 * 1024);
+}

@@ -300,6 +300,9 @@ pub struct ContextLimits {
     pub turn_bytes: usize,
     /// Files read in one turn; further requests are named as skipped.
     pub reads_per_turn: usize,
+    /// Bytes of earlier turns replayed in full; older turns are replayed in brief (file
+    /// contents left out), so a long run's prompt stays bounded.
+    pub history_bytes: usize,
 }
 
 impl Default for ContextLimits {
@@ -310,6 +313,7 @@ impl Default for ContextLimits {
             file_bytes: 64 * 1024,
             turn_bytes: 192 * 1024,
             reads_per_turn: 16,
+            history_bytes: 256 * 1024,
         }
     }
 }
@@ -386,6 +390,21 @@ pub fn feedback_prompt(
     skipped: &[String],
     turns_left: u32,
 ) -> String {
+    render_feedback(edits, files, skipped, Some(turns_left))
+}
+
+/// The same message as replayed once it is old: file contents replaced by a note (the model
+/// can ask again; the file may have changed since anyway), no turn count.
+pub fn feedback_brief(edits: &[EditReport], files: &[FileView], skipped: &[String]) -> String {
+    render_feedback(edits, files, skipped, None)
+}
+
+fn render_feedback(
+    edits: &[EditReport],
+    files: &[FileView],
+    skipped: &[String],
+    turns_left: Option<u32>,
+) -> String {
     let mut out = String::new();
     if !edits.is_empty() {
         out.push_str("Edits:\n");
@@ -401,8 +420,13 @@ pub fn feedback_prompt(
         out.push('\n');
     }
     for file in files {
-        match &file.body {
-            FileBody::Text { content, cut_from } => {
+        match (&file.body, turns_left) {
+            (FileBody::Text { content, .. }, None) => out.push_str(&format!(
+                "{}: shown then ({} bytes), left out now; ask to read it again if needed\n\n",
+                file.path,
+                content.len()
+            )),
+            (FileBody::Text { content, cut_from }, Some(_)) => {
                 out.push_str(&format!("===== BEGIN FILE {} =====\n", file.path));
                 out.push_str(content);
                 if !content.is_empty() && !content.ends_with('\n') {
@@ -416,7 +440,7 @@ pub fn feedback_prompt(
                 }
                 out.push_str(&format!("===== END FILE {} =====\n\n", file.path));
             }
-            FileBody::Unavailable(why) => {
+            (FileBody::Unavailable(why), _) => {
                 out.push_str(&format!("{}: not shown: {why}\n\n", file.path));
             }
         }
@@ -433,10 +457,110 @@ pub fn feedback_prompt(
              to true if the task is complete.\n\n",
         );
     }
-    out.push_str(&format!(
-        "{turns_left} turn(s) left. Continue, or set \"done\" to true when the task is complete."
-    ));
+    match turns_left {
+        Some(left) => out.push_str(&format!(
+            "{left} turn(s) left. Continue, or set \"done\" to true when the task is complete."
+        )),
+        None => {
+            let trimmed = out.trim_end().len();
+            out.truncate(trimmed);
+        }
+    }
     out
+}
+
+/// Search text longer than this is left out of a replayed answer.
+const BRIEF_SEARCH_BYTES: usize = 2048;
+
+/// A turn's answer as replayed once it is old: whole-file contents (and long search/replace
+/// texts) replaced by their size, the rest as it was.
+pub fn answer_brief(answer: &Value) -> String {
+    let mut brief = answer.clone();
+    if let Some(edits) = brief.get_mut("edits").and_then(Value::as_array_mut) {
+        for edit in edits {
+            let Some(edit) = edit.as_object_mut() else {
+                continue;
+            };
+            for field in ["content", "search", "replace"] {
+                let long = match edit.get(field).and_then(Value::as_str) {
+                    Some(text) if field == "content" || text.len() > BRIEF_SEARCH_BYTES => {
+                        Some(text.len())
+                    }
+                    _ => None,
+                };
+                if let Some(len) = long {
+                    edit.insert(
+                        field.into(),
+                        Value::String(format!("[{len} bytes left out]")),
+                    );
+                }
+            }
+        }
+    }
+    brief.to_string()
+}
+
+/// Who says a message of the replayed conversation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Speaker {
+    User,
+    Assistant,
+}
+
+/// One finished turn, in full and in brief.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TurnRecord {
+    pub answer: String,
+    pub answer_brief: String,
+    pub feedback: String,
+    pub feedback_brief: String,
+}
+
+/// The conversation to send: the first prompt, then each turn's answer and feedback. The
+/// newest turns go in full while they fit in `budget` bytes (the newest always does: it is
+/// what the model must act on); every older turn goes in brief.
+pub fn history(first: &str, turns: &[TurnRecord], budget: usize) -> Vec<(Speaker, String)> {
+    let mut full_from = turns.len();
+    let mut used = 0usize;
+    for (index, turn) in turns.iter().enumerate().rev() {
+        let size = turn.answer.len() + turn.feedback.len();
+        if index + 1 != turns.len() && used + size > budget {
+            break;
+        }
+        used += size;
+        full_from = index;
+    }
+    let mut messages = vec![(Speaker::User, first.to_owned())];
+    for (index, turn) in turns.iter().enumerate() {
+        let (answer, feedback) = if index >= full_from {
+            (&turn.answer, &turn.feedback)
+        } else {
+            (&turn.answer_brief, &turn.feedback_brief)
+        };
+        messages.push((Speaker::Assistant, answer.clone()));
+        messages.push((Speaker::User, feedback.clone()));
+    }
+    messages
+}
+
+/// Folders whose contents are build output or installed packages nearly always: listed as
+/// one line, not walked, so they do not crowd the tree (the model can still read inside).
+pub const UNLISTED_DIRS: [&str; 10] = [
+    "node_modules",
+    "target",
+    ".venv",
+    "venv",
+    "__pycache__",
+    ".tox",
+    ".mypy_cache",
+    ".pytest_cache",
+    ".next",
+    ".gradle",
+];
+
+/// Whether a folder of this name is listed without its contents.
+pub fn is_unlisted_dir(name: &str) -> bool {
+    UNLISTED_DIRS.contains(&name)
 }
 
 /// Catalog prices as the worker usage's price; `None` when either is unknown.
@@ -660,6 +784,85 @@ mod tests {
         ));
         assert!(!feedback.contains("You asked for nothing"));
         assert!(feedback_prompt(&[], &[], &[], 1).contains("You asked for nothing"));
+    }
+
+    #[test]
+    fn old_turns_are_replayed_in_brief_within_the_budget() {
+        let read = [FileView {
+            path: "a.rs".into(),
+            body: FileBody::Text {
+                content: "SECRET-BODY".into(),
+                cut_from: None,
+            },
+        }];
+        let brief = feedback_brief(&[], &read, &[]);
+        assert_eq!(
+            brief,
+            "a.rs: shown then (11 bytes), left out now; ask to read it again if needed"
+        );
+        let answer = json!({
+            "read": [], "done": false, "summary": "s",
+            "edits": [
+                {"path": "big.rs", "content": "x".repeat(5000)},
+                {"path": "a.rs", "search": "short", "replace": "y".repeat(3000)}
+            ]
+        });
+        let short = answer_brief(&answer);
+        assert!(short.contains("[5000 bytes left out]"), "{short}");
+        assert!(short.contains("\"search\":\"short\""), "{short}");
+        assert!(short.contains("[3000 bytes left out]"), "{short}");
+        assert!(!short.contains("xxxx"));
+
+        let record = |n: usize| TurnRecord {
+            answer: format!("answer{n}"),
+            answer_brief: format!("a{n}"),
+            feedback: format!("feedback{n}-{}", "f".repeat(100)),
+            feedback_brief: format!("b{n}"),
+        };
+        let turns = [record(1), record(2), record(3)];
+        let texts = |budget| -> Vec<String> {
+            history("first", &turns, budget)
+                .into_iter()
+                .map(|(_, text)| text.chars().take(9).collect())
+                .collect()
+        };
+        // Room for everything: all in full.
+        assert_eq!(
+            texts(10_000),
+            [
+                "first",
+                "answer1",
+                "feedback1",
+                "answer2",
+                "feedback2",
+                "answer3",
+                "feedback3"
+            ]
+        );
+        // Room for two turns: the oldest in brief.
+        assert_eq!(
+            texts(250),
+            [
+                "first",
+                "a1",
+                "b1",
+                "answer2",
+                "feedback2",
+                "answer3",
+                "feedback3"
+            ]
+        );
+        // No room at all: still the newest in full.
+        assert_eq!(
+            texts(0),
+            ["first", "a1", "b1", "a2", "b2", "answer3", "feedback3"]
+        );
+        let speakers: Vec<Speaker> = history("first", &turns[..1], 0)
+            .into_iter()
+            .map(|(who, _)| who)
+            .collect();
+        assert_eq!(speakers, [Speaker::User, Speaker::Assistant, Speaker::User]);
+        assert!(is_unlisted_dir("node_modules") && !is_unlisted_dir("src"));
     }
 
     #[test]

@@ -7,7 +7,9 @@ use std::fs;
 use std::io::{ErrorKind, Read};
 use std::path::{Component, Path, PathBuf};
 
-use switchyard_core::worker::model::{checked_path, ContextLimits, FileBody, FileView};
+use switchyard_core::worker::model::{
+    checked_path, is_unlisted_dir, ContextLimits, FileBody, FileView,
+};
 
 /// Entries visited while counting paths past the listing's limit: a huge ignored folder
 /// (`node_modules`) must not stall the first turn.
@@ -83,7 +85,7 @@ impl Worktree {
     }
 
     /// Paths of the worktree (relative, `/`-separated, sorted per folder), without `.git`,
-    /// symlinks listed but not followed: at most `limits.tree_entries`, and how many more
+    /// symlinks listed but not followed, build-output folders as one line each: at most `limits.tree_entries`, and how many more
     /// there are (counted up to a bound).
     pub(super) fn tree(&self, limits: &ContextLimits) -> (Vec<String>, usize) {
         let mut listed = Vec::new();
@@ -107,10 +109,15 @@ impl Worktree {
                     continue;
                 }
                 let path = format!("{prefix}{name}");
-                if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+                if is_dir && !is_unlisted_dir(&name) {
                     folders.push((entry.path(), format!("{path}/")));
                 } else if listed.len() < limits.tree_entries {
-                    listed.push(path);
+                    listed.push(if is_dir {
+                        format!("{path}/ (contents not listed)")
+                    } else {
+                        path
+                    });
                 } else {
                     more += 1;
                 }
@@ -226,13 +233,27 @@ mod tests {
     #[test]
     fn the_tree_skips_git_and_counts_what_it_leaves_out() {
         let (dir, wt) = worktree();
-        for file in ["b.txt", "a.txt", "src/lib.rs", ".git/HEAD"] {
+        for file in [
+            "b.txt",
+            "a.txt",
+            "src/lib.rs",
+            ".git/HEAD",
+            "node_modules/left-pad/index.js",
+        ] {
             let path = dir.path().join(file);
             fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
             fs::write(path, "x").expect("write");
         }
         let (paths, more) = wt.tree(&ContextLimits::default());
-        assert_eq!(paths, ["a.txt", "b.txt", "src/lib.rs"]);
+        assert_eq!(
+            paths,
+            [
+                "a.txt",
+                "b.txt",
+                "node_modules/ (contents not listed)",
+                "src/lib.rs"
+            ]
+        );
         assert_eq!(more, 0);
         let limits = ContextLimits {
             tree_entries: 1,
@@ -240,7 +261,7 @@ mod tests {
         };
         let (paths, more) = wt.tree(&limits);
         assert_eq!(paths, ["a.txt"]);
-        assert_eq!(more, 2);
+        assert_eq!(more, 3);
     }
 
     #[test]

@@ -5,7 +5,8 @@
 //! path for one JSON answer per turn ([`answer_schema`]): files to read, edits to apply (whole
 //! file, search/replace, delete), whether it is done, and a summary. The first turn carries
 //! the task and the worktree's file tree; each later turn carries how every edit went and the
-//! files it asked for, all bounded ([`ContextLimits`]). It has no shell.
+//! files it asked for, all bounded ([`ContextLimits`]); earlier turns are replayed in brief
+//! once they no longer fit the history budget. It has no shell.
 //!
 //! How a run ends: `Ok` with `ok: true` when the model says it is done (after a turn whose
 //! edits all applied); `Ok` with `ok: false` and a summary saying why when it runs out of
@@ -25,8 +26,8 @@ use std::time::Duration;
 use switchyard_core::catalog::card::Pricing;
 use switchyard_core::providers::ProviderKind;
 use switchyard_core::worker::model::{
-    answer_schema, first_prompt, parse_answer, render_tree, token_price, ContextLimits,
-    ANSWER_SCHEMA_NAME, INSTRUCTIONS,
+    answer_brief, answer_schema, first_prompt, history, parse_answer, render_tree, token_price,
+    ContextLimits, Speaker, TurnRecord, ANSWER_SCHEMA_NAME, INSTRUCTIONS,
 };
 use switchyard_core::worker::{TokenPrice, Usage, WorkerEvent};
 use switchyard_providers::client::{
@@ -220,7 +221,8 @@ impl Engine {
                 .map_err(|e| Stop::Failed(format!("listing the worktree failed: {e}")))?;
             render_tree(&paths, more, &limits)
         };
-        let mut messages = vec![Message::user(first_prompt(&job.prompt, &tree, max_turns))];
+        let first = first_prompt(&job.prompt, &tree, max_turns);
+        let mut records: Vec<TurnRecord> = Vec::new();
         for turn in 1..=max_turns {
             if max_tokens > 0 && totals.tokens() >= max_tokens {
                 return Err(Stop::Failed(format!(
@@ -241,7 +243,13 @@ impl Engine {
             let request = ChatRequest {
                 model: routed.model.clone(),
                 system: Some(INSTRUCTIONS.to_owned()),
-                messages: messages.clone(),
+                messages: history(&first, &records, limits.history_bytes)
+                    .into_iter()
+                    .map(|(speaker, text)| match speaker {
+                        Speaker::User => Message::user(text),
+                        Speaker::Assistant => Message::assistant(text),
+                    })
+                    .collect(),
                 max_tokens: Some(answer_cap),
                 pricing,
                 cancel: Some(job.cancel.clone()),
@@ -304,8 +312,12 @@ impl Engine {
                     summary.to_owned()
                 });
             }
-            messages.push(Message::assistant(answer.value.to_string()));
-            messages.push(Message::user(result.feedback));
+            records.push(TurnRecord {
+                answer: answer.value.to_string(),
+                answer_brief: answer_brief(&answer.value),
+                feedback: result.feedback,
+                feedback_brief: result.feedback_brief,
+            });
         }
         Err(Stop::Failed(format!(
             "stopped: the turn limit ({max_turns}) was reached before the model said it was done"

@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 
 use switchyard_core::worker::model::{
-    feedback_prompt, Answer, ContextLimits, EditReport, FileBody, FileView,
+    feedback_brief, feedback_prompt, Answer, ContextLimits, EditReport, FileBody, FileView,
 };
 use switchyard_core::worker::{ToolAction, ToolStatus, WorkerEvent};
 
@@ -21,6 +21,8 @@ pub(super) struct TurnResult {
     pub all_applied: bool,
     /// The next user message.
     pub feedback: String,
+    /// The same, as replayed once it is old (file contents left out).
+    pub feedback_brief: String,
 }
 
 /// Applies `answer` to `worktree`; `turn` numbers the events' ids.
@@ -98,6 +100,7 @@ pub(super) fn run_turn(
         events,
         all_applied,
         feedback: feedback_prompt(&reports, &files, &skipped, turns_left),
+        feedback_brief: feedback_brief(&reports, &files, &skipped),
     }
 }
 
