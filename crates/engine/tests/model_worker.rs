@@ -20,7 +20,9 @@ use serde_json::{json, Value};
 use switchyard_core::error::ErrorCode;
 use switchyard_core::providers::{AddProviderRequest, ProviderKind};
 use switchyard_core::worker::{ToolAction, ToolStatus, WorkerEvent};
-use switchyard_engine::model_worker::{ModelWorkerJob, ModelWorkerLimits, ModelWorkerOutcome};
+use switchyard_engine::model_worker::{
+    ModelWorkerJob, ModelWorkerLimits, ModelWorkerOutcome, StopReason,
+};
 use switchyard_engine::{CancellationToken, Engine, EngineConfig, EngineError};
 use switchyard_runner::git::Worktree;
 use switchyard_store::{Store, DATABASE_FILE};
@@ -213,6 +215,7 @@ async fn one_turn_writes_whole_files_in_the_worktree() {
         outcome.summary.as_deref(),
         Some("Greeting updated and a note added")
     );
+    assert_eq!(outcome.stopped, None);
     assert_eq!((outcome.usage.input, outcome.usage.output), (300, 120));
     assert_eq!(
         read(&setup.worktree.join("src/greet.txt")),
@@ -473,6 +476,8 @@ async fn the_turn_limit_ends_the_run_not_ok_with_a_clear_summary() {
     assert!(!outcome.ok);
     let summary = outcome.summary.expect("summary");
     assert!(summary.contains("turn limit (2)"), "{summary}");
+    assert_eq!(outcome.stopped, Some(StopReason::TurnLimit));
+    assert_eq!(StopReason::TurnLimit.code(), ErrorCode::WorkerFailed);
     assert_eq!(server.requests().len(), 2);
     assert_eq!(server.unused_replies(), 1);
     assert_eq!(last_final(&events), (false, Some(summary.clone())));
@@ -506,6 +511,7 @@ async fn a_provider_error_stops_the_run_keeping_earlier_edits_only() {
     assert!(!outcome.ok);
     let summary = outcome.summary.expect("summary");
     assert!(summary.starts_with("turn 2: wtest:"), "{summary}");
+    assert_eq!(outcome.stopped, Some(StopReason::Failed));
     assert!(
         summary.contains("500") || summary.contains("server had an error"),
         "{summary}"
@@ -534,6 +540,7 @@ async fn an_answer_that_is_not_json_stops_the_run_after_one_repair_request() {
         summary.contains("no answer in the edit schema"),
         "{summary}"
     );
+    assert_eq!(outcome.stopped, Some(StopReason::BadAnswer));
     assert!(summary.contains("no JSON value"), "{summary}");
     assert_eq!(
         server.requests().len(),
@@ -584,6 +591,7 @@ async fn the_token_budget_stops_the_run() {
     assert!(!outcome.ok);
     let summary = outcome.summary.expect("summary");
     assert!(summary.contains("token budget (400)"), "{summary}");
+    assert_eq!(outcome.stopped, Some(StopReason::TokenBudget));
     assert_eq!(server.requests().len(), 1);
     let body = server.requests()[0].json();
     assert_eq!(
@@ -656,4 +664,40 @@ async fn old_file_contents_are_left_out_once_the_history_is_over_budget() {
     assert!(third[5].1.contains(&bodies[3].1), "turn 2 in full");
     assert!(third[5].1.contains(&bodies[4].1), "turn 2 in full");
     assert!(server.requests()[2].body.len() < 150 * 1024);
+}
+
+#[tokio::test]
+async fn the_time_limit_ends_a_hanging_call_not_ok() {
+    let server = TestServer::start(vec![
+        turn(
+            &[],
+            json!([{"path": "a.txt", "content": "first\n"}]),
+            false,
+            "One",
+        ),
+        Reply::Hang,
+    ])
+    .await;
+    let setup = setup(&[("a.txt", "a\n")], &server).await;
+    let limits = ModelWorkerLimits {
+        timeout: Duration::from_secs(2),
+        ..limits(5)
+    };
+
+    let started = std::time::Instant::now();
+    let (outcome, events) = run(&setup.engine, job(&setup, "Edit a", limits)).await;
+    let outcome = outcome.expect("outcome");
+
+    assert!(
+        started.elapsed() < Duration::from_secs(8),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(!outcome.ok);
+    assert_eq!(outcome.stopped, Some(StopReason::TimeLimit));
+    assert_eq!(StopReason::TimeLimit.code(), ErrorCode::Timeout);
+    let summary = outcome.summary.expect("summary");
+    assert!(summary.contains("time limit (2 s)"), "{summary}");
+    assert_eq!(last_final(&events), (false, Some(summary)));
+    assert_eq!(read(&setup.worktree.join("a.txt")), "first\n");
 }

@@ -24,6 +24,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use switchyard_core::catalog::card::Pricing;
+use switchyard_core::error::ErrorCode;
 use switchyard_core::providers::ProviderKind;
 use switchyard_core::worker::model::{
     answer_brief, answer_schema, first_prompt, history, parse_answer, render_tree, token_price,
@@ -78,6 +79,30 @@ pub struct ModelWorkerOutcome {
     pub ok: bool,
     /// The model's last summary, or why the run stopped.
     pub summary: Option<String>,
+    /// Why the run stopped before the model was done; `None` when `ok`.
+    pub stopped: Option<StopReason>,
+}
+
+/// Why a run stopped before the model said it was done.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StopReason {
+    TurnLimit,
+    TokenBudget,
+    TimeLimit,
+    /// The provider failed (refused, unreachable, errored), or the run could not go on.
+    Failed,
+    /// The model never answered in the schema, even after a repair request.
+    BadAnswer,
+}
+
+impl StopReason {
+    /// The code the attempt's failure carries.
+    pub fn code(self) -> ErrorCode {
+        match self {
+            StopReason::TimeLimit => ErrorCode::Timeout,
+            _ => ErrorCode::WorkerFailed,
+        }
+    }
 }
 
 /// Running usage totals.
@@ -104,16 +129,21 @@ impl Totals {
 
 /// How a started run stopped early.
 enum Stop {
-    Failed(String),
+    Failed(StopReason, String),
     Canceled,
 }
 
-/// Retries are few (each costs a turn's wait); the whole call never outlives the run.
+fn failed(why: String) -> Stop {
+    Stop::Failed(StopReason::Failed, why)
+}
+
+/// Retries are few (each costs a turn's wait). The client's own total timeout falls just
+/// after the run's deadline, so the deadline ends a slow call and says so.
 fn client_config(remaining: Duration) -> ClientConfig {
     let defaults = Timeouts::default();
     ClientConfig {
         timeouts: Timeouts {
-            total: defaults.total.min(remaining.max(Duration::from_secs(1))),
+            total: defaults.total.min(remaining + Duration::from_secs(1)),
             ..defaults
         },
         retry: RetryPolicy {
@@ -169,13 +199,13 @@ impl Engine {
                 on_event,
             )
             .await;
-        let (ok, summary) = match stop {
-            Ok(summary) => (true, summary),
-            Err(Stop::Failed(why)) => {
+        let (stopped, summary) = match stop {
+            Ok(summary) => (None, summary),
+            Err(Stop::Failed(reason, why)) => {
                 on_event(WorkerEvent::Error {
                     message: why.clone(),
                 });
-                (false, why)
+                (Some(reason), why)
             }
             Err(Stop::Canceled) => {
                 on_event(WorkerEvent::Final {
@@ -187,6 +217,7 @@ impl Engine {
                 ));
             }
         };
+        let ok = stopped.is_none();
         on_event(WorkerEvent::Final {
             ok,
             summary: Some(summary.clone()),
@@ -195,6 +226,7 @@ impl Engine {
             usage: totals.usage,
             ok,
             summary: Some(summary),
+            stopped,
         })
     }
 
@@ -218,24 +250,27 @@ impl Engine {
             let worktree = worktree.clone();
             let (paths, more) = tokio::task::spawn_blocking(move || worktree.tree(&limits))
                 .await
-                .map_err(|e| Stop::Failed(format!("listing the worktree failed: {e}")))?;
+                .map_err(|e| failed(format!("listing the worktree failed: {e}")))?;
             render_tree(&paths, more, &limits)
         };
         let first = first_prompt(&job.prompt, &tree, max_turns);
         let mut records: Vec<TurnRecord> = Vec::new();
         for turn in 1..=max_turns {
             if max_tokens > 0 && totals.tokens() >= max_tokens {
-                return Err(Stop::Failed(format!(
-                    "stopped: the token budget ({max_tokens}) was used up after {} turn(s)",
-                    turn - 1
-                )));
+                return Err(Stop::Failed(
+                    StopReason::TokenBudget,
+                    format!(
+                        "stopped: the token budget ({max_tokens}) was used up after {} turn(s)",
+                        turn - 1
+                    ),
+                ));
             }
             let remaining = deadline.saturating_duration_since(Instant::now());
             if remaining.is_zero() {
                 return Err(timed_out(job.limits.timeout));
             }
             let client = ModelClient::new(client_config(remaining))
-                .map_err(|e| Stop::Failed(format!("the model client could not start: {e}")))?;
+                .map_err(|e| failed(format!("the model client could not start: {e}")))?;
             let answer_cap = match max_tokens {
                 0 => TURN_MAX_TOKENS,
                 cap => TURN_MAX_TOKENS.min(cap - totals.tokens()),
@@ -265,15 +300,18 @@ impl Engine {
                 Err(_) => return Err(timed_out(job.limits.timeout)),
                 Ok(Err(ClientError::Canceled)) => return Err(Stop::Canceled),
                 Ok(Err(ClientError::Schema { error, .. })) => {
-                    return Err(Stop::Failed(format!(
+                    return Err(Stop::Failed(
+                        StopReason::BadAnswer,
+                        format!(
                         "turn {turn}: {} gave no answer in the edit schema, even after a repair \
                          request: {error}",
                         job.model_id
-                    )))
+                    ),
+                    ))
                 }
                 Ok(Err(error)) => {
                     let error = routed.key.failure(&routed.provider.id, error);
-                    return Err(Stop::Failed(format!("turn {turn}: {error}")));
+                    return Err(failed(format!("turn {turn}: {error}")));
                 }
                 Ok(Ok(answer)) => answer,
             };
@@ -282,8 +320,12 @@ impl Engine {
                 answer.answer.usage.output_tokens,
             );
             on_event(WorkerEvent::Usage(totals.usage));
-            let parsed = parse_answer(&answer.value)
-                .map_err(|e| Stop::Failed(format!("turn {turn}: the answer is unusable: {e}")))?;
+            let parsed = parse_answer(&answer.value).map_err(|e| {
+                Stop::Failed(
+                    StopReason::BadAnswer,
+                    format!("turn {turn}: the answer is unusable: {e}"),
+                )
+            })?;
             if !parsed.summary.trim().is_empty() {
                 on_event(WorkerEvent::AssistantText {
                     text: parsed.summary.clone(),
@@ -298,7 +340,7 @@ impl Engine {
                     turns::run_turn(&worktree, &parsed, &limits, turn, left)
                 })
                 .await
-                .map_err(|e| Stop::Failed(format!("turn {turn}: applying edits failed: {e}")))?
+                .map_err(|e| failed(format!("turn {turn}: applying edits failed: {e}")))?
             };
             for event in result.events {
                 on_event(event);
@@ -319,15 +361,21 @@ impl Engine {
                 feedback_brief: result.feedback_brief,
             });
         }
-        Err(Stop::Failed(format!(
+        Err(Stop::Failed(
+            StopReason::TurnLimit,
+            format!(
             "stopped: the turn limit ({max_turns}) was reached before the model said it was done"
-        )))
+        ),
+        ))
     }
 }
 
 fn timed_out(timeout: Duration) -> Stop {
-    Stop::Failed(format!(
-        "stopped: the time limit ({} s) was reached",
-        timeout.as_secs()
-    ))
+    Stop::Failed(
+        StopReason::TimeLimit,
+        format!(
+            "stopped: the time limit ({} s) was reached",
+            timeout.as_secs()
+        ),
+    )
 }
