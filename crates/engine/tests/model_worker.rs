@@ -701,3 +701,76 @@ async fn the_time_limit_ends_a_hanging_call_not_ok() {
     assert_eq!(last_final(&events), (false, Some(summary)));
     assert_eq!(read(&setup.worktree.join("a.txt")), "first\n");
 }
+
+#[tokio::test]
+async fn an_anthropic_provider_answers_through_the_forced_tool_over_two_turns() {
+    let tool = |input: Value| {
+        Reply::json(
+            200,
+            wire::anthropic_tool_message("claude-tiny", "worker_turn", input, (200, 80)),
+        )
+    };
+    let server = TestServer::start(vec![
+        tool(json!({"read": ["a.txt"], "edits": [], "done": false, "summary": "Reading"})),
+        tool(json!({
+            "read": [],
+            "edits": [{"path": "a.txt", "search": "old", "replace": "new"}],
+            "done": true,
+            "summary": "Replaced"
+        })),
+    ])
+    .await;
+    let setup = setup(&[("a.txt", "old line\n")], &server).await;
+    setup
+        .engine
+        .add_provider(AddProviderRequest {
+            id: "atest".into(),
+            name: None,
+            kind: ProviderKind::Anthropic,
+            base_url: server.at("/anthropic"),
+        })
+        .await
+        .expect("add provider");
+    let mut job = job(&setup, "Replace old with new", limits(3));
+    job.model_id = "atest:claude-tiny".into();
+
+    let (outcome, events) = run(&setup.engine, job).await;
+    let outcome = outcome.expect("outcome");
+
+    assert!(outcome.ok, "{outcome:?}");
+    assert_eq!((outcome.usage.input, outcome.usage.output), (400, 160));
+    assert_eq!(read(&setup.worktree.join("a.txt")), "new line\n");
+    assert_eq!(
+        tool_uses(&events),
+        [
+            file_read("a.txt", ToolStatus::Completed),
+            edit("a.txt", ToolStatus::Completed)
+        ]
+    );
+    let requests = server.requests();
+    assert_eq!(requests.len(), 2);
+    assert!(
+        requests[0].path.ends_with("/messages"),
+        "{}",
+        requests[0].path
+    );
+    let body = requests[1].json();
+    assert_eq!(body["model"], "claude-tiny");
+    assert_eq!(body["tool_choice"]["name"], "worker_turn");
+    assert_eq!(
+        body["tools"][0]["input_schema"]["title"],
+        "SwitchyardWorkerTurn"
+    );
+    assert!(body["system"].to_string().contains("cannot run commands"));
+    let roles: Vec<&str> = body["messages"]
+        .as_array()
+        .expect("messages")
+        .iter()
+        .filter_map(|m| m["role"].as_str())
+        .collect();
+    assert_eq!(roles, ["user", "assistant", "user"]);
+    assert!(
+        body["messages"][2].to_string().contains("old line"),
+        "{body}"
+    );
+}
