@@ -17,7 +17,7 @@ mod error;
 pub mod events;
 mod keys;
 mod local;
-mod model_worker;
+pub mod model_worker;
 pub mod paths;
 mod planner;
 mod roles;

@@ -8,7 +8,8 @@
 //!
 //! Adapters: [`claude`] (Claude Code `stream-json`), [`codex`] (`codex exec --json`),
 //! [`gemini`] (Gemini CLI `stream-json`), [`opencode`] (`opencode run --format json`),
-//! [`aider`] (plain text), [`exec`] (any command through `sh -c`).
+//! [`aider`] (plain text), [`exec`] (any command through `sh -c`). [`model`] is the pure half of
+//! the built-in model worker (no CLI: the engine calls the model and applies its edits).
 
 pub mod aider;
 pub mod claude;
@@ -17,6 +18,7 @@ mod event;
 pub mod exec;
 pub mod gemini;
 mod json;
+pub mod model;
 pub mod opencode;
 
 use std::fmt;
