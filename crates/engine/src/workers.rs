@@ -64,7 +64,11 @@ impl Engine {
         Ok(self.locate(cli, configured.as_deref()).await.ok())
     }
 
-    async fn locate(&self, cli: WorkerCli, configured: Option<&Path>) -> Result<Located, String> {
+    pub(crate) async fn locate(
+        &self,
+        cli: WorkerCli,
+        configured: Option<&Path>,
+    ) -> Result<Located, String> {
         match configured {
             Some(path) => tools::check_executable(path)
                 .map(|()| self.tools.located_at(path))

@@ -45,7 +45,7 @@ echo '{result}'
         .expect("store");
     store
         .set_setting(
-            "workers.claude.path",
+            "workers.path.claude",
             &script.display().to_string(),
             "2026-12-02T00:00:00Z",
         )

@@ -187,7 +187,7 @@ async fn a_cli_worker_that_cannot_be_found_fails_with_a_clear_message() {
         .expect("store");
     store
         .set_setting(
-            "workers.claude.path",
+            "workers.path.claude",
             "/nonexistent/claude",
             "2026-12-02T00:00:00Z",
         )

@@ -19,7 +19,6 @@ use switchyard_core::worker::{
 use switchyard_keychain::Secret;
 use switchyard_runner::process::lines::LineAssembler;
 use switchyard_runner::process::{self, EndedBy, ProcessSpec, Stream};
-use switchyard_runner::tools::{which, which_in};
 use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
@@ -447,32 +446,29 @@ impl Engine {
         })
     }
 
-    /// The CLI's binary: the path set in Settings (`workers.<name>.path`), else on `PATH`,
-    /// else on the login shell's `PATH` (returned too, so the CLI finds its own runtime).
+    /// The CLI's binary, found as Settings and `switchyard doctor` find it (the path set in
+    /// Settings, else `PATH`, else the login shell's `PATH`), with the `PATH` its process
+    /// needs when that differs from ours.
     async fn resolve_cli(&self, cli: WorkerCli) -> Result<(PathBuf, Option<String>), WorkerEnd> {
-        let name = cli.program();
-        if let Ok(Some(path)) = self.store().setting(&format!("workers.{name}.path")).await {
-            let path = PathBuf::from(path.trim());
-            if path.is_file() {
-                return Ok((path, None));
-            }
-            return Err(failed(format!(
-                "{name} is set to {} in Settings, but that file does not exist",
-                path.display()
-            )));
-        }
-        if let Some(path) = which(name) {
-            return Ok((path, None));
-        }
-        if let Some(login_path) = login_shell_path().await {
-            if let Some(path) = which_in(name, Some(login_path.as_ref())) {
-                return Ok((path, Some(login_path)));
-            }
-        }
-        Err(failed(format!(
-            "{name} is not installed: it is not on PATH nor on the login shell's PATH; \
-             install it or set its path in Settings"
-        )))
+        let configured = self
+            .worker_path_setting(cli)
+            .await
+            .map_err(|e| failed(e.to_string()))?;
+        let located = self
+            .locate(cli, configured.as_deref())
+            .await
+            .map_err(|problem| {
+                failed(format!(
+                    "{} is not installed: {problem}; install it or set its path in Settings",
+                    cli.program()
+                ))
+            })?;
+        Ok((
+            located.path,
+            located
+                .child_path
+                .map(|p| p.to_string_lossy().into_owned()),
+        ))
     }
 
     /// The worker's own provider key for the provider's default origin (where the CLI sends
@@ -647,14 +643,3 @@ async fn cli_version(binary: &Path, path_env: Option<&str>) -> Option<String> {
         .map(|l| l.chars().take(200).collect())
 }
 
-/// The login shell's `PATH` (GUI apps start with a minimal one), if it answers quickly.
-async fn login_shell_path() -> Option<String> {
-    let shell = std::env::var("SHELL").unwrap_or_else(|_| "/bin/sh".to_owned());
-    let spec = ProcessSpec::new(shell)
-        .args(["-l", "-c", "printf '%s' \"$PATH\""])
-        .timeout(Duration::from_secs(5))
-        .output_cap(64 * 1024);
-    let done = process::run(spec).await.ok()?;
-    let path = String::from_utf8_lossy(&done.stdout).trim().to_owned();
-    (done.exit.success() && !path.is_empty()).then_some(path)
-}
