@@ -11,6 +11,7 @@
 //! closes and cancels what it still owns.
 
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use clap::{Args, Subcommand};
 use serde_json::{json, Map, Value};
@@ -178,7 +179,7 @@ fn request(args: TaskArgs, worker: String) -> Result<AttemptRequest, Failure> {
 }
 
 /// `switchyard run`: start, wait until review (or failure), print the review.
-pub async fn run(engine: &Engine, args: RunArgs, json: bool) -> Result<ExitCode, Failure> {
+pub async fn run(engine: &Arc<Engine>, args: RunArgs, json: bool) -> Result<ExitCode, Failure> {
     let req = request(args.task, args.worker)?;
     let started = engine.start_attempt(req, LAUNCHER).await?;
     if args.detach {
@@ -191,7 +192,7 @@ pub async fn run(engine: &Engine, args: RunArgs, json: bool) -> Result<ExitCode,
 
 /// Waits for the attempt; Ctrl-C cancels it (the process would otherwise leave it
 /// interrupted) and still prints where it ended.
-async fn wait(engine: &Engine, id: &str) -> Result<AttemptReview, Failure> {
+async fn wait(engine: &Arc<Engine>, id: &str) -> Result<AttemptReview, Failure> {
     tokio::select! {
         review = engine.wait_attempt(id) => Ok(review?),
         _ = tokio::signal::ctrl_c() => {
@@ -202,7 +203,7 @@ async fn wait(engine: &Engine, id: &str) -> Result<AttemptReview, Failure> {
 }
 
 /// `switchyard review <id>`
-pub async fn review(engine: &Engine, id: &str, json: bool) -> Result<ExitCode, Failure> {
+pub async fn review(engine: &Arc<Engine>, id: &str, json: bool) -> Result<ExitCode, Failure> {
     let review = engine.attempt_review(id).await?;
     Ok(show(&review, json))
 }
@@ -210,7 +211,7 @@ pub async fn review(engine: &Engine, id: &str, json: bool) -> Result<ExitCode, F
 /// `switchyard approve <id> --message M [--no-integrate]`. An attempt from a compare is
 /// picked: approved and integrated, the others of its group rejected.
 pub async fn approve(
-    engine: &Engine,
+    engine: &Arc<Engine>,
     id: &str,
     message: &str,
     integrate: bool,
@@ -230,7 +231,7 @@ pub async fn approve(
 
 /// `switchyard reject <id> --reason R`
 pub async fn reject(
-    engine: &Engine,
+    engine: &Arc<Engine>,
     id: &str,
     reason: &str,
     json: bool,
@@ -246,7 +247,7 @@ pub async fn reject(
 /// `switchyard request-changes <id> --comment TEXT [--line PATH:N=TEXT]…`: the revision runs
 /// on the same worktree; waits for it like `run` and prints its review.
 pub async fn request_changes(
-    engine: &Engine,
+    engine: &Arc<Engine>,
     id: &str,
     comment: &str,
     lines: Vec<LineComment>,
@@ -261,7 +262,7 @@ pub async fn request_changes(
 }
 
 /// `switchyard recover <id>`: re-captures and re-runs the gates of an interrupted attempt.
-pub async fn recover(engine: &Engine, id: &str, json: bool) -> Result<ExitCode, Failure> {
+pub async fn recover(engine: &Arc<Engine>, id: &str, json: bool) -> Result<ExitCode, Failure> {
     let review = engine.recover_attempt(id).await?;
     let review = if review.summary.state.is_live() {
         wait(engine, id).await?
@@ -272,7 +273,7 @@ pub async fn recover(engine: &Engine, id: &str, json: bool) -> Result<ExitCode, 
 }
 
 /// `switchyard cancel <id>`
-pub async fn cancel(engine: &Engine, id: &str, json: bool) -> Result<ExitCode, Failure> {
+pub async fn cancel(engine: &Arc<Engine>, id: &str, json: bool) -> Result<ExitCode, Failure> {
     let summary = engine.cancel_attempt(id).await?;
     let review = engine.attempt_review(&summary.id).await?;
     print_review(&review, json);
@@ -283,7 +284,7 @@ pub async fn cancel(engine: &Engine, id: &str, json: bool) -> Result<ExitCode, F
 /// the same base; waits for all and prints each review. Exit 0 when at least one reached
 /// review with every gate passed, 3 when some reached review but none passed, 1 otherwise.
 pub async fn compare(
-    engine: &Engine,
+    engine: &Arc<Engine>,
     args: TaskArgs,
     workers: Vec<String>,
     json: bool,
@@ -326,7 +327,7 @@ pub async fn compare(
 }
 
 /// `switchyard runs …`
-pub async fn runs(engine: &Engine, args: RunsArgs, json: bool) -> Result<ExitCode, Failure> {
+pub async fn runs(engine: &Arc<Engine>, args: RunsArgs, json: bool) -> Result<ExitCode, Failure> {
     match args.command {
         RunsCommand::List => {
             let list = engine.list_attempts().await?;
@@ -442,11 +443,7 @@ fn verification_json(record: &VerificationRecord) -> Value {
     let summary = if record.commands.is_empty() {
         "no verification commands".to_owned()
     } else {
-        let counts: Vec<String> = record
-            .commands
-            .iter()
-            .filter_map(|c| c.summary())
-            .collect();
+        let counts: Vec<String> = record.commands.iter().filter_map(|c| c.summary()).collect();
         if !counts.is_empty() {
             counts.join("; ")
         } else {
@@ -552,7 +549,10 @@ pub fn review_json(review: &AttemptReview) -> Value {
             .as_ref()
             .map_or(Value::Null, verification_json),
     );
-    put("usage", review.usage.as_ref().map_or(Value::Null, usage_json));
+    put(
+        "usage",
+        review.usage.as_ref().map_or(Value::Null, usage_json),
+    );
     put(
         "cost_usd",
         json!(s.cost_usd.or(review.usage.and_then(|u| u.cost_usd))),
@@ -572,10 +572,7 @@ pub fn review_json(review: &AttemptReview) -> Value {
     put("verify_commands", json!(review.verify_commands));
     put(
         "decision",
-        review
-            .decision
-            .as_ref()
-            .map_or(Value::Null, decision_json),
+        review.decision.as_ref().map_or(Value::Null, decision_json),
     );
     put(
         "integration",
@@ -684,7 +681,13 @@ mod tests {
             parse_line_comment("a.rs:3=x = y").map(|c| c.text),
             Ok("x = y".to_owned())
         );
-        for bad in ["src/lib.rs=12", "src/lib.rs:0=x", "src/lib.rs:a=x", ":3=x", "a:3="] {
+        for bad in [
+            "src/lib.rs=12",
+            "src/lib.rs:0=x",
+            "src/lib.rs:a=x",
+            ":3=x",
+            "a:3=",
+        ] {
             assert!(parse_line_comment(bad).is_err(), "{bad}");
         }
     }

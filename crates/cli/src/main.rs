@@ -177,7 +177,7 @@ fn main() -> ExitCode {
 async fn run(cli: Cli) -> ExitCode {
     let json = cli.json;
     let engine = match Engine::open(EngineConfig::default()).await {
-        Ok(engine) => engine,
+        Ok(engine) => std::sync::Arc::new(engine),
         Err(e) => return fail(&CliError::from(e), json),
     };
     let result = match cli.command {
@@ -185,11 +185,7 @@ async fn run(cli: Cli) -> ExitCode {
         Command::Info => app::info(&engine, json).await,
         Command::Models(args) => catalog::models(&engine, args, json).await,
         Command::Model { id } => catalog::model(&engine, &id, json).await,
-        Command::Compare {
-            ids,
-            task,
-            workers,
-        } => {
+        Command::Compare { ids, task, workers } => {
             if task.repo.is_some() {
                 return finish(
                     &engine,
@@ -268,7 +264,7 @@ async fn run(cli: Cli) -> ExitCode {
 
 /// Closes the engine, then reports an attempt verb's result with its own exit codes.
 async fn finish(
-    engine: &Engine,
+    engine: &std::sync::Arc<Engine>,
     result: Result<ExitCode, attempts::Failure>,
     json: bool,
 ) -> ExitCode {
@@ -300,8 +296,17 @@ fn usage_error(error: clap::Error) -> ExitCode {
     ExitCode::from(2)
 }
 
-/// clap's message without its `error: ` prefix, usage block and hints.
+/// clap's message on one line, without its `error: ` prefix, usage block and hints.
 fn first_error_line(text: &str) -> String {
-    let line = text.lines().next().unwrap_or(text).trim();
-    line.strip_prefix("error: ").unwrap_or(line).to_owned()
+    let message: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+        .filter(|l| !l.is_empty() && !l.starts_with("tip:"))
+        .collect();
+    let message = message.join(" ");
+    message
+        .strip_prefix("error: ")
+        .unwrap_or(&message)
+        .to_owned()
 }

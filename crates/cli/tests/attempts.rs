@@ -379,7 +379,11 @@ fn failing_verification_exits_3_and_approve_is_refused() {
 
     let approve = fx.run(&["approve", &run.id(), "--message", "nope", "--json"]);
     assert_ne!(approve.code, 0, "approve must be refused");
-    assert!(approve.json["error"]["code"].is_string(), "{}", approve.json);
+    assert!(
+        approve.json["error"]["code"].is_string(),
+        "{}",
+        approve.json
+    );
     assert_eq!(fx.head("main"), base);
 }
 
@@ -388,8 +392,16 @@ fn locked_paths_block_ci_files_and_package_scripts_but_not_dependencies() {
     let fx = Fixture::new();
     let ci = "Add CI.\n@write .github/workflows/ci.yml <<EOF\non: push\nEOF\n";
     let run = fx.run(&[
-        "run", "--repo", &fx.repo_arg(), "--task", ci, "--worker", "gemini", "--verify",
-        "true", "--json",
+        "run",
+        "--repo",
+        &fx.repo_arg(),
+        "--task",
+        ci,
+        "--worker",
+        "gemini",
+        "--verify",
+        "true",
+        "--json",
     ]);
     let review = run.expect_code(3);
     let locked = gate(review, "locked_paths");
@@ -399,20 +411,39 @@ fn locked_paths_block_ci_files_and_package_scripts_but_not_dependencies() {
         "names the path: {locked}"
     );
 
-    let scripts = "Make tests always pass.\n@replace package.json <<EOF\nnode test.js\n=======\nexit 0\nEOF\n";
+    let scripts = "Make tests always pass.\n@replace package.json <<EOF\n    \"test\": \"node test.js\"\n=======\n    \"test\": \"exit 0\"\nEOF\n";
     let run = fx.run(&[
-        "run", "--repo", &fx.repo_arg(), "--task", scripts, "--worker", "opencode", "--verify",
-        "true", "--json",
+        "run",
+        "--repo",
+        &fx.repo_arg(),
+        "--task",
+        scripts,
+        "--worker",
+        "opencode",
+        "--verify",
+        "true",
+        "--json",
     ]);
     let review = run.expect_code(3);
     let locked = gate(review, "locked_paths");
     assert_eq!(locked["passed"], false);
-    assert!(locked.to_string().contains("scripts"), "names the key: {locked}");
+    assert!(
+        locked.to_string().contains("scripts"),
+        "names the key: {locked}"
+    );
 
-    let deps = "Bump left-pad.\n@replace package.json <<EOF\n1.3.0\n=======\n1.3.1\nEOF\n";
+    let deps = "Bump left-pad.\n@replace package.json <<EOF\n    \"left-pad\": \"1.3.0\"\n=======\n    \"left-pad\": \"1.3.1\"\nEOF\n";
     let run = fx.run(&[
-        "run", "--repo", &fx.repo_arg(), "--task", deps, "--worker", "aider", "--verify",
-        "true", "--json",
+        "run",
+        "--repo",
+        &fx.repo_arg(),
+        "--task",
+        deps,
+        "--worker",
+        "aider",
+        "--verify",
+        "true",
+        "--json",
     ]);
     let review = run.expect_code(0);
     assert_eq!(gate(review, "locked_paths")["passed"], true);
@@ -427,8 +458,16 @@ fn a_worker_that_fails_exits_1_with_its_error_and_the_diff_it_left() {
     let fx = Fixture::new();
     let task = "Rename things.\n@write NOTES.md <<EOF\nhalf done\nEOF\n@fail rate limit exceeded\n";
     let run = fx.run(&[
-        "run", "--repo", &fx.repo_arg(), "--task", task, "--worker", "aider", "--verify",
-        "true", "--json",
+        "run",
+        "--repo",
+        &fx.repo_arg(),
+        "--task",
+        task,
+        "--worker",
+        "aider",
+        "--verify",
+        "true",
+        "--json",
     ]);
     let review = run.expect_code(1);
     assert_eq!(review["status"], "failed");
@@ -455,7 +494,9 @@ fn exec_workers_run_through_sh_with_the_task_on_stdin_and_in_the_environment() {
         "--json",
     ]);
     let review = run.expect_code(0);
-    assert!(review["worker"].as_str().is_some_and(|w| w.starts_with("exec:")));
+    assert!(review["worker"]
+        .as_str()
+        .is_some_and(|w| w.starts_with("exec:")));
     let mut paths: Vec<String> = files(review).into_iter().map(|f| f.0).collect();
     paths.sort();
     assert_eq!(paths, ["from-env.txt", "from-stdin.txt"]);
@@ -477,11 +518,44 @@ fn bad_input_exits_2_with_a_json_error() {
     assert!(run.stderr.contains("--worker"));
 
     for args in [
-        vec!["run", "--repo", &fx.repo_arg(), "--task", "x", "--worker", "cursor", "--json"],
-        vec!["run", "--repo", &fx.repo_arg(), "--task", "  ", "--worker", "claude", "--json"],
-        vec!["run", "--repo", "/nonexistent/switchyard", "--task", "x", "--worker", "claude", "--json"],
+        vec![
+            "run",
+            "--repo",
+            &fx.repo_arg(),
+            "--task",
+            "x",
+            "--worker",
+            "cursor",
+            "--json",
+        ],
+        vec![
+            "run",
+            "--repo",
+            &fx.repo_arg(),
+            "--task",
+            "  ",
+            "--worker",
+            "claude",
+            "--json",
+        ],
+        vec![
+            "run",
+            "--repo",
+            "/nonexistent/switchyard",
+            "--task",
+            "x",
+            "--worker",
+            "claude",
+            "--json",
+        ],
         vec!["review", "0000000000000000", "--json"],
-        vec!["request-changes", "whatever", "--line", "nocolon=x", "--json"],
+        vec![
+            "request-changes",
+            "whatever",
+            "--line",
+            "nocolon=x",
+            "--json",
+        ],
     ] {
         let run = fx.run(&args);
         let json = run.expect_code(2);
@@ -510,11 +584,23 @@ fn reject_removes_the_worktree_and_leaves_the_repository_alone() {
     let fx = Fixture::new();
     let base = fx.head("main");
     let run = fx.run(&[
-        "run", "--repo", &fx.repo_arg(), "--task", FIX, "--worker", "opencode", "--verify",
-        VERIFY, "--json",
+        "run",
+        "--repo",
+        &fx.repo_arg(),
+        "--task",
+        FIX,
+        "--worker",
+        "opencode",
+        "--verify",
+        VERIFY,
+        "--json",
     ]);
     run.expect_code(0);
-    assert_eq!(worktrees(&fx), 2, "the attempt's worktree exists while in review");
+    assert_eq!(
+        worktrees(&fx),
+        2,
+        "the attempt's worktree exists while in review"
+    );
     let rejected = fx.run(&["reject", &run.id(), "--reason", "not like this", "--json"]);
     let rejected = rejected.expect_code(0);
     assert_eq!(rejected["status"], "rejected");
@@ -535,8 +621,16 @@ fn request_changes_runs_the_same_worker_again_with_the_comments() {
         prompt_file.display()
     );
     let first = fx.run(&[
-        "run", "--repo", &fx.repo_arg(), "--task", &task, "--worker", "claude", "--verify",
-        VERIFY, "--json",
+        "run",
+        "--repo",
+        &fx.repo_arg(),
+        "--task",
+        &task,
+        "--worker",
+        "claude",
+        "--verify",
+        VERIFY,
+        "--json",
     ]);
     first.expect_code(0);
     let first_id = first.id();
@@ -603,10 +697,16 @@ fn compare_three_workers_then_approve_one() {
         .collect();
     assert_eq!(workers[..2], ["claude", "codex"]);
     assert!(workers[2].starts_with("exec:"));
-    let mut ids: Vec<&str> = attempts.iter().map(|a| a["run"].as_str().expect("id")).collect();
+    let mut ids: Vec<&str> = attempts
+        .iter()
+        .map(|a| a["run"].as_str().expect("id"))
+        .collect();
     for a in attempts {
         assert_eq!(a["status"], "review", "{a}");
-        assert_eq!(a["diff"]["files"][0]["path"], "greet.txt");
+        assert!(
+            files(a).contains(&("greet.txt".to_owned(), "modified".to_owned(), 1, 1)),
+            "{a}"
+        );
         assert_eq!(a["compare"], out["compare"]);
     }
     assert_eq!(files(&attempts[2]).len(), 2, "exec wrote two files");
@@ -650,13 +750,24 @@ fn a_killed_cli_leaves_the_attempt_interrupted_and_recover_reaches_review() {
         started.display()
     );
     let mut child = fx.spawn(&[
-        "run", "--repo", &fx.repo_arg(), "--task", &task, "--worker", "codex", "--verify",
-        VERIFY, "--json",
+        "run",
+        "--repo",
+        &fx.repo_arg(),
+        "--task",
+        &task,
+        "--worker",
+        "codex",
+        "--verify",
+        VERIFY,
+        "--json",
     ]);
     let deadline = Instant::now() + LIMIT;
     while !started.exists() {
         assert!(Instant::now() < deadline, "the worker never started");
-        assert!(child.try_wait().expect("try_wait").is_none(), "run ended early");
+        assert!(
+            child.try_wait().expect("try_wait").is_none(),
+            "run ended early"
+        );
         std::thread::sleep(Duration::from_millis(100));
     }
     // Another CLI process looking at the attempts does not disturb the live one.
