@@ -61,7 +61,9 @@ pub struct RunArgs {
     /// model:<id>, claude, codex, gemini, opencode, aider or exec:<command>.
     #[arg(long, value_name = "WORKER")]
     pub worker: String,
-    /// Print the attempt as soon as it is queued instead of waiting for review.
+    /// Print the attempt as soon as it is queued, then keep running it to review without
+    /// printing again (start it in the background; `review <id>` shows the outcome). The
+    /// attempt lives in this process: ending it early leaves the attempt interrupted.
     #[arg(long)]
     pub detach: bool,
 }
@@ -183,8 +185,14 @@ pub async fn run(engine: &Arc<Engine>, args: RunArgs, json: bool) -> Result<Exit
     let req = request(args.task, args.worker)?;
     let started = engine.start_attempt(req, LAUNCHER).await?;
     if args.detach {
-        let review = engine.attempt_review(&started.id).await?;
-        return Ok(show(&review, json));
+        // The attempt lives in this process's engine (closing it would cancel the attempt),
+        // so "detached" means: the caller gets the attempt at once, and this process keeps
+        // driving it to review without printing again. Run it in the background (`&`).
+        let queued = engine.attempt_review(&started.id).await?;
+        print_review(&queued, json);
+        flush_stdout();
+        let review = wait(engine, &started.id).await?;
+        return Ok(ExitCode::from(review_exit(&review)));
     }
     let review = wait(engine, &started.id).await?;
     Ok(show(&review, json))
@@ -395,6 +403,12 @@ fn print_review(review: &AttemptReview, json: bool) {
     } else {
         println!("{}", describe(review));
     }
+}
+
+fn flush_stdout() {
+    use std::io::Write;
+    // Nothing useful to do if the reader has gone; the attempt still runs to review.
+    let _ = std::io::stdout().flush();
 }
 
 fn pretty(value: &Value) -> String {

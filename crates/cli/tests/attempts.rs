@@ -802,3 +802,56 @@ fn cancel_and_recover_refuse_unknown_attempts() {
         assert_eq!(json["error"]["code"], "notFound", "{verb}: {json}");
     }
 }
+
+#[test]
+fn detach_prints_the_attempt_at_once_and_it_still_reaches_review() {
+    let fx = Fixture::new();
+    let gate_file = fx.outside("go");
+    let task = format!(
+        "Greet the world.\n@write greet.txt <<EOF\nhello, world\nEOF\n@run while [ ! -e {} ]; do sleep 0.1; done\n",
+        gate_file.display()
+    );
+    let mut child = fx.spawn(&[
+        "run",
+        "--repo",
+        &fx.repo_arg(),
+        "--task",
+        &task,
+        "--worker",
+        "opencode",
+        "--verify",
+        VERIFY,
+        "--detach",
+        "--json",
+    ]);
+    // The JSON arrives while the worker is still waiting for us.
+    let mut stdout = child.stdout.take().expect("stdout");
+    let mut text = String::new();
+    let deadline = Instant::now() + LIMIT;
+    let mut buf = [0u8; 4096];
+    while serde_json::from_str::<Value>(&text).is_err() {
+        assert!(Instant::now() < deadline, "no JSON from --detach: {text}");
+        let n = std::io::Read::read(&mut stdout, &mut buf).expect("read");
+        assert!(n > 0, "stdout closed before the JSON was complete: {text}");
+        text.push_str(&String::from_utf8_lossy(&buf[..n]));
+    }
+    let queued: Value = serde_json::from_str(&text).expect("json");
+    let status = queued["status"].as_str().expect("status");
+    assert!(
+        ["queued", "preparing", "running"].contains(&status),
+        "{queued}"
+    );
+    let id = queued["run"].as_str().expect("id").to_owned();
+    std::fs::write(&gate_file, "").expect("release the worker");
+    let mut rest = Vec::new();
+    std::io::Read::read_to_end(&mut stdout, &mut rest).expect("read the rest");
+    let out = wait_with_limit(child, &["run", "--detach"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        String::from_utf8_lossy(&rest).trim().is_empty(),
+        "--detach prints once"
+    );
+    let review = fx.run(&["review", &id, "--json"]);
+    assert_eq!(review.expect_code(0)["status"], "review");
+}
