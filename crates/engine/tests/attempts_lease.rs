@@ -180,3 +180,42 @@ async fn closing_the_engine_cancels_its_live_attempts_and_their_processes() {
     assert_eq!(review.summary.state, AttemptState::Canceled);
     reopened.close().await;
 }
+
+#[tokio::test]
+async fn two_engines_approving_one_attempt_at_once_integrate_it_once() {
+    let fx = Fixture::new();
+    let base = fx.head();
+    let app = fx.engine().await;
+    let started = app
+        .start_attempt(fx.request(&fx.worker("fix", FIX)), "app")
+        .await
+        .expect("start");
+    let review = settle(&app, &started.id).await;
+    assert!(review.can_approve, "{:?}", review.approve_blocked);
+    let cli = fx.engine().await;
+    let (a, b) = tokio::join!(
+        app.approve_attempt(&started.id, "Fix add()", true),
+        cli.approve_attempt(&started.id, "Fix add()", true),
+    );
+    let outcomes = [a, b];
+    let wins = outcomes.iter().filter(|o| o.is_ok()).count();
+    assert_eq!(wins, 1, "{outcomes:?}");
+    for lost in outcomes.iter().filter_map(|o| o.as_ref().err()) {
+        assert!(
+            matches!(lost.code(), ErrorCode::Busy | ErrorCode::InvalidInput),
+            "{lost}"
+        );
+    }
+    assert_eq!(
+        attempts_support::git(&fx.repo, &["rev-parse", "HEAD^"]),
+        base
+    );
+    assert_eq!(
+        attempts_support::git(&fx.repo, &["rev-list", "--count", &format!("{base}..HEAD")]),
+        "1"
+    );
+    let done = app.attempt_review(&started.id).await.expect("review");
+    assert_eq!(done.summary.state, AttemptState::Integrated);
+    cli.close().await;
+    app.close().await;
+}

@@ -141,33 +141,61 @@ struct TapState {
     stderr: LineAssembler,
     parser: Box<dyn TranscriptParser>,
     sink: Arc<EventSink>,
+    /// The key values the worker was given: a worker that prints its key must not put it
+    /// into the store or the events.
+    secrets: Vec<String>,
+}
+
+/// `text` with every value of `secrets` replaced.
+fn redact(text: &str, secrets: &[String]) -> String {
+    let mut text = text.to_owned();
+    for secret in secrets.iter().filter(|s| s.len() >= 8) {
+        if text.contains(secret.as_str()) {
+            text = text.replace(secret.as_str(), "<redacted>");
+        }
+    }
+    text
+}
+
+fn stdout_line(
+    parser: &mut dyn TranscriptParser,
+    sink: &EventSink,
+    bytes: &[u8],
+    secrets: &[String],
+) {
+    let text = redact(&String::from_utf8_lossy(bytes), secrets);
+    for event in parser.parse_line(&text) {
+        sink.push(event, bytes.len());
+    }
+}
+
+fn stderr_line(sink: &EventSink, bytes: &[u8], secrets: &[String]) {
+    let line = redact(&String::from_utf8_lossy(bytes), secrets);
+    sink.push(WorkerEvent::Raw { line }, bytes.len());
 }
 
 impl TapState {
     fn feed(&mut self, stream: Stream, bytes: &[u8]) {
-        self.raw.write(bytes);
         let TapState {
+            raw,
             stdout,
             stderr,
             parser,
             sink,
-            ..
+            secrets,
         } = self;
+        if secrets.is_empty() {
+            raw.write(bytes);
+        } else {
+            // A key split across two chunks would slip through; chunks are pipe reads of up
+            // to 64 KiB, and the events (what the UI and the store get) are redacted by line.
+            raw.write(redact(&String::from_utf8_lossy(bytes), secrets).as_bytes());
+        }
         match stream {
             Stream::Stdout => stdout.push(bytes, |line| {
-                let text = String::from_utf8_lossy(line.bytes);
-                for event in parser.parse_line(&text) {
-                    sink.push(event, line.bytes.len());
-                }
+                stdout_line(parser.as_mut(), sink, line.bytes, secrets);
             }),
-            Stream::Stderr => stderr.push(bytes, |line| {
-                sink.push(
-                    WorkerEvent::Raw {
-                        line: String::from_utf8_lossy(line.bytes).into_owned(),
-                    },
-                    line.bytes.len(),
-                );
-            }),
+            Stream::Stderr => stderr.push(bytes, |line| stderr_line(sink, line.bytes, secrets)),
         }
     }
 
@@ -177,18 +205,11 @@ impl TapState {
             stderr,
             parser,
             sink,
+            secrets,
             ..
         } = self;
-        stdout.finish(|line| {
-            for event in parser.parse_line(&String::from_utf8_lossy(line.bytes)) {
-                sink.push(event, line.bytes.len());
-            }
-        });
-        stderr.finish(|line| {
-            let line = String::from_utf8_lossy(line.bytes).into_owned();
-            let size = line.len();
-            sink.push(WorkerEvent::Raw { line }, size);
-        });
+        stdout.finish(|line| stdout_line(parser.as_mut(), sink, line.bytes, secrets));
+        stderr.finish(|line| stderr_line(sink, line.bytes, secrets));
         for event in parser.finish(exit_code) {
             sink.push(event, 0);
         }
@@ -490,6 +511,11 @@ impl Engine {
             stderr: LineAssembler::new(MAX_LINE),
             parser,
             sink: sink.clone(),
+            secrets: launch
+                .keys
+                .iter()
+                .map(|(_, secret)| secret.expose().to_owned())
+                .collect(),
         }));
         let feed = tap.clone();
         let mut process = ProcessSpec::new(&launch.program)
