@@ -855,3 +855,165 @@ fn detach_prints_the_attempt_at_once_and_it_still_reaches_review() {
     let review = fx.run(&["review", &id, "--json"]);
     assert_eq!(review.expect_code(0)["status"], "review");
 }
+
+/// The attempt's worktree: the one `git worktree list` shows besides the repository itself.
+fn attempt_worktree(fixture: &Fixture) -> PathBuf {
+    let repo = std::fs::canonicalize(fixture.repo()).expect("canonical repo");
+    fixture
+        .git(&["worktree", "list", "--porcelain"])
+        .lines()
+        .filter_map(|l| l.strip_prefix("worktree "))
+        .map(PathBuf::from)
+        .find(|p| std::fs::canonicalize(p).map_or(true, |p| p != repo))
+        .expect("an attempt worktree")
+}
+
+#[test]
+fn escape_and_secret_gates_block_with_exit_3() {
+    let fx = Fixture::new();
+    let escape = "Link the config.\n@symlink config.txt ../../../../etc/passwd\n";
+    let run = fx.run(&[
+        "run",
+        "--repo",
+        &fx.repo_arg(),
+        "--task",
+        escape,
+        "--worker",
+        "claude",
+        "--verify",
+        "true",
+        "--json",
+    ]);
+    let review = run.expect_code(3);
+    assert_eq!(gate(review, "escape")["passed"], false, "{review}");
+    assert!(gate(review, "escape").to_string().contains("config.txt"));
+
+    // A well-known credential shape in an added line; the JSON names it but never prints it.
+    let key = "AKIAQYLPMN5HHHFPZAM2";
+    let secret = format!(
+        "Configure AWS.\n@write aws.env <<EOF\nAWS_ACCESS_KEY_ID={key}\nAWS_SECRET_ACCESS_KEY=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\nEOF\n"
+    );
+    let run = fx.run(&[
+        "run",
+        "--repo",
+        &fx.repo_arg(),
+        "--task",
+        &secret,
+        "--worker",
+        "gemini",
+        "--verify",
+        "true",
+        "--json",
+    ]);
+    let review = run.expect_code(3);
+    let secrets = gate(review, "secrets");
+    assert_eq!(secrets["passed"], false, "{review}");
+    assert!(secrets.to_string().contains("aws.env"), "{secrets}");
+    assert!(
+        !secrets.to_string().contains(key),
+        "the secret is never printed"
+    );
+    let approve = fx.run(&["approve", &run.id(), "--message", "m", "--json"]);
+    assert_eq!(
+        approve.code, 3,
+        "a failed gate blocks approve: {}",
+        approve.stdout
+    );
+}
+
+#[test]
+fn a_hung_worker_times_out_and_leaves_no_process_behind() {
+    let fx = Fixture::new();
+    let pid_file = fx.outside("sleeper.pid");
+    let task = format!(
+        "Think forever.\n@ignore-term\n@spawn-sleeper {}\n@hang\n",
+        pid_file.display()
+    );
+    let started = Instant::now();
+    let run = fx.run(&[
+        "run",
+        "--repo",
+        &fx.repo_arg(),
+        "--task",
+        &task,
+        "--worker",
+        "codex",
+        "--timeout",
+        "2",
+        "--verify",
+        "true",
+        "--json",
+    ]);
+    let review = run.expect_code(1);
+    assert_eq!(review["status"], "failed");
+    assert_eq!(review["error"]["code"], "timeout", "{review}");
+    assert!(started.elapsed() < Duration::from_secs(60));
+    let pid = std::fs::read_to_string(&pid_file).expect("the worker started a child");
+    let pid = pid.trim();
+    // The worker ignored SIGTERM and left a child: the whole group was killed anyway.
+    let alive = Path::new("/proc").join(pid).join("stat");
+    let state = std::fs::read_to_string(&alive).unwrap_or_default();
+    let zombie_or_gone = state.is_empty() || state.split_whitespace().nth(2) == Some("Z");
+    assert!(zombie_or_gone, "pid {pid} survived: {state}");
+}
+
+#[test]
+fn approve_is_blocked_when_the_worktree_changed_after_verification() {
+    let fx = Fixture::new();
+    let base = fx.head("main");
+    let run = fx.run(&[
+        "run",
+        "--repo",
+        &fx.repo_arg(),
+        "--task",
+        FIX,
+        "--worker",
+        "aider",
+        "--verify",
+        VERIFY,
+        "--json",
+    ]);
+    run.expect_code(0);
+    let worktree = attempt_worktree(&fx);
+    std::fs::write(worktree.join("greet.txt"), "hello, world\nsneaky\n").expect("tamper");
+    let approve = fx.run(&["approve", &run.id(), "--message", "m", "--json"]);
+    let json = approve.expect_code(3);
+    assert_eq!(json["error"]["code"], "changed", "{json}");
+    assert_eq!(fx.head("main"), base);
+}
+
+#[test]
+fn a_conflict_on_integrate_is_reported_and_the_target_stays_as_it_was() {
+    let fx = Fixture::new();
+    let run = fx.run(&[
+        "run",
+        "--repo",
+        &fx.repo_arg(),
+        "--task",
+        FIX,
+        "--worker",
+        "codex",
+        "--verify",
+        VERIFY,
+        "--json",
+    ]);
+    run.expect_code(0);
+    // Meanwhile the user commits a different greeting on main.
+    fx.write("greet.txt", "good morning\n");
+    fx.git(&["commit", "-qam", "user greeting"]);
+    let user_head = fx.head("main");
+    let approve = fx.run(&["approve", &run.id(), "--message", "Greet", "--json"]);
+    let json = approve.expect_code(1);
+    assert_eq!(json["error"]["code"], "conflict", "{json}");
+    assert!(
+        json["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("greet.txt")),
+        "{json}"
+    );
+    assert_eq!(fx.head("main"), user_head);
+    assert_eq!(fx.read("greet.txt"), "good morning\n");
+    assert!(fx.git(&["status", "--porcelain"]).trim().is_empty());
+    let review = fx.run(&["review", &run.id(), "--json"]);
+    assert_eq!(review.json["status"], "approved");
+}
