@@ -1017,3 +1017,69 @@ fn a_conflict_on_integrate_is_reported_and_the_target_stays_as_it_was() {
     let review = fx.run(&["review", &run.id(), "--json"]);
     assert_eq!(review.json["status"], "approved");
 }
+
+#[test]
+fn ctrl_c_cancels_the_attempt_and_cancel_elsewhere_says_busy() {
+    let fx = Fixture::new();
+    let started = fx.outside("started");
+    let pid_file = fx.outside("sleeper.pid");
+    let task = format!(
+        "Wait.\n@spawn-sleeper {}\n@run touch {}\n@hang\n",
+        pid_file.display(),
+        started.display()
+    );
+    let child = fx.spawn(&[
+        "run",
+        "--repo",
+        &fx.repo_arg(),
+        "--task",
+        &task,
+        "--worker",
+        "opencode",
+        "--verify",
+        "true",
+        "--json",
+    ]);
+    let deadline = Instant::now() + LIMIT;
+    while !started.exists() {
+        assert!(Instant::now() < deadline, "the worker never started");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let list = fx.run(&["runs", "list", "--json"]);
+    let id = list.expect_code(0)[0]["run"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    // Another process cannot cancel it: the attempt belongs to the running `run`.
+    let elsewhere = fx.run(&["cancel", &id, "--json"]);
+    assert_eq!(elsewhere.expect_code(1)["error"]["code"], "busy");
+
+    let interrupt = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill -INT");
+    assert!(interrupt.success());
+    let out = wait_with_limit(child, &["run"]);
+    let review: Value = serde_json::from_slice(&out.stdout).expect("JSON after Ctrl-C");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(review["status"], "canceled", "{review}");
+    let pid = std::fs::read_to_string(&pid_file).expect("pid");
+    let stat = std::fs::read_to_string(Path::new("/proc").join(pid.trim()).join("stat"))
+        .unwrap_or_default();
+    assert!(
+        stat.is_empty() || stat.split_whitespace().nth(2) == Some("Z"),
+        "the worker's child survived: {stat}"
+    );
+
+    // The log has the worker's own events and the state changes, numbered.
+    let log = fx.run(&["runs", "log", &id, "--json"]);
+    let entries = log.expect_code(0).as_array().expect("entries").clone();
+    assert!(entries.len() >= 3, "{entries:?}");
+    let seqs: Vec<u64> = entries.iter().filter_map(|e| e["seq"].as_u64()).collect();
+    assert!(seqs.windows(2).all(|w| w[0] < w[1]), "{seqs:?}");
+    // For people, the review is text.
+    let text = fx.run(&["review", &id]);
+    assert_eq!(text.code, 1);
+    assert!(text.stdout.contains(&id), "{}", text.stdout);
+    assert!(text.stdout.contains("canceled"), "{}", text.stdout);
+}
