@@ -1083,3 +1083,91 @@ fn ctrl_c_cancels_the_attempt_and_cancel_elsewhere_says_busy() {
     assert!(text.stdout.contains(&id), "{}", text.stdout);
     assert!(text.stdout.contains("canceled"), "{}", text.stdout);
 }
+
+#[test]
+fn the_attempts_own_locked_globs_and_a_rename_into_a_locked_path_block() {
+    let fx = Fixture::new();
+    let run = fx.run(&[
+        "run",
+        "--repo",
+        &fx.repo_arg(),
+        "--task",
+        "Tune the deploy.\n@write deploy/prod.yml <<EOF\nreplicas: 9\nEOF\n",
+        "--worker",
+        "claude",
+        "--lock",
+        "deploy/**",
+        "--verify",
+        "true",
+        "--json",
+    ]);
+    let locked = gate(run.expect_code(3), "locked_paths").clone();
+    assert_eq!(locked["passed"], false);
+    assert!(locked.to_string().contains("deploy/prod.yml"), "{locked}");
+
+    let run = fx.run(&[
+        "run",
+        "--repo",
+        &fx.repo_arg(),
+        "--task",
+        "Move it.\n@rename greet.txt .github/workflows/greet.yml\n",
+        "--worker",
+        "codex",
+        "--verify",
+        "true",
+        "--json",
+    ]);
+    let locked = gate(run.expect_code(3), "locked_paths").clone();
+    assert_eq!(locked["passed"], false);
+    assert!(
+        locked.to_string().contains(".github/workflows/greet.yml"),
+        "{locked}"
+    );
+}
+
+#[test]
+fn a_worker_flooding_output_stays_within_bounded_memory() {
+    let fx = Fixture::new();
+    let task = "Talk a lot.\n@flood 120000000\n@write greet.txt <<EOF\nhello, world\nEOF\n";
+    let mut child = fx.spawn(&[
+        "run",
+        "--repo",
+        &fx.repo_arg(),
+        "--task",
+        task,
+        "--worker",
+        "claude",
+        "--verify",
+        VERIFY,
+        "--json",
+    ]);
+    let status = Path::new("/proc")
+        .join(child.id().to_string())
+        .join("status");
+    let mut peak_kb = 0u64;
+    let deadline = Instant::now() + LIMIT;
+    // Drain stdout on a thread so the pipe never blocks the CLI.
+    let mut stdout = child.stdout.take().expect("stdout");
+    let reader = std::thread::spawn(move || {
+        let mut out = Vec::new();
+        std::io::Read::read_to_end(&mut stdout, &mut out).expect("read");
+        out
+    });
+    while child.try_wait().expect("try_wait").is_none() {
+        assert!(Instant::now() < deadline, "flood run hung");
+        let rss = std::fs::read_to_string(&status)
+            .unwrap_or_default()
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse::<u64>().ok())
+            .unwrap_or(0);
+        peak_kb = peak_kb.max(rss);
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = reader.join().expect("reader");
+    let review: Value = serde_json::from_slice(&out).expect("review JSON");
+    assert_eq!(review["status"], "review", "{review}");
+    assert_eq!(gate(&review, "verification")["passed"], true);
+    // 120 MB went through the CLI's parser; it must not have kept it all.
+    assert!(peak_kb < 100 * 1024, "peak RSS {peak_kb} kB");
+}
