@@ -7,6 +7,7 @@
 
 mod attempts_support;
 
+use std::os::unix::process::CommandExt;
 use std::time::Duration;
 
 use attempts_support::{process_with, settle, wait_for_state, write, Fixture, FIX};
@@ -81,10 +82,46 @@ async fn an_attempt_whose_owner_died_is_interrupted_at_open_and_recovered() {
         .await
         .expect("worktree");
     write(worktree.path(), "calc.sh", "add() { echo $(($1 + $2)); }\n");
+    // Its worker's process group is still running in the worktree.
+    let mut left = std::process::Command::new("sh")
+        .args(["-c", "sleep 975.5 & sleep 975.25; wait"])
+        .current_dir(worktree.path())
+        .process_group(0)
+        .spawn()
+        .expect("worker left behind");
+    let store = Store::open(&fx.home.join(DATABASE_FILE))
+        .await
+        .expect("store");
+    let guard = Guard {
+        state: AttemptState::Running,
+        owner: Some("gone"),
+    };
+    assert!(store
+        .update_attempt(
+            id,
+            guard,
+            3,
+            &AttemptChanges::new().worker_pgid(Some(left.id()))
+        )
+        .await
+        .expect("pgid"));
+    store.close().await;
+    for _ in 0..100 {
+        if process_with("975.5") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(process_with("975.5"));
 
     let engine = fx.engine().await;
     let interrupted = engine.attempt_review(id).await.expect("review");
     assert_eq!(interrupted.summary.state, AttemptState::Interrupted);
+    left.wait().expect("reap");
+    assert!(
+        attempts_support::all_gone("975.5").await && attempts_support::all_gone("975.25").await,
+        "the dead owner's worker group was stopped"
+    );
     assert!(
         fx.worktree(id).exists(),
         "the sweep keeps an interrupted attempt's worktree"

@@ -24,8 +24,11 @@ use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
 use super::artifacts::{RawOutput, OUTPUT_ARTIFACT};
+use super::record::now_ms;
 use crate::model_worker::{ModelWorkerJob, ModelWorkerLimits};
 use crate::Engine;
+use switchyard_core::attempt::AttemptState;
+use switchyard_store::attempts::{AttemptChanges, Guard};
 
 /// Worker events stored per attempt; later ones are counted and one marker says so.
 pub(crate) const MAX_STORED_EVENTS: usize = 5_000;
@@ -549,6 +552,7 @@ impl Engine {
                 return failed(format!("the worker could not start: {error}"));
             }
         };
+        self.set_worker_pgid(id, Some(child.pid())).await;
         let producer = async {
             let exit = child.wait().await;
             let code = exit.as_ref().ok().and_then(|e| e.code);
@@ -557,6 +561,7 @@ impl Engine {
             exit
         };
         let (exit, ()) = tokio::join!(producer, self.store_events(id, sink));
+        self.set_worker_pgid(id, None).await;
         let (sha256, written, seen) = tap.lock().unwrap_or_else(|p| p.into_inner()).raw.finish();
         if let Err(error) = self
             .record_artifact(id, OUTPUT_ARTIFACT, sha256, written)
@@ -581,6 +586,22 @@ impl Engine {
                     None => "the worker was killed by a signal".to_owned(),
                 }),
             },
+        }
+    }
+
+    /// Records the running worker's process group (for the clean-up after a dead owner).
+    async fn set_worker_pgid(&self, id: &str, pgid: Option<u32>) {
+        let guard = Guard {
+            state: AttemptState::Running,
+            owner: Some(&self.attempts.token),
+        };
+        let changes = AttemptChanges::new().worker_pgid(pgid);
+        if let Err(error) = self
+            .store()
+            .update_attempt(id, guard, now_ms(), &changes)
+            .await
+        {
+            tracing::warn!(attempt = %id, %error, "worker process group not recorded");
         }
     }
 
