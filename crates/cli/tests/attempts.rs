@@ -745,8 +745,10 @@ fn compare_three_workers_then_approve_one() {
 fn a_killed_cli_leaves_the_attempt_interrupted_and_recover_reaches_review() {
     let fx = Fixture::new();
     let started = fx.outside("started");
+    let pid_file = fx.outside("sleeper.pid");
     let task = format!(
-        "Greet the world.\n@write greet.txt <<EOF\nhello, world\nEOF\n@run touch {}\n@sleep 15\n",
+        "Greet the world.\n@write greet.txt <<EOF\nhello, world\nEOF\n@spawn-sleeper {}\n@run touch {}\n@sleep 15\n",
+        pid_file.display(),
         started.display()
     );
     let mut child = fx.spawn(&[
@@ -783,6 +785,14 @@ fn a_killed_cli_leaves_the_attempt_interrupted_and_recover_reaches_review() {
 
     let shown = fx.run(&["review", &id, "--json"]);
     assert_eq!(shown.json["status"], "interrupted", "{}", shown.json);
+    // The dead owner's worker and its child were stopped when the attempt was interrupted.
+    let pid = std::fs::read_to_string(&pid_file).expect("pid");
+    let stat = std::fs::read_to_string(Path::new("/proc").join(pid.trim()).join("stat"))
+        .unwrap_or_default();
+    assert!(
+        stat.is_empty() || stat.split_whitespace().nth(2) == Some("Z"),
+        "the orphaned worker's child survived: {stat}"
+    );
     let recovered = fx.run(&["recover", &id, "--json"]);
     let review = recovered.expect_code(0);
     assert_eq!(review["status"], "review");
