@@ -4,6 +4,7 @@
 
 mod app;
 mod ask;
+mod attempts;
 mod catalog;
 mod keys;
 mod output;
@@ -44,10 +45,18 @@ enum Command {
         /// Catalog id, e.g. anthropic/claude-opus-4.5 (variant ids work too).
         id: String,
     },
-    /// Two to five models side by side.
+    /// Two to five models side by side; with --repo, one coding task sent to two to five
+    /// workers at once (one attempt each, same base), waiting for every review.
     Compare {
-        #[arg(num_args = 2..=5, required = true)]
+        /// Catalog ids (without --repo).
+        #[arg(num_args = 0..=5, required_unless_present = "repo", conflicts_with = "repo")]
         ids: Vec<String>,
+        #[command(flatten)]
+        task: attempts::TaskArgs,
+        /// A worker for the task (repeat 2–5 times): model:<id>, claude, codex, gemini,
+        /// opencode, aider or exec:<command>.
+        #[arg(long = "worker", value_name = "WORKER", requires = "repo")]
+        workers: Vec<String>,
     },
     /// Catalog sources: status, refresh, match corrections.
     Catalog {
@@ -85,6 +94,48 @@ enum Command {
     },
     /// Split a task into sequential steps (--mode plan) or a DAG (--mode swarm), a model each.
     Plan(routing::PlanArgs),
+    /// Send a coding task to a worker in its own git worktree; Switchyard's gates and
+    /// verification decide, then wait for review (exit 0 all gates passed, 3 a gate failed,
+    /// 2 bad input, 1 the attempt failed).
+    Run(attempts::RunArgs),
+    /// An attempt's diff, gates, verification, usage and cost.
+    Review {
+        /// The attempt id (`run` in the JSON).
+        id: String,
+    },
+    /// Approve an attempt in review: commit the verified tree and integrate it into the
+    /// target branch (fast-forward or clean merge; nothing is pushed).
+    Approve {
+        id: String,
+        /// The commit message.
+        #[arg(long, value_name = "M")]
+        message: String,
+        /// Commit on the attempt's branch only; leave the target branch alone.
+        #[arg(long)]
+        no_integrate: bool,
+    },
+    /// Reject an attempt; its worktree is removed.
+    Reject {
+        id: String,
+        #[arg(long, value_name = "R")]
+        reason: String,
+    },
+    /// Ask the same worker for changes on the same worktree; waits for the new attempt.
+    RequestChanges {
+        id: String,
+        /// A general comment.
+        #[arg(long, value_name = "TEXT", default_value = "")]
+        comment: String,
+        /// A comment on one line of the new file: PATH:N=TEXT (repeatable).
+        #[arg(long = "line", value_name = "PATH:N=TEXT", value_parser = attempts::parse_line_comment)]
+        lines: Vec<switchyard_core::attempt::LineComment>,
+    },
+    /// Attempts: list, log.
+    Runs(attempts::RunsArgs),
+    /// Resume an interrupted attempt: re-capture the worktree and re-run the gates.
+    Recover { id: String },
+    /// Cancel a live attempt (its worker's whole process group is stopped).
+    Cancel { id: String },
     /// Rate a model 1–5 in a category; ratings move later picks.
     Rate {
         /// Catalog id, e.g. openai/gpt-4o-mini.
@@ -104,7 +155,10 @@ fn main() -> ExitCode {
         )
         .with_writer(std::io::stderr)
         .init();
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(e),
+    };
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -123,7 +177,7 @@ fn main() -> ExitCode {
 async fn run(cli: Cli) -> ExitCode {
     let json = cli.json;
     let engine = match Engine::open(EngineConfig::default()).await {
-        Ok(engine) => engine,
+        Ok(engine) => std::sync::Arc::new(engine),
         Err(e) => return fail(&CliError::from(e), json),
     };
     let result = match cli.command {
@@ -131,7 +185,55 @@ async fn run(cli: Cli) -> ExitCode {
         Command::Info => app::info(&engine, json).await,
         Command::Models(args) => catalog::models(&engine, args, json).await,
         Command::Model { id } => catalog::model(&engine, &id, json).await,
-        Command::Compare { ids } => catalog::compare(&engine, ids, json).await,
+        Command::Compare { ids, task, workers } => {
+            if task.repo.is_some() {
+                return finish(
+                    &engine,
+                    attempts::compare(&engine, task, workers, json).await,
+                    json,
+                )
+                .await;
+            }
+            if !(2..=5).contains(&ids.len()) {
+                Err(CliError::invalid(format!(
+                    "compare takes 2 to 5 catalog ids (or --repo with --worker), not {}",
+                    ids.len()
+                )))
+            } else {
+                catalog::compare(&engine, ids, json).await
+            }
+        }
+        Command::Run(args) => {
+            return finish(&engine, attempts::run(&engine, args, json).await, json).await
+        }
+        Command::Review { id } => {
+            return finish(&engine, attempts::review(&engine, &id, json).await, json).await
+        }
+        Command::Approve {
+            id,
+            message,
+            no_integrate,
+        } => {
+            let result = attempts::approve(&engine, &id, &message, !no_integrate, json).await;
+            return finish(&engine, result, json).await;
+        }
+        Command::Reject { id, reason } => {
+            let result = attempts::reject(&engine, &id, &reason, json).await;
+            return finish(&engine, result, json).await;
+        }
+        Command::RequestChanges { id, comment, lines } => {
+            let result = attempts::request_changes(&engine, &id, &comment, lines, json).await;
+            return finish(&engine, result, json).await;
+        }
+        Command::Runs(args) => {
+            return finish(&engine, attempts::runs(&engine, args, json).await, json).await
+        }
+        Command::Recover { id } => {
+            return finish(&engine, attempts::recover(&engine, &id, json).await, json).await
+        }
+        Command::Cancel { id } => {
+            return finish(&engine, attempts::cancel(&engine, &id, json).await, json).await
+        }
         Command::Catalog { command } => catalog::catalog(&engine, command, json).await,
         Command::Roles(args) => roles::run(&engine, args, json).await,
         Command::Keys(args) => keys::keys(&engine, args, json).await,
@@ -158,4 +260,53 @@ async fn run(cli: Cli) -> ExitCode {
         Ok(code) => code,
         Err(e) => fail(&e, json),
     }
+}
+
+/// Closes the engine, then reports an attempt verb's result with its own exit codes.
+async fn finish(
+    engine: &std::sync::Arc<Engine>,
+    result: Result<ExitCode, attempts::Failure>,
+    json: bool,
+) -> ExitCode {
+    engine.close().await;
+    match result {
+        Ok(code) => code,
+        Err(failure) => attempts::fail(&failure, json),
+    }
+}
+
+/// A command line clap could not read: exit 2, and with `--json` the usual error object on
+/// stdout (help and version print as clap prints them).
+fn usage_error(error: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(
+        error.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        error.exit();
+    }
+    if std::env::args_os().any(|a| a == "--json") {
+        let error = CliError::invalid(first_error_line(&error.to_string()));
+        println!("{}", serde_json::json!({ "error": error }));
+        return ExitCode::from(2);
+    }
+    let _ = error.print();
+    ExitCode::from(2)
+}
+
+/// clap's message on one line, without its `error: ` prefix, usage block and hints.
+fn first_error_line(text: &str) -> String {
+    let message: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+        .filter(|l| !l.is_empty() && !l.starts_with("tip:"))
+        .collect();
+    let message = message.join(" ");
+    message
+        .strip_prefix("error: ")
+        .unwrap_or(&message)
+        .to_owned()
 }

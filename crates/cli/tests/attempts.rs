@@ -1,0 +1,1183 @@
+//! `switchyard run | review | approve | reject | request-changes | compare | runs | recover |
+//! cancel` through the real binary, against git repositories built here, with the fake agent
+//! CLIs of `tests/fixtures/workers` first on `PATH` (they make real edits from `@` directives
+//! in the task) and `exec:` workers. Each test has its own SWITCHYARD_HOME whose keychain
+//! service is its own, so the user's keys are never touched.
+// These tests drive the real `switchyard` binary and git as child processes:
+// they build a `Command` outside crates/runner on purpose.
+#![allow(clippy::disallowed_methods)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use switchyard_store::{Store, DATABASE_FILE};
+
+static HOMES: AtomicU32 = AtomicU32::new(0);
+
+/// Longest any one command may take before the test calls it hung.
+const LIMIT: Duration = Duration::from_secs(180);
+
+const GATES: [&str; 5] = ["locked_paths", "escape", "secrets", "size", "verification"];
+
+/// A home, a repository on `main` and the fake workers' folder.
+struct Fixture {
+    dir: tempfile::TempDir,
+}
+
+fn workers_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/workers")
+}
+
+fn git_in(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output()
+        .expect("git");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+impl Fixture {
+    fn new() -> Self {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let fixture = Self { dir };
+        std::fs::create_dir_all(fixture.home()).expect("home");
+        std::fs::create_dir_all(fixture.repo()).expect("repo");
+        let service = format!(
+            "dev.switchyard.test.attempts.{}.{}",
+            std::process::id(),
+            HOMES.fetch_add(1, Ordering::Relaxed)
+        );
+        let db = fixture.home().join(DATABASE_FILE);
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("runtime")
+            .block_on(async {
+                let store = Store::open(&db).await.expect("open store");
+                store
+                    .set_setting("keychain.service", &service, "2026-12-02T00:00:00Z")
+                    .await
+                    .expect("keychain service setting");
+                store.close().await;
+            });
+        fixture.write("greet.txt", "hello\n");
+        fixture.write("notes.txt", "user notes\n");
+        fixture.write(
+            "package.json",
+            "{\n  \"name\": \"demo\",\n  \"scripts\": {\n    \"test\": \"node test.js\"\n  },\n  \"dependencies\": {\n    \"left-pad\": \"1.3.0\"\n  }\n}\n",
+        );
+        fixture.git(&["init", "-q", "-b", "main"]);
+        fixture.git(&["config", "user.name", "Test User"]);
+        fixture.git(&["config", "user.email", "user@example.com"]);
+        fixture.git(&["add", "."]);
+        fixture.git(&["commit", "-qm", "base"]);
+        fixture
+    }
+
+    fn home(&self) -> PathBuf {
+        self.dir.path().join("home")
+    }
+
+    fn repo(&self) -> PathBuf {
+        self.dir.path().join("repo")
+    }
+
+    fn repo_arg(&self) -> String {
+        self.repo().to_string_lossy().into_owned()
+    }
+
+    /// A path outside the repository, for files the fakes write about themselves.
+    fn outside(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    fn write(&self, rel: &str, text: &str) {
+        let path = self.repo().join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).expect("mkdir");
+        }
+        std::fs::write(path, text).expect("write");
+    }
+
+    fn read(&self, rel: &str) -> String {
+        std::fs::read_to_string(self.repo().join(rel)).expect("read")
+    }
+
+    fn git(&self, args: &[&str]) -> String {
+        git_in(&self.repo(), args)
+    }
+
+    fn head(&self, rev: &str) -> String {
+        self.git(&["rev-parse", rev]).trim().to_owned()
+    }
+
+    fn command(&self, args: &[&str]) -> Command {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_switchyard"));
+        let path = format!(
+            "{}:{}",
+            workers_dir().display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
+        command
+            .args(args)
+            .env("SWITCHYARD_HOME", self.home())
+            .env("PATH", path)
+            .env_remove("ANTHROPIC_API_KEY")
+            .env_remove("OPENAI_API_KEY")
+            .env_remove("GEMINI_API_KEY")
+            .env_remove("OPENROUTER_API_KEY")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        command
+    }
+
+    fn spawn(&self, args: &[&str]) -> Child {
+        self.command(args).spawn().expect("spawn switchyard")
+    }
+
+    /// Runs the binary to its end (or fails the test after [`LIMIT`]).
+    fn run(&self, args: &[&str]) -> Run {
+        let child = self.spawn(args);
+        let out = wait_with_limit(child, args);
+        Run::new(out, args)
+    }
+}
+
+fn wait_with_limit(mut child: Child, args: &[&str]) -> Output {
+    let deadline = Instant::now() + LIMIT;
+    loop {
+        match child.try_wait().expect("try_wait") {
+            Some(_) => return child.wait_with_output().expect("output"),
+            None if Instant::now() > deadline => {
+                let _ = child.kill();
+                let out = child.wait_with_output().expect("output");
+                panic!(
+                    "switchyard {args:?} hung; stderr: {}",
+                    String::from_utf8_lossy(&out.stderr)
+                );
+            }
+            None => std::thread::sleep(Duration::from_millis(50)),
+        }
+    }
+}
+
+/// One finished command: exit code and stdout as JSON.
+struct Run {
+    code: i32,
+    json: Value,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    fn new(out: Output, args: &[&str]) -> Self {
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        let json = if args.contains(&"--json") {
+            serde_json::from_str(&stdout).unwrap_or_else(|e| {
+                panic!("switchyard {args:?} must print JSON ({e}): {stdout}\nstderr: {stderr}")
+            })
+        } else {
+            Value::Null
+        };
+        Self {
+            code: out.status.code().unwrap_or(-1),
+            json,
+            stdout,
+            stderr,
+        }
+    }
+
+    #[track_caller]
+    fn expect_code(&self, code: i32) -> &Value {
+        assert_eq!(
+            self.code, code,
+            "exit code; stdout: {}\nstderr: {}",
+            self.stdout, self.stderr
+        );
+        &self.json
+    }
+
+    fn id(&self) -> String {
+        self.json["run"].as_str().expect("run id").to_owned()
+    }
+}
+
+fn gate<'a>(review: &'a Value, name: &str) -> &'a Value {
+    review["gates"]
+        .as_array()
+        .and_then(|gates| gates.iter().find(|g| g["name"] == name))
+        .unwrap_or_else(|| panic!("no gate {name} in {review}"))
+}
+
+fn gate_names(review: &Value) -> Vec<String> {
+    review["gates"]
+        .as_array()
+        .expect("gates")
+        .iter()
+        .map(|g| g["name"].as_str().expect("name").to_owned())
+        .collect()
+}
+
+fn files(review: &Value) -> Vec<(String, String, u64, u64)> {
+    review["diff"]["files"]
+        .as_array()
+        .expect("diff files")
+        .iter()
+        .map(|f| {
+            (
+                f["path"].as_str().expect("path").to_owned(),
+                f["status"].as_str().expect("status").to_owned(),
+                f["additions"].as_u64().expect("additions"),
+                f["deletions"].as_u64().expect("deletions"),
+            )
+        })
+        .collect()
+}
+
+fn worktrees(fixture: &Fixture) -> usize {
+    fixture
+        .git(&["worktree", "list", "--porcelain"])
+        .lines()
+        .filter(|l| l.starts_with("worktree "))
+        .count()
+}
+
+/// The task for an honest fix: greet the world.
+const FIX: &str = "Make greet.txt greet the world.\n\
+@read greet.txt\n\
+@replace greet.txt <<EOF\nhello\n=======\nhello, world\nEOF\n\
+@say Updated greet.txt.\n";
+
+const VERIFY: &str = "grep -qx 'hello, world' greet.txt";
+
+#[test]
+fn honest_fix_reaches_review_and_approve_lands_exactly_that_commit() {
+    let fx = Fixture::new();
+    let base = fx.head("main");
+    // The user's own uncommitted change must survive everything below.
+    fx.write("notes.txt", "user notes\nwork in progress\n");
+    let run = fx.run(&[
+        "run",
+        "--repo",
+        &fx.repo_arg(),
+        "--task",
+        FIX,
+        "--worker",
+        "claude",
+        "--verify",
+        VERIFY,
+        "--json",
+    ]);
+    let review = run.expect_code(0);
+    assert_eq!(review["status"], "review");
+    assert_eq!(review["worker"], "claude");
+    assert_eq!(
+        files(review),
+        [("greet.txt".to_owned(), "modified".to_owned(), 1, 1)]
+    );
+    assert_eq!(review["diff"]["additions"], 1);
+    assert_eq!(review["diff"]["deletions"], 1);
+    let sha = review["diff"]["sha256"].as_str().expect("sha256");
+    assert_eq!(sha.len(), 64);
+    assert!(sha.bytes().all(|b| b.is_ascii_hexdigit()));
+    assert_eq!(gate_names(review), GATES);
+    for name in GATES {
+        assert_eq!(gate(review, name)["passed"], true, "{name}: {review}");
+        assert!(gate(review, name)["detail"].is_string());
+    }
+    let verification = &review["verification"];
+    assert_eq!(verification["passed"], true);
+    assert_eq!(verification["exit_code"], 0);
+    assert!(verification["duration_ms"].is_u64());
+    assert!(verification["summary"].is_string());
+    assert!(verification["log_tail"].is_string());
+    // Claude Code reports its own cost; the fake reports tokens for the prompt it read.
+    assert!(review["usage"]["input"].as_u64().is_some_and(|n| n > 0));
+    assert!(review["usage"]["output"].as_u64().is_some_and(|n| n > 0));
+    assert!(review["cost_usd"].as_f64().is_some_and(|c| c > 0.0));
+    assert_eq!(review["usage"]["estimated"], false);
+    // Nothing reached the user's branch or working tree yet.
+    assert_eq!(fx.head("main"), base);
+    assert_eq!(fx.read("greet.txt"), "hello\n");
+    let id = run.id();
+
+    let shown = fx.run(&["review", &id, "--json"]);
+    assert_eq!(shown.expect_code(0)["diff"]["sha256"], sha);
+
+    let approved = fx.run(&["approve", &id, "--message", "Greet the world", "--json"]);
+    let approved = approved.expect_code(0);
+    assert_eq!(approved["run"], id.as_str());
+    assert_eq!(approved["status"], "integrated");
+
+    // Exactly one new commit on main, on top of the base, with exactly that change.
+    let head = fx.head("main");
+    assert_ne!(head, base);
+    assert_eq!(fx.head("main~1"), base);
+    assert_eq!(
+        fx.git(&["log", "-1", "--format=%s", "main"]).trim(),
+        "Greet the world"
+    );
+    assert_eq!(
+        fx.git(&["diff", "--name-only", &base, "main"]).trim(),
+        "greet.txt"
+    );
+    assert_eq!(fx.git(&["show", "main:greet.txt"]), "hello, world\n");
+    // The user's uncommitted work is untouched; nothing was pushed anywhere.
+    assert_eq!(fx.read("notes.txt"), "user notes\nwork in progress\n");
+    assert!(fx.git(&["remote"]).trim().is_empty());
+    // The worktree is gone after integrate.
+    assert_eq!(worktrees(&fx), 1);
+
+    let list = fx.run(&["runs", "list", "--json"]);
+    let list = list.expect_code(0).as_array().expect("array").clone();
+    assert_eq!(list.len(), 1);
+    assert_eq!(list[0]["run"], id.as_str());
+    assert_eq!(list[0]["status"], "integrated");
+    assert_eq!(list[0]["worker"], "claude");
+}
+
+#[test]
+fn failing_verification_exits_3_and_approve_is_refused() {
+    let fx = Fixture::new();
+    let base = fx.head("main");
+    // The worker claims the tests pass; Switchyard's own run says otherwise.
+    let task = "Greet the world.\n@write greet.txt <<EOF\nhullo\nEOF\n@claim-tests-pass\n";
+    let run = fx.run(&[
+        "run",
+        "--repo",
+        &fx.repo_arg(),
+        "--task",
+        task,
+        "--worker",
+        "codex",
+        "--verify",
+        VERIFY,
+        "--json",
+    ]);
+    let review = run.expect_code(3);
+    assert_eq!(review["status"], "review");
+    assert_eq!(gate(review, "verification")["passed"], false);
+    assert_eq!(review["verification"]["passed"], false);
+    assert_eq!(review["verification"]["exit_code"], 1);
+    for name in ["locked_paths", "escape", "secrets", "size"] {
+        assert_eq!(gate(review, name)["passed"], true, "{name}");
+    }
+    // Codex reports tokens only: the cost, if any, is an estimate.
+    assert!(review["usage"]["input"].as_u64().is_some_and(|n| n > 0));
+
+    let approve = fx.run(&["approve", &run.id(), "--message", "nope", "--json"]);
+    assert_ne!(approve.code, 0, "approve must be refused");
+    assert!(
+        approve.json["error"]["code"].is_string(),
+        "{}",
+        approve.json
+    );
+    assert_eq!(fx.head("main"), base);
+}
+
+#[test]
+fn locked_paths_block_ci_files_and_package_scripts_but_not_dependencies() {
+    let fx = Fixture::new();
+    let ci = "Add CI.\n@write .github/workflows/ci.yml <<EOF\non: push\nEOF\n";
+    let run = fx.run(&[
+        "run",
+        "--repo",
+        &fx.repo_arg(),
+        "--task",
+        ci,
+        "--worker",
+        "gemini",
+        "--verify",
+        "true",
+        "--json",
+    ]);
+    let review = run.expect_code(3);
+    let locked = gate(review, "locked_paths");
+    assert_eq!(locked["passed"], false);
+    assert!(
+        locked.to_string().contains(".github/workflows/ci.yml"),
+        "names the path: {locked}"
+    );
+
+    let scripts = "Make tests always pass.\n@replace package.json <<EOF\n    \"test\": \"node test.js\"\n=======\n    \"test\": \"exit 0\"\nEOF\n";
+    let run = fx.run(&[
+        "run",
+        "--repo",
+        &fx.repo_arg(),
+        "--task",
+        scripts,
+        "--worker",
+        "opencode",
+        "--verify",
+        "true",
+        "--json",
+    ]);
+    let review = run.expect_code(3);
+    let locked = gate(review, "locked_paths");
+    assert_eq!(locked["passed"], false);
+    assert!(
+        locked.to_string().contains("scripts"),
+        "names the key: {locked}"
+    );
+
+    let deps = "Bump left-pad.\n@replace package.json <<EOF\n    \"left-pad\": \"1.3.0\"\n=======\n    \"left-pad\": \"1.3.1\"\nEOF\n";
+    let run = fx.run(&[
+        "run",
+        "--repo",
+        &fx.repo_arg(),
+        "--task",
+        deps,
+        "--worker",
+        "aider",
+        "--verify",
+        "true",
+        "--json",
+    ]);
+    let review = run.expect_code(0);
+    assert_eq!(gate(review, "locked_paths")["passed"], true);
+    assert_eq!(
+        files(review),
+        [("package.json".to_owned(), "modified".to_owned(), 1, 1)]
+    );
+}
+
+#[test]
+fn a_worker_that_fails_exits_1_with_its_error_and_the_diff_it_left() {
+    let fx = Fixture::new();
+    let task = "Rename things.\n@write NOTES.md <<EOF\nhalf done\nEOF\n@fail rate limit exceeded\n";
+    let run = fx.run(&[
+        "run",
+        "--repo",
+        &fx.repo_arg(),
+        "--task",
+        task,
+        "--worker",
+        "aider",
+        "--verify",
+        "true",
+        "--json",
+    ]);
+    let review = run.expect_code(1);
+    assert_eq!(review["status"], "failed");
+    assert_eq!(review["error"]["code"], "workerFailed", "{review}");
+    assert!(review["error"]["message"].is_string());
+    // What it did before failing is still shown.
+    let paths: Vec<String> = files(review).into_iter().map(|f| f.0).collect();
+    assert_eq!(paths, ["NOTES.md"]);
+}
+
+#[test]
+fn exec_workers_run_through_sh_with_the_task_on_stdin_and_in_the_environment() {
+    let fx = Fixture::new();
+    let run = fx.run(&[
+        "run",
+        "--repo",
+        &fx.repo_arg(),
+        "--task",
+        "write the task down",
+        "--worker",
+        "exec:cat > from-stdin.txt && printf '%s\\n' \"$SWITCHYARD_TASK\" > from-env.txt",
+        "--verify",
+        "test -s from-stdin.txt",
+        "--json",
+    ]);
+    let review = run.expect_code(0);
+    assert!(review["worker"]
+        .as_str()
+        .is_some_and(|w| w.starts_with("exec:")));
+    let mut paths: Vec<String> = files(review).into_iter().map(|f| f.0).collect();
+    paths.sort();
+    assert_eq!(paths, ["from-env.txt", "from-stdin.txt"]);
+}
+
+#[test]
+fn bad_input_exits_2_with_a_json_error() {
+    let fx = Fixture::new();
+    // Missing --worker: the argument parser refuses it.
+    let run = fx.run(&["run", "--repo", &fx.repo_arg(), "--task", "x", "--json"]);
+    let json = run.expect_code(2);
+    assert_eq!(json["error"]["code"], "invalidInput", "{json}");
+    assert!(json["error"]["message"]
+        .as_str()
+        .is_some_and(|m| m.contains("--worker")));
+    // Without --json, clap's own message on stderr, still exit 2.
+    let run = fx.run(&["run", "--repo", &fx.repo_arg(), "--task", "x"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("--worker"));
+
+    for args in [
+        vec![
+            "run",
+            "--repo",
+            &fx.repo_arg(),
+            "--task",
+            "x",
+            "--worker",
+            "cursor",
+            "--json",
+        ],
+        vec![
+            "run",
+            "--repo",
+            &fx.repo_arg(),
+            "--task",
+            "  ",
+            "--worker",
+            "claude",
+            "--json",
+        ],
+        vec![
+            "run",
+            "--repo",
+            "/nonexistent/switchyard",
+            "--task",
+            "x",
+            "--worker",
+            "claude",
+            "--json",
+        ],
+        vec!["review", "0000000000000000", "--json"],
+        vec![
+            "request-changes",
+            "whatever",
+            "--line",
+            "nocolon=x",
+            "--json",
+        ],
+    ] {
+        let run = fx.run(&args);
+        let json = run.expect_code(2);
+        assert!(json["error"]["code"].is_string(), "{args:?}: {json}");
+        assert!(json["error"]["message"].is_string(), "{args:?}: {json}");
+    }
+    let not_git = tempfile::tempdir().expect("tempdir");
+    let run = fx.run(&[
+        "run",
+        "--repo",
+        &not_git.path().to_string_lossy(),
+        "--task",
+        "x",
+        "--worker",
+        "claude",
+        "--json",
+    ]);
+    run.expect_code(2);
+    // Nothing was started by any of them.
+    let list = fx.run(&["runs", "list", "--json"]);
+    assert_eq!(list.expect_code(0), &Value::Array(Vec::new()));
+}
+
+#[test]
+fn reject_removes_the_worktree_and_leaves_the_repository_alone() {
+    let fx = Fixture::new();
+    let base = fx.head("main");
+    let run = fx.run(&[
+        "run",
+        "--repo",
+        &fx.repo_arg(),
+        "--task",
+        FIX,
+        "--worker",
+        "opencode",
+        "--verify",
+        VERIFY,
+        "--json",
+    ]);
+    run.expect_code(0);
+    assert_eq!(
+        worktrees(&fx),
+        2,
+        "the attempt's worktree exists while in review"
+    );
+    let rejected = fx.run(&["reject", &run.id(), "--reason", "not like this", "--json"]);
+    let rejected = rejected.expect_code(0);
+    assert_eq!(rejected["status"], "rejected");
+    assert_eq!(worktrees(&fx), 1);
+    assert_eq!(fx.head("main"), base);
+    assert_eq!(fx.read("greet.txt"), "hello\n");
+    // A rejected attempt cannot be approved any more.
+    let approve = fx.run(&["approve", &run.id(), "--message", "m", "--json"]);
+    assert_ne!(approve.code, 0);
+}
+
+#[test]
+fn request_changes_runs_the_same_worker_again_with_the_comments() {
+    let fx = Fixture::new();
+    let prompt_file = fx.outside("prompt.txt");
+    let task = format!(
+        "Greet the world.\n@dump-prompt {}\n@write greet.txt <<EOF\nhello, world\nEOF\n",
+        prompt_file.display()
+    );
+    let first = fx.run(&[
+        "run",
+        "--repo",
+        &fx.repo_arg(),
+        "--task",
+        &task,
+        "--worker",
+        "claude",
+        "--verify",
+        VERIFY,
+        "--json",
+    ]);
+    first.expect_code(0);
+    let first_id = first.id();
+
+    let second = fx.run(&[
+        "request-changes",
+        &first_id,
+        "--comment",
+        "Also say goodbye.",
+        "--line",
+        "greet.txt:1=use a capital H",
+        "--json",
+    ]);
+    let review = second.expect_code(0);
+    let second_id = second.id();
+    assert_ne!(second_id, first_id);
+    assert_eq!(review["parent"], first_id.as_str());
+    assert_eq!(review["worker"], "claude");
+    assert_eq!(review["status"], "review");
+    // The second run read the task and both comments.
+    let prompt = std::fs::read_to_string(&prompt_file).expect("prompt");
+    assert!(prompt.contains("Greet the world."), "{prompt}");
+    assert!(prompt.contains("Also say goodbye."), "{prompt}");
+    assert!(prompt.contains("use a capital H"), "{prompt}");
+    assert!(prompt.contains("greet.txt"), "{prompt}");
+    // Its diff is still measured against the base.
+    assert_eq!(
+        files(review),
+        [("greet.txt".to_owned(), "modified".to_owned(), 1, 1)]
+    );
+    let old = fx.run(&["review", &first_id, "--json"]);
+    assert_eq!(old.json["status"], "superseded");
+    // One worktree, now owned by the revision.
+    assert_eq!(worktrees(&fx), 2);
+}
+
+#[test]
+fn compare_three_workers_then_approve_one() {
+    let fx = Fixture::new();
+    let base = fx.head("main");
+    let run = fx.run(&[
+        "compare",
+        "--repo",
+        &fx.repo_arg(),
+        "--task",
+        FIX,
+        "--worker",
+        "claude",
+        "--worker",
+        "codex",
+        "--worker",
+        "exec:printf 'hello, world\\n' > greet.txt && echo extra > extra.txt",
+        "--verify",
+        VERIFY,
+        "--json",
+    ]);
+    let out = run.expect_code(0);
+    assert!(out["compare"].is_string(), "{out}");
+    let attempts = out["attempts"].as_array().expect("attempts");
+    assert_eq!(attempts.len(), 3);
+    let workers: Vec<&str> = attempts
+        .iter()
+        .map(|a| a["worker"].as_str().expect("worker"))
+        .collect();
+    assert_eq!(workers[..2], ["claude", "codex"]);
+    assert!(workers[2].starts_with("exec:"));
+    let mut ids: Vec<&str> = attempts
+        .iter()
+        .map(|a| a["run"].as_str().expect("id"))
+        .collect();
+    for a in attempts {
+        assert_eq!(a["status"], "review", "{a}");
+        assert!(
+            files(a).contains(&("greet.txt".to_owned(), "modified".to_owned(), 1, 1)),
+            "{a}"
+        );
+        assert_eq!(a["compare"], out["compare"]);
+    }
+    assert_eq!(files(&attempts[2]).len(), 2, "exec wrote two files");
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), 3, "one attempt each");
+    assert_eq!(worktrees(&fx), 4);
+
+    let codex = attempts[1]["run"].as_str().expect("codex id").to_owned();
+    let approved = fx.run(&["approve", &codex, "--message", "Codex wins", "--json"]);
+    assert_eq!(approved.expect_code(0)["status"], "integrated");
+    assert_eq!(fx.head("main~1"), base);
+    assert_eq!(
+        fx.git(&["log", "-1", "--format=%s", "main"]).trim(),
+        "Codex wins"
+    );
+    assert_eq!(fx.git(&["show", "main:greet.txt"]), "hello, world\n");
+    let list = fx.run(&["runs", "list", "--json"]);
+    let list = list.expect_code(0).as_array().expect("array").clone();
+    assert_eq!(list.len(), 3);
+    for row in &list {
+        let expected = if row["run"] == codex.as_str() {
+            "integrated"
+        } else {
+            "rejected"
+        };
+        assert_eq!(row["status"], expected, "{row}");
+    }
+    assert_eq!(worktrees(&fx), 1, "the losers' worktrees are gone too");
+    // The catalog compare (positional model ids) is still the same verb.
+    let models = fx.run(&["compare", "only-one", "--json"]);
+    assert_ne!(models.code, 0);
+}
+
+#[test]
+fn a_killed_cli_leaves_the_attempt_interrupted_and_recover_reaches_review() {
+    let fx = Fixture::new();
+    let started = fx.outside("started");
+    let pid_file = fx.outside("sleeper.pid");
+    let task = format!(
+        "Greet the world.\n@write greet.txt <<EOF\nhello, world\nEOF\n@spawn-sleeper {}\n@run touch {}\n@sleep 15\n",
+        pid_file.display(),
+        started.display()
+    );
+    let mut child = fx.spawn(&[
+        "run",
+        "--repo",
+        &fx.repo_arg(),
+        "--task",
+        &task,
+        "--worker",
+        "codex",
+        "--verify",
+        VERIFY,
+        "--json",
+    ]);
+    let deadline = Instant::now() + LIMIT;
+    while !started.exists() {
+        assert!(Instant::now() < deadline, "the worker never started");
+        assert!(
+            child.try_wait().expect("try_wait").is_none(),
+            "run ended early"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // Another CLI process looking at the attempts does not disturb the live one.
+    let info = fx.run(&["info", "--json"]);
+    info.expect_code(0);
+    let list = fx.run(&["runs", "list", "--json"]);
+    let row = list.expect_code(0)[0].clone();
+    assert_eq!(row["status"], "running", "{row}");
+    let id = row["run"].as_str().expect("id").to_owned();
+
+    child.kill().expect("kill the CLI");
+    let _ = child.wait();
+
+    let shown = fx.run(&["review", &id, "--json"]);
+    assert_eq!(shown.json["status"], "interrupted", "{}", shown.json);
+    // The dead owner's worker and its child were stopped when the attempt was interrupted.
+    let pid = std::fs::read_to_string(&pid_file).expect("pid");
+    let stat = std::fs::read_to_string(Path::new("/proc").join(pid.trim()).join("stat"))
+        .unwrap_or_default();
+    assert!(
+        stat.is_empty() || stat.split_whitespace().nth(2) == Some("Z"),
+        "the orphaned worker's child survived: {stat}"
+    );
+    let recovered = fx.run(&["recover", &id, "--json"]);
+    let review = recovered.expect_code(0);
+    assert_eq!(review["status"], "review");
+    assert_eq!(gate(review, "verification")["passed"], true);
+    assert_eq!(
+        files(review),
+        [("greet.txt".to_owned(), "modified".to_owned(), 1, 1)]
+    );
+}
+
+#[test]
+fn cancel_and_recover_refuse_unknown_attempts() {
+    let fx = Fixture::new();
+    for verb in ["cancel", "recover", "review"] {
+        let run = fx.run(&[verb, "0000000000000000", "--json"]);
+        let json = run.expect_code(2);
+        assert_eq!(json["error"]["code"], "notFound", "{verb}: {json}");
+    }
+}
+
+#[test]
+fn detach_prints_the_attempt_at_once_and_it_still_reaches_review() {
+    let fx = Fixture::new();
+    let gate_file = fx.outside("go");
+    let task = format!(
+        "Greet the world.\n@write greet.txt <<EOF\nhello, world\nEOF\n@run while [ ! -e {} ]; do sleep 0.1; done\n",
+        gate_file.display()
+    );
+    let mut child = fx.spawn(&[
+        "run",
+        "--repo",
+        &fx.repo_arg(),
+        "--task",
+        &task,
+        "--worker",
+        "opencode",
+        "--verify",
+        VERIFY,
+        "--detach",
+        "--json",
+    ]);
+    // The JSON arrives while the worker is still waiting for us.
+    let mut stdout = child.stdout.take().expect("stdout");
+    let mut text = String::new();
+    let deadline = Instant::now() + LIMIT;
+    let mut buf = [0u8; 4096];
+    while serde_json::from_str::<Value>(&text).is_err() {
+        assert!(Instant::now() < deadline, "no JSON from --detach: {text}");
+        let n = std::io::Read::read(&mut stdout, &mut buf).expect("read");
+        assert!(n > 0, "stdout closed before the JSON was complete: {text}");
+        text.push_str(&String::from_utf8_lossy(&buf[..n]));
+    }
+    let queued: Value = serde_json::from_str(&text).expect("json");
+    let status = queued["status"].as_str().expect("status");
+    assert!(
+        ["queued", "preparing", "running"].contains(&status),
+        "{queued}"
+    );
+    let id = queued["run"].as_str().expect("id").to_owned();
+    std::fs::write(&gate_file, "").expect("release the worker");
+    let mut rest = Vec::new();
+    std::io::Read::read_to_end(&mut stdout, &mut rest).expect("read the rest");
+    let out = wait_with_limit(child, &["run", "--detach"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        String::from_utf8_lossy(&rest).trim().is_empty(),
+        "--detach prints once"
+    );
+    let review = fx.run(&["review", &id, "--json"]);
+    assert_eq!(review.expect_code(0)["status"], "review");
+}
+
+/// The attempt's worktree: the one `git worktree list` shows besides the repository itself.
+fn attempt_worktree(fixture: &Fixture) -> PathBuf {
+    let repo = std::fs::canonicalize(fixture.repo()).expect("canonical repo");
+    fixture
+        .git(&["worktree", "list", "--porcelain"])
+        .lines()
+        .filter_map(|l| l.strip_prefix("worktree "))
+        .map(PathBuf::from)
+        .find(|p| std::fs::canonicalize(p).map_or(true, |p| p != repo))
+        .expect("an attempt worktree")
+}
+
+#[test]
+fn escape_and_secret_gates_block_with_exit_3() {
+    let fx = Fixture::new();
+    let escape = "Link the config.\n@symlink config.txt ../../../../etc/passwd\n";
+    let run = fx.run(&[
+        "run",
+        "--repo",
+        &fx.repo_arg(),
+        "--task",
+        escape,
+        "--worker",
+        "claude",
+        "--verify",
+        "true",
+        "--json",
+    ]);
+    let review = run.expect_code(3);
+    assert_eq!(gate(review, "escape")["passed"], false, "{review}");
+    assert!(gate(review, "escape").to_string().contains("config.txt"));
+
+    // A well-known credential shape in an added line; the JSON names it but never prints it.
+    let key = "AKIAQYLPMN5HHHFPZAM2";
+    let secret = format!(
+        "Configure AWS.\n@write aws.env <<EOF\nAWS_ACCESS_KEY_ID={key}\nAWS_SECRET_ACCESS_KEY=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\nEOF\n"
+    );
+    let run = fx.run(&[
+        "run",
+        "--repo",
+        &fx.repo_arg(),
+        "--task",
+        &secret,
+        "--worker",
+        "gemini",
+        "--verify",
+        "true",
+        "--json",
+    ]);
+    let review = run.expect_code(3);
+    let secrets = gate(review, "secrets");
+    assert_eq!(secrets["passed"], false, "{review}");
+    assert!(secrets.to_string().contains("aws.env"), "{secrets}");
+    assert!(
+        !secrets.to_string().contains(key),
+        "the secret is never printed"
+    );
+    let approve = fx.run(&["approve", &run.id(), "--message", "m", "--json"]);
+    assert_eq!(
+        approve.code, 3,
+        "a failed gate blocks approve: {}",
+        approve.stdout
+    );
+}
+
+#[test]
+fn a_hung_worker_times_out_and_leaves_no_process_behind() {
+    let fx = Fixture::new();
+    let pid_file = fx.outside("sleeper.pid");
+    let task = format!(
+        "Think forever.\n@ignore-term\n@spawn-sleeper {}\n@hang\n",
+        pid_file.display()
+    );
+    let started = Instant::now();
+    let run = fx.run(&[
+        "run",
+        "--repo",
+        &fx.repo_arg(),
+        "--task",
+        &task,
+        "--worker",
+        "codex",
+        "--timeout",
+        "2",
+        "--verify",
+        "true",
+        "--json",
+    ]);
+    let review = run.expect_code(1);
+    assert_eq!(review["status"], "failed");
+    assert_eq!(review["error"]["code"], "timeout", "{review}");
+    assert!(started.elapsed() < Duration::from_secs(60));
+    let pid = std::fs::read_to_string(&pid_file).expect("the worker started a child");
+    let pid = pid.trim();
+    // The worker ignored SIGTERM and left a child: the whole group was killed anyway.
+    let alive = Path::new("/proc").join(pid).join("stat");
+    let state = std::fs::read_to_string(&alive).unwrap_or_default();
+    let zombie_or_gone = state.is_empty() || state.split_whitespace().nth(2) == Some("Z");
+    assert!(zombie_or_gone, "pid {pid} survived: {state}");
+}
+
+#[test]
+fn approve_is_blocked_when_the_worktree_changed_after_verification() {
+    let fx = Fixture::new();
+    let base = fx.head("main");
+    let run = fx.run(&[
+        "run",
+        "--repo",
+        &fx.repo_arg(),
+        "--task",
+        FIX,
+        "--worker",
+        "aider",
+        "--verify",
+        VERIFY,
+        "--json",
+    ]);
+    run.expect_code(0);
+    let worktree = attempt_worktree(&fx);
+    std::fs::write(worktree.join("greet.txt"), "hello, world\nsneaky\n").expect("tamper");
+    let approve = fx.run(&["approve", &run.id(), "--message", "m", "--json"]);
+    let json = approve.expect_code(3);
+    assert_eq!(json["error"]["code"], "changed", "{json}");
+    assert_eq!(fx.head("main"), base);
+}
+
+#[test]
+fn a_conflict_on_integrate_is_reported_and_the_target_stays_as_it_was() {
+    let fx = Fixture::new();
+    let run = fx.run(&[
+        "run",
+        "--repo",
+        &fx.repo_arg(),
+        "--task",
+        FIX,
+        "--worker",
+        "codex",
+        "--verify",
+        VERIFY,
+        "--json",
+    ]);
+    run.expect_code(0);
+    // Meanwhile the user commits a different greeting on main.
+    fx.write("greet.txt", "good morning\n");
+    fx.git(&["commit", "-qam", "user greeting"]);
+    let user_head = fx.head("main");
+    let approve = fx.run(&["approve", &run.id(), "--message", "Greet", "--json"]);
+    let json = approve.expect_code(1);
+    assert_eq!(json["error"]["code"], "conflict", "{json}");
+    assert!(
+        json["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("greet.txt")),
+        "{json}"
+    );
+    assert_eq!(fx.head("main"), user_head);
+    assert_eq!(fx.read("greet.txt"), "good morning\n");
+    assert!(fx.git(&["status", "--porcelain"]).trim().is_empty());
+    let review = fx.run(&["review", &run.id(), "--json"]);
+    assert_eq!(review.json["status"], "approved");
+}
+
+#[test]
+fn ctrl_c_cancels_the_attempt_and_cancel_elsewhere_says_busy() {
+    let fx = Fixture::new();
+    let started = fx.outside("started");
+    let pid_file = fx.outside("sleeper.pid");
+    let task = format!(
+        "Wait.\n@spawn-sleeper {}\n@run touch {}\n@hang\n",
+        pid_file.display(),
+        started.display()
+    );
+    let child = fx.spawn(&[
+        "run",
+        "--repo",
+        &fx.repo_arg(),
+        "--task",
+        &task,
+        "--worker",
+        "opencode",
+        "--verify",
+        "true",
+        "--json",
+    ]);
+    let deadline = Instant::now() + LIMIT;
+    while !started.exists() {
+        assert!(Instant::now() < deadline, "the worker never started");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let list = fx.run(&["runs", "list", "--json"]);
+    let id = list.expect_code(0)[0]["run"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    // Another process cannot cancel it: the attempt belongs to the running `run`.
+    let elsewhere = fx.run(&["cancel", &id, "--json"]);
+    assert_eq!(elsewhere.expect_code(1)["error"]["code"], "busy");
+
+    let interrupt = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill -INT");
+    assert!(interrupt.success());
+    let out = wait_with_limit(child, &["run"]);
+    let review: Value = serde_json::from_slice(&out.stdout).expect("JSON after Ctrl-C");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(review["status"], "canceled", "{review}");
+    let pid = std::fs::read_to_string(&pid_file).expect("pid");
+    let stat = std::fs::read_to_string(Path::new("/proc").join(pid.trim()).join("stat"))
+        .unwrap_or_default();
+    assert!(
+        stat.is_empty() || stat.split_whitespace().nth(2) == Some("Z"),
+        "the worker's child survived: {stat}"
+    );
+
+    // The log has the worker's own events and the state changes, numbered.
+    let log = fx.run(&["runs", "log", &id, "--json"]);
+    let entries = log.expect_code(0).as_array().expect("entries").clone();
+    assert!(entries.len() >= 3, "{entries:?}");
+    let seqs: Vec<u64> = entries.iter().filter_map(|e| e["seq"].as_u64()).collect();
+    assert!(seqs.windows(2).all(|w| w[0] < w[1]), "{seqs:?}");
+    // For people, the review is text.
+    let text = fx.run(&["review", &id]);
+    assert_eq!(text.code, 1);
+    assert!(text.stdout.contains(&id), "{}", text.stdout);
+    assert!(text.stdout.contains("canceled"), "{}", text.stdout);
+}
+
+#[test]
+fn the_attempts_own_locked_globs_and_a_rename_into_a_locked_path_block() {
+    let fx = Fixture::new();
+    let run = fx.run(&[
+        "run",
+        "--repo",
+        &fx.repo_arg(),
+        "--task",
+        "Tune the deploy.\n@write deploy/prod.yml <<EOF\nreplicas: 9\nEOF\n",
+        "--worker",
+        "claude",
+        "--lock",
+        "deploy/**",
+        "--verify",
+        "true",
+        "--json",
+    ]);
+    let locked = gate(run.expect_code(3), "locked_paths").clone();
+    assert_eq!(locked["passed"], false);
+    assert!(locked.to_string().contains("deploy/prod.yml"), "{locked}");
+
+    let run = fx.run(&[
+        "run",
+        "--repo",
+        &fx.repo_arg(),
+        "--task",
+        "Move it.\n@rename greet.txt .github/workflows/greet.yml\n",
+        "--worker",
+        "codex",
+        "--verify",
+        "true",
+        "--json",
+    ]);
+    let locked = gate(run.expect_code(3), "locked_paths").clone();
+    assert_eq!(locked["passed"], false);
+    assert!(
+        locked.to_string().contains(".github/workflows/greet.yml"),
+        "{locked}"
+    );
+}
+
+#[test]
+fn a_worker_flooding_output_stays_within_bounded_memory() {
+    let fx = Fixture::new();
+    let task = "Talk a lot.\n@flood 120000000\n@write greet.txt <<EOF\nhello, world\nEOF\n";
+    let mut child = fx.spawn(&[
+        "run",
+        "--repo",
+        &fx.repo_arg(),
+        "--task",
+        task,
+        "--worker",
+        "claude",
+        "--verify",
+        VERIFY,
+        "--json",
+    ]);
+    let status = Path::new("/proc")
+        .join(child.id().to_string())
+        .join("status");
+    let mut peak_kb = 0u64;
+    let deadline = Instant::now() + LIMIT;
+    // Drain stdout on a thread so the pipe never blocks the CLI.
+    let mut stdout = child.stdout.take().expect("stdout");
+    let reader = std::thread::spawn(move || {
+        let mut out = Vec::new();
+        std::io::Read::read_to_end(&mut stdout, &mut out).expect("read");
+        out
+    });
+    while child.try_wait().expect("try_wait").is_none() {
+        assert!(Instant::now() < deadline, "flood run hung");
+        let rss = std::fs::read_to_string(&status)
+            .unwrap_or_default()
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse::<u64>().ok())
+            .unwrap_or(0);
+        peak_kb = peak_kb.max(rss);
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = reader.join().expect("reader");
+    let review: Value = serde_json::from_slice(&out).expect("review JSON");
+    assert_eq!(review["status"], "review", "{review}");
+    assert_eq!(gate(&review, "verification")["passed"], true);
+    // 120 MB went through the CLI's parser; it must not have kept it all.
+    assert!(peak_kb < 100 * 1024, "peak RSS {peak_kb} kB");
+}
