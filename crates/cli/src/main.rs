@@ -195,10 +195,14 @@ async fn run(cli: Cli) -> ExitCode {
                 .await;
             }
             if !(2..=5).contains(&ids.len()) {
-                Err(CliError::invalid(format!(
+                // A usage error, like the argument parser's own: exit code 2.
+                let error = CliError::invalid(format!(
                     "compare takes 2 to 5 catalog ids (or --repo with --worker), not {}",
                     ids.len()
-                )))
+                ));
+                engine.close().await;
+                fail(&error, json);
+                return ExitCode::from(2);
             } else {
                 catalog::compare(&engine, ids, json).await
             }

@@ -375,14 +375,19 @@ impl Engine {
             Some(_) if cancel.is_cancelled() => WorkerEnd::Canceled,
             Some(Ok(outcome)) => {
                 sink.lock().last_usage = Some(outcome.usage);
-                if outcome.ok {
-                    WorkerEnd::Succeeded
-                } else {
-                    failed(
-                        outcome.summary.unwrap_or_else(|| {
-                            "the model worker did not finish the task".to_owned()
-                        }),
-                    )
+                let summary = outcome
+                    .summary
+                    .unwrap_or_else(|| "the model worker did not finish the task".to_owned());
+                match outcome.stopped {
+                    _ if outcome.ok => WorkerEnd::Succeeded,
+                    Some(reason) if reason.code() == ErrorCode::Timeout => {
+                        WorkerEnd::TimedOut(summary)
+                    }
+                    Some(reason) => WorkerEnd::Failed {
+                        code: reason.code(),
+                        message: summary,
+                    },
+                    None => failed(summary),
                 }
             }
             Some(Err(error)) if error.code() == ErrorCode::Timeout => {
