@@ -16,6 +16,7 @@ import type {
   RolePreset_Deserialize,
   RouteTaskRequest_Deserialize,
   SourceId,
+  WorkerCli,
 } from "./bindings";
 import { commands, type DoctorReport_Serialize, events } from "./bindings";
 import { unwrap } from "./result";
@@ -30,7 +31,10 @@ export type {
   DoctorReport_Serialize as DoctorReport,
   ErrorCode,
   LocalEndpoint_Serialize as LocalEndpoint,
-  WorkerCli_Serialize as WorkerCli,
+  WorkerCli,
+  WorkerCliStatus_Serialize as WorkerCliStatus,
+  WorkerSource,
+  WorktreeUsage,
 } from "./bindings";
 export { describeError, IpcFailure } from "./result";
 
@@ -45,6 +49,14 @@ export const ipc = {
   /** Saves them; resolves to the settings as stored. */
   setClassifierSettings: (settings: ClassifierSettings_Deserialize) =>
     unwrap(commands.setClassifierSettings(settings)),
+  /** Every agent CLI adapter: installed (version, path, how found) or missing and why. */
+  listWorkerClis: () => unwrap(commands.listWorkerClis()),
+  /** Sets (or with `null`, clears) the executable of one CLI; resolves to its new status. */
+  setWorkerPath: (cli: WorkerCli, path: string | null) => unwrap(commands.setWorkerPath(cli, path)),
+  /** Disk used by attempt worktrees, with the retention setting. */
+  worktreeUsage: () => unwrap(commands.worktreeUsage()),
+  /** Days failed or interrupted attempts keep their worktrees; resolves to the usage. */
+  setWorktreeRetention: (days: number) => unwrap(commands.setWorktreeRetention(days)),
 };
 
 export const ipcEvents = {

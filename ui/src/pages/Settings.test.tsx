@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
-import type { AppInfo, DoctorReport } from "../ipc";
+import type { AppInfo, DoctorReport, WorkerCliStatus, WorktreeUsage } from "../ipc";
 
 const report: DoctorReport = {
   generatedAt: "2026-11-29T10:00:00Z",
@@ -9,7 +9,19 @@ const report: DoctorReport = {
     { id: "keychain", title: "Keychain", status: "fail", detail: "no keychain available: no bus" },
   ],
   gitVersion: "git version 2.47.3",
-  workerClis: [{ name: "claude", path: null }],
+  workerClis: [
+    {
+      name: "claude",
+      cli: "claude",
+      program: "claude",
+      path: null,
+      version: null,
+      source: null,
+      installed: false,
+      configuredPath: null,
+      problem: "claude is not on PATH",
+    },
+  ],
   localEndpoints: [
     {
       id: "ollama",
@@ -22,6 +34,35 @@ const report: DoctorReport = {
   ],
 };
 
+const claudeMissing: WorkerCliStatus = {
+  name: "claude",
+  cli: "claude",
+  program: "claude",
+  path: null,
+  version: null,
+  source: null,
+  installed: false,
+  configuredPath: null,
+  problem: "claude is not on PATH or the login shell's PATH",
+};
+const aiderInstalled: WorkerCliStatus = {
+  name: "aider",
+  cli: "aider",
+  program: "aider",
+  path: "/home/u/.local/bin/aider",
+  version: "aider 0.86.1",
+  source: "loginShell",
+  installed: true,
+  configuredPath: null,
+  problem: null,
+};
+const usage: WorktreeUsage = {
+  path: "/data/switchyard/worktrees",
+  worktrees: 2,
+  bytes: 3 * 1024 * 1024,
+  retentionDays: 7,
+};
+
 vi.mock("../ipc", async (importOriginal) => {
   const original = await importOriginal<typeof import("../ipc")>();
   return {
@@ -30,6 +71,18 @@ vi.mock("../ipc", async (importOriginal) => {
       runDoctor: vi.fn(async () => report),
       classifierSettings: vi.fn(async () => ({ assist: false, threshold: 0.6, model: null })),
       setClassifierSettings: vi.fn(async (settings: unknown) => settings),
+      listWorkerClis: vi.fn(async () => [claudeMissing, aiderInstalled]),
+      setWorkerPath: vi.fn(async (_cli: string, path: string | null) => ({
+        ...claudeMissing,
+        path,
+        version: "2.0.14 (Claude Code)",
+        source: "setting",
+        installed: true,
+        configuredPath: path,
+        problem: null,
+      })),
+      worktreeUsage: vi.fn(async () => usage),
+      setWorktreeRetention: vi.fn(async (days: number) => ({ ...usage, retentionDays: days })),
     },
     ipcEvents: { onDoctorUpdated: vi.fn(() => Promise.resolve(() => {})) },
   };
@@ -38,6 +91,7 @@ vi.mock("../ipc", async (importOriginal) => {
 const { Settings } = await import("./Settings");
 const { ipc } = await import("../ipc");
 const { parseThreshold } = await import("./ClassifierSettingsCard");
+const { formatBytes, parseRetention } = await import("./WorktreesCard");
 
 const info: AppInfo = {
   version: "0.1.0",
@@ -91,5 +145,62 @@ describe("Settings", () => {
     expect(parseThreshold("")).toBeNull();
     expect(parseThreshold("1.5")).toBeNull();
     expect(parseThreshold("abc")).toBeNull();
+  });
+
+  it("lists each agent CLI installed or missing and saves a path for one", async () => {
+    await act(async () => {
+      render(<Settings info={info} />);
+    });
+    const claude = document.querySelector('#agent-clis tr[data-cli="claude"]') as HTMLElement;
+    const aider = document.querySelector('#agent-clis tr[data-cli="aider"]') as HTMLElement;
+    expect(claude.dataset.installed).toBe("no");
+    expect(claude.textContent).toContain("claude is not on PATH or the login shell's PATH");
+    expect(aider.dataset.installed).toBe("yes");
+    expect(aider.textContent).toContain(
+      "aider 0.86.1 · /home/u/.local/bin/aider (login shell PATH)",
+    );
+    expect(document.querySelector("#isolation-note")?.textContent).toContain(
+      "A worktree is not an OS sandbox",
+    );
+
+    const field = claude.querySelector('input[aria-label="claude path"]') as HTMLInputElement;
+    fireEvent.change(field, { target: { value: " /opt/claude/bin/claude " } });
+    const save = Array.from(claude.querySelectorAll("button")).find(
+      (b) => b.textContent === "Save",
+    ) as HTMLButtonElement;
+    await act(async () => {
+      fireEvent.click(save);
+    });
+    expect(ipc.setWorkerPath).toHaveBeenCalledWith("claude", "/opt/claude/bin/claude");
+    const updated = document.querySelector('#agent-clis tr[data-cli="claude"]') as HTMLElement;
+    expect(updated.dataset.installed).toBe("yes");
+    expect(updated.textContent).toContain("2.0.14 (Claude Code)");
+    expect(updated.textContent).toContain("set in Settings");
+  });
+
+  it("shows worktree disk usage and saves the retention", async () => {
+    await act(async () => {
+      render(<Settings info={info} />);
+    });
+    expect(document.querySelector("#worktrees-usage")?.textContent).toBe("3.0 MB in 2 worktrees");
+    const days = document.querySelector("#worktrees-retention") as HTMLInputElement;
+    expect(days.value).toBe("7");
+    fireEvent.change(days, { target: { value: "30" } });
+    await act(async () => {
+      fireEvent.click(document.querySelector("#worktrees-save") as HTMLButtonElement);
+    });
+    expect(ipc.setWorktreeRetention).toHaveBeenCalledWith(30);
+    expect((document.querySelector("#worktrees-retention") as HTMLInputElement).value).toBe("30");
+  });
+
+  it("parses retention days and formats sizes", () => {
+    expect(parseRetention("0")).toBe(0);
+    expect(parseRetention(" 14 ")).toBe(14);
+    expect(parseRetention("3651")).toBeNull();
+    expect(parseRetention("1.5")).toBeNull();
+    expect(parseRetention("-1")).toBeNull();
+    expect(formatBytes(512)).toBe("512 B");
+    expect(formatBytes(1536)).toBe("1.5 KB");
+    expect(formatBytes(null)).toBe("0 B");
   });
 });

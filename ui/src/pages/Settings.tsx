@@ -7,13 +7,16 @@ import {
   ipc,
   ipcEvents,
 } from "../ipc";
+import { AgentClisCard } from "./AgentClisCard";
 import { ClassifierSettingsCard } from "./ClassifierSettingsCard";
-import { overallStatus, workerSummary } from "./doctor";
+import { overallStatus, workerDetail, workerSummary } from "./doctor";
+import { WorktreesCard } from "./WorktreesCard";
 
 const STATUS_LABEL: Record<CheckStatus, string> = { ok: "OK", warn: "Warning", fail: "Failed" };
 
 /** Settings: where data lives, the database schema, the app version, the classifier's
- * model-assisted fallback and the doctor report. */
+ * model-assisted fallback, the agent CLIs, worktree disk usage and retention, and the doctor
+ * report. */
 export function Settings({ info }: { info: AppInfo | null }) {
   const [report, setReport] = useState<DoctorReport | null>(null);
   const [running, setRunning] = useState(false);
@@ -68,6 +71,10 @@ export function Settings({ info }: { info: AppInfo | null }) {
 
       <ClassifierSettingsCard />
 
+      <AgentClisCard />
+
+      <WorktreesCard />
+
       <div className="card">
         <div className="card-title-row">
           <h2>Doctor</h2>
@@ -109,11 +116,7 @@ export function Settings({ info }: { info: AppInfo | null }) {
                 </p>
                 <ul className="chips">
                   {report.workerClis.map((w) => (
-                    <li
-                      key={w.name}
-                      className={w.path ? "on" : "off"}
-                      title={w.path ?? "not found"}
-                    >
+                    <li key={w.name} className={w.installed ? "on" : "off"} title={workerDetail(w)}>
                       {w.name}
                     </li>
                   ))}

@@ -4,11 +4,13 @@
 //! What a worker says about its tests is never read here. A command passes when it exited on
 //! its own with code 0 **and** no test runner summary in its log reports a failure.
 
+mod defaults;
 mod summary;
 
 use serde::{Deserialize, Serialize};
 use specta::Type;
 
+pub use defaults::default_verification;
 pub use summary::{parse_summary, strip_ansi, SummaryScanner};
 
 /// At most this many bytes of a command's log are kept as its tail.

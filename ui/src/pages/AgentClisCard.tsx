@@ -1,0 +1,133 @@
+import { useCallback, useEffect, useState } from "react";
+import { describeError, ipc, type WorkerCli, type WorkerCliStatus } from "../ipc";
+import { workerDetail } from "./doctor";
+
+/** The honest line about isolation, shown wherever workers are configured. */
+export const ISOLATION_NOTE =
+  "A worktree is not an OS sandbox: Switchyard uses each CLI's own permission flags and gives " +
+  "workers no push rights and no keys but their own.";
+
+/** Settings → Agent CLIs: each adapter installed (version, where) or missing, with a path field
+ * that overrides the lookup on PATH and the login shell's PATH. */
+export function AgentClisCard() {
+  const [clis, setClis] = useState<WorkerCliStatus[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const load = useCallback(async () => {
+    setError(null);
+    try {
+      setClis(await ipc.listWorkerClis());
+    } catch (e) {
+      setError(describeError(e).message);
+    }
+  }, []);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const replace = (status: WorkerCliStatus) =>
+    setClis((all) => (all ?? []).map((w) => (w.cli === status.cli ? status : w)));
+
+  return (
+    <div className="card" id="agent-clis">
+      <div className="card-title-row">
+        <h2>Agent CLIs</h2>
+        <span className="grow" />
+        <button type="button" id="agent-clis-refresh" onClick={() => void load()}>
+          Look again
+        </button>
+      </div>
+      <p className="muted small">
+        Each CLI is looked for at the path set here, else on Switchyard's PATH, else on your login
+        shell's PATH.
+      </p>
+      <p className="small" id="isolation-note">
+        {ISOLATION_NOTE}
+      </p>
+      {error && (
+        <p className="error" id="agent-clis-error">
+          {error}
+        </p>
+      )}
+      {clis === null ? (
+        !error && <p className="muted">Looking for agent CLIs…</p>
+      ) : (
+        <table className="checks" id="agent-clis-table">
+          <tbody>
+            {clis.map((w) => (
+              <AgentCliRow key={w.cli} status={w} onChange={replace} />
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}
+
+function AgentCliRow({
+  status,
+  onChange,
+}: {
+  status: WorkerCliStatus;
+  onChange: (status: WorkerCliStatus) => void;
+}) {
+  const [path, setPath] = useState(status.configuredPath ?? "");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => setPath(status.configuredPath ?? ""), [status.configuredPath]);
+
+  const save = async (cli: WorkerCli, value: string | null) => {
+    setBusy(true);
+    setError(null);
+    try {
+      onChange(await ipc.setWorkerPath(cli, value));
+    } catch (e) {
+      setError(describeError(e).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const dirty = path.trim() !== (status.configuredPath ?? "");
+  return (
+    <tr data-cli={status.cli} data-installed={status.installed ? "yes" : "no"}>
+      <td>
+        <span
+          className={`dot ${status.installed ? "ok" : "warn"}`}
+          title={status.installed ? "installed" : "missing"}
+        />
+      </td>
+      <th scope="row">{status.name}</th>
+      <td className="detail">
+        <span className="pill-text">{status.installed ? "installed" : "missing"}</span>{" "}
+        <span className="muted small">{workerDetail(status)}</span>
+        <div className="form-row">
+          <input
+            type="text"
+            className="mono"
+            aria-label={`${status.name} path`}
+            placeholder={`/path/to/${status.program} (optional)`}
+            value={path}
+            disabled={busy}
+            onChange={(e) => setPath(e.target.value)}
+          />
+          <button
+            type="button"
+            disabled={busy || !dirty}
+            onClick={() => void save(status.cli, path.trim() === "" ? null : path.trim())}
+          >
+            Save
+          </button>
+          {status.configuredPath !== null && (
+            <button type="button" disabled={busy} onClick={() => void save(status.cli, null)}>
+              Clear
+            </button>
+          )}
+        </div>
+        {error && <p className="error small">{error}</p>}
+      </td>
+    </tr>
+  );
+}
