@@ -8,7 +8,6 @@
 
 mod id;
 mod state;
-pub mod verify_defaults;
 
 use serde::{Deserialize, Serialize};
 use specta::Type;
@@ -21,7 +20,6 @@ use crate::worker::{Usage, WorkerEvent};
 
 pub use id::{new_attempt_id, valid_attempt_id};
 pub use state::{AttemptState, InvalidTransition};
-pub use verify_defaults::{default_verification, RepoMarkers};
 
 /// What a user asks for when starting an attempt (the New task form, `switchyard run`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]

@@ -31,11 +31,9 @@ use std::path::Path;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use switchyard_core::attempt::verify_defaults::MARKER_FILES;
-use switchyard_core::attempt::{
-    default_verification, AttemptLog, AttemptLogEntry, AttemptReview, AttemptSummary, RepoMarkers,
-};
+use switchyard_core::attempt::{AttemptLog, AttemptLogEntry, AttemptReview, AttemptSummary};
 pub use switchyard_core::attempt::{CompareSummary, RepoProbe};
+use switchyard_core::verify::default_verification;
 use switchyard_runner::git::{Git, Repo};
 use tokio_util::sync::CancellationToken;
 
@@ -217,18 +215,19 @@ fn invalid_repo(path: &str) -> impl FnOnce(switchyard_runner::git::GitError) -> 
     }
 }
 
-/// The default verification commands for the repository at `toplevel`.
+/// The default verification commands for the repository at `toplevel`, from the names at its
+/// root (an unreadable root suggests nothing; the user types the commands).
 pub(crate) fn detect_commands(toplevel: &Path) -> Vec<String> {
-    let present: Vec<&str> = MARKER_FILES
-        .iter()
-        .copied()
-        .filter(|name| toplevel.join(name).is_file())
-        .collect();
+    let names: Vec<String> = std::fs::read_dir(toplevel)
+        .map(|dir| {
+            dir.filter_map(Result::ok)
+                .map(|entry| entry.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
     let package_json = std::fs::read_to_string(toplevel.join("package.json")).ok();
-    default_verification(&RepoMarkers {
-        files: &present,
-        package_json: package_json.as_deref(),
-    })
+    default_verification(&names, package_json.as_deref())
 }
 
 /// Cancellation tokens of the attempts this engine is running, by id.
