@@ -28,16 +28,15 @@ fn dead_pid() -> u32 {
     pid
 }
 
-#[tokio::test]
-async fn an_attempt_whose_owner_died_is_interrupted_at_open_and_recovered() {
-    let fx = Fixture::new();
+/// Records attempt `id` as another process would have left it: running, owned by a process
+/// that has died. Returns the repository.
+async fn orphaned_attempt(fx: &Fixture, id: &str) -> Repo {
     let base = fx.head();
     // Another process started an attempt, ran the worker half way and died.
     std::fs::create_dir_all(&fx.home).expect("home");
     let store = Store::open(&fx.home.join(DATABASE_FILE))
         .await
         .expect("store");
-    let id = "0000000000aaa000001";
     let request = AttemptRequest {
         worker: fx.worker("fix", FIX),
         ..fx.request("x")
@@ -78,6 +77,15 @@ async fn an_attempt_whose_owner_died_is_interrupted_at_open_and_recovered() {
             .expect("advance"));
     }
     store.close().await;
+    repo
+}
+
+#[tokio::test]
+async fn an_attempt_whose_owner_died_is_interrupted_at_open_and_recovered() {
+    let fx = Fixture::new();
+    let base = fx.head();
+    let id = "0000000000aaa000001";
+    let repo = orphaned_attempt(&fx, id).await;
     let worktree = Worktree::create(&repo, &base, &fx.home, id)
         .await
         .expect("worktree");
@@ -255,4 +263,34 @@ async fn two_engines_approving_one_attempt_at_once_integrate_it_once() {
     assert_eq!(done.summary.state, AttemptState::Integrated);
     cli.close().await;
     app.close().await;
+}
+
+#[tokio::test]
+async fn an_interrupted_attempt_can_be_canceled_and_one_without_a_worktree_fails_to_recover() {
+    let fx = Fixture::new();
+    orphaned_attempt(&fx, "0000000000bbb000001").await;
+    orphaned_attempt(&fx, "0000000000bbb000002").await;
+    let engine = fx.engine().await;
+    let canceled = engine
+        .cancel_attempt("0000000000bbb000001")
+        .await
+        .expect("cancel");
+    assert_eq!(canceled.state, AttemptState::Canceled);
+    let error = engine
+        .recover_attempt("0000000000bbb000002")
+        .await
+        .expect_err("no worktree to recover");
+    assert_eq!(error.code(), ErrorCode::NotFound, "{error}");
+    let failed = engine
+        .attempt_review("0000000000bbb000002")
+        .await
+        .expect("review");
+    assert_eq!(failed.summary.state, AttemptState::Failed);
+    assert_eq!(
+        failed.summary.error.as_ref().map(|e| e.code),
+        Some(ErrorCode::NotFound)
+    );
+    let missing = engine.attempt_log("nope", 0).await.expect_err("unknown id");
+    assert_eq!(missing.code(), ErrorCode::NotFound);
+    engine.close().await;
 }

@@ -1,38 +1,32 @@
 //! Running a worker: the CLI (or `exec:` command) through `runner::process` with the env
 //! allowlist plus only its own provider key, its output parsed line by line into normalized
-//! events; or the built-in model worker. Events are stored (up to [`MAX_STORED_EVENTS`], then
-//! one marker) and broadcast; the raw output is kept as an artifact with its SHA-256.
+//! events; or the built-in model worker. Events go through the bounded sink (`sink`), are
+//! stored and broadcast; the raw output is kept as an artifact with its SHA-256.
 
-use std::collections::VecDeque;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use switchyard_core::attempt::AttemptLog;
 use switchyard_core::catalog::card::Pricing;
 use switchyard_core::error::ErrorCode;
 use switchyard_core::worker::{
-    invocation, parser, provider_key_env, TokenPrice, TranscriptParser, Usage, WorkerCli,
-    WorkerEvent, WorkerSpec, WorkerTask,
+    invocation, parser, provider_key_env, TokenPrice, Usage, WorkerEvent, WorkerSpec, WorkerTask,
 };
 use switchyard_keychain::Secret;
 use switchyard_runner::process::lines::LineAssembler;
-use switchyard_runner::process::{self, EndedBy, ProcessSpec, Stream};
-use tokio::sync::Notify;
+use switchyard_runner::process::{self, EndedBy, ProcessSpec};
 use tokio_util::sync::CancellationToken;
 
 use super::artifacts::{RawOutput, OUTPUT_ARTIFACT};
+use super::binary::cli_version;
 use super::record::now_ms;
+use super::sink::{EventSink, TapState};
 use crate::model_worker::{ModelWorkerJob, ModelWorkerLimits};
 use crate::Engine;
 use switchyard_core::attempt::AttemptState;
 use switchyard_store::attempts::{AttemptChanges, Guard};
 
-/// Worker events stored per attempt; later ones are counted and one marker says so.
-pub(crate) const MAX_STORED_EVENTS: usize = 5_000;
-/// Bytes of parsed-but-unstored events held in memory at most (a flood drops, never grows).
-const MAX_QUEUED_BYTES: usize = 8 * 1024 * 1024;
 /// Longest output line parsed as one line (CLIs print whole JSON objects per line).
 const MAX_LINE: usize = 1024 * 1024;
 /// Output retained in the runner's buffer (the tap sees everything).
@@ -58,163 +52,10 @@ pub(crate) struct WorkerRun {
     pub version: Option<String>,
 }
 
-fn failed(message: impl Into<String>) -> WorkerEnd {
+pub(super) fn failed(message: impl Into<String>) -> WorkerEnd {
     WorkerEnd::Failed {
         code: ErrorCode::WorkerFailed,
         message: message.into(),
-    }
-}
-
-/// Parsed events on their way to the store, bounded in count and bytes.
-#[derive(Debug, Default)]
-struct SinkState {
-    queue: VecDeque<WorkerEvent>,
-    queued_bytes: usize,
-    accepted: usize,
-    dropped: u64,
-    closed: bool,
-    last_usage: Option<Usage>,
-    final_ok: Option<bool>,
-    final_summary: Option<String>,
-    model: Option<String>,
-}
-
-#[derive(Debug, Default)]
-struct EventSink {
-    state: Mutex<SinkState>,
-    notify: Notify,
-}
-
-impl EventSink {
-    fn lock(&self) -> std::sync::MutexGuard<'_, SinkState> {
-        self.state.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
-    fn push(&self, event: WorkerEvent, size: usize) {
-        let mut state = self.lock();
-        match &event {
-            WorkerEvent::Usage(usage) => state.last_usage = Some(*usage),
-            WorkerEvent::Final { ok, summary } => {
-                state.final_ok = Some(*ok);
-                state.final_summary.clone_from(summary);
-            }
-            WorkerEvent::Started { model: Some(m), .. } => state.model = Some(m.clone()),
-            _ => {}
-        }
-        if state.accepted >= MAX_STORED_EVENTS || state.queued_bytes + size > MAX_QUEUED_BYTES {
-            state.dropped += 1;
-            return;
-        }
-        state.accepted += 1;
-        state.queued_bytes += size;
-        state.queue.push_back(event);
-        drop(state);
-        self.notify.notify_one();
-    }
-
-    fn close(&self) {
-        let mut state = self.lock();
-        if state.dropped > 0 {
-            let dropped = state.dropped;
-            state.queue.push_back(WorkerEvent::Raw {
-                line: format!(
-                    "[switchyard] {dropped} more worker events were not stored (limit \
-                     {MAX_STORED_EVENTS}); the raw output artifact keeps the output"
-                ),
-            });
-        }
-        state.closed = true;
-        drop(state);
-        self.notify.notify_one();
-    }
-
-    fn take(&self) -> (Vec<WorkerEvent>, bool) {
-        let mut state = self.lock();
-        state.queued_bytes = 0;
-        let batch: Vec<WorkerEvent> = state.queue.drain(..).collect();
-        (batch, state.closed)
-    }
-}
-
-/// What the runner's tap feeds: raw file, line assembly, the CLI's parser.
-struct TapState {
-    raw: RawOutput,
-    stdout: LineAssembler,
-    stderr: LineAssembler,
-    parser: Box<dyn TranscriptParser>,
-    sink: Arc<EventSink>,
-    /// The key values the worker was given: a worker that prints its key must not put it
-    /// into the store or the events.
-    secrets: Vec<String>,
-}
-
-/// `text` with every value of `secrets` replaced.
-fn redact(text: &str, secrets: &[String]) -> String {
-    let mut text = text.to_owned();
-    for secret in secrets.iter().filter(|s| s.len() >= 8) {
-        if text.contains(secret.as_str()) {
-            text = text.replace(secret.as_str(), "<redacted>");
-        }
-    }
-    text
-}
-
-fn stdout_line(
-    parser: &mut dyn TranscriptParser,
-    sink: &EventSink,
-    bytes: &[u8],
-    secrets: &[String],
-) {
-    let text = redact(&String::from_utf8_lossy(bytes), secrets);
-    for event in parser.parse_line(&text) {
-        sink.push(event, bytes.len());
-    }
-}
-
-fn stderr_line(sink: &EventSink, bytes: &[u8], secrets: &[String]) {
-    let line = redact(&String::from_utf8_lossy(bytes), secrets);
-    sink.push(WorkerEvent::Raw { line }, bytes.len());
-}
-
-impl TapState {
-    fn feed(&mut self, stream: Stream, bytes: &[u8]) {
-        let TapState {
-            raw,
-            stdout,
-            stderr,
-            parser,
-            sink,
-            secrets,
-        } = self;
-        if secrets.is_empty() {
-            raw.write(bytes);
-        } else {
-            // A key split across two chunks would slip through; chunks are pipe reads of up
-            // to 64 KiB, and the events (what the UI and the store get) are redacted by line.
-            raw.write(redact(&String::from_utf8_lossy(bytes), secrets).as_bytes());
-        }
-        match stream {
-            Stream::Stdout => stdout.push(bytes, |line| {
-                stdout_line(parser.as_mut(), sink, line.bytes, secrets);
-            }),
-            Stream::Stderr => stderr.push(bytes, |line| stderr_line(sink, line.bytes, secrets)),
-        }
-    }
-
-    fn finish(&mut self, exit_code: Option<i32>) {
-        let TapState {
-            stdout,
-            stderr,
-            parser,
-            sink,
-            secrets,
-            ..
-        } = self;
-        stdout.finish(|line| stdout_line(parser.as_mut(), sink, line.bytes, secrets));
-        stderr.finish(|line| stderr_line(sink, line.bytes, secrets));
-        for event in parser.finish(exit_code) {
-            sink.push(event, 0);
-        }
     }
 }
 
@@ -451,29 +292,6 @@ impl Engine {
         })
     }
 
-    /// The CLI's binary, found as Settings and `switchyard doctor` find it (the path set in
-    /// Settings, else `PATH`, else the login shell's `PATH`), with the `PATH` its process
-    /// needs when that differs from ours.
-    async fn resolve_cli(&self, cli: WorkerCli) -> Result<(PathBuf, Option<String>), WorkerEnd> {
-        let configured = self
-            .worker_path_setting(cli)
-            .await
-            .map_err(|e| failed(e.to_string()))?;
-        let located = self
-            .locate(cli, configured.as_deref())
-            .await
-            .map_err(|problem| {
-                failed(format!(
-                    "{} is not installed: {problem}; install it or set its path in Settings",
-                    cli.program()
-                ))
-            })?;
-        Ok((
-            located.path,
-            located.child_path.map(|p| p.to_string_lossy().into_owned()),
-        ))
-    }
-
     /// The worker's own provider key for the provider's default origin (where the CLI sends
     /// it), if one may go there; never any other key.
     async fn worker_key(&self, provider: &str) -> Option<Secret> {
@@ -603,45 +421,4 @@ impl Engine {
             tracing::warn!(attempt = %id, %error, "worker process group not recorded");
         }
     }
-
-    /// Stores and broadcasts the sink's events until it is closed and drained.
-    async fn store_events(&self, id: &str, sink: &EventSink) {
-        loop {
-            let (batch, closed) = sink.take();
-            if batch.is_empty() {
-                if closed {
-                    return;
-                }
-                sink.notify.notified().await;
-                continue;
-            }
-            for event in batch {
-                if let Err(error) = self.log_attempt(id, AttemptLog::Worker { event }).await {
-                    tracing::warn!(attempt = %id, %error, "worker event not stored");
-                }
-            }
-        }
-    }
-}
-
-/// `<binary> --version`, first line, within a few seconds; `None` when it gives none.
-async fn cli_version(binary: &Path, path_env: Option<&str>) -> Option<String> {
-    let mut spec = ProcessSpec::new(binary)
-        .arg("--version")
-        .timeout(Duration::from_secs(10))
-        .output_cap(64 * 1024);
-    if let Some(path) = path_env {
-        spec = spec.env("PATH", path);
-    }
-    let done = process::run(spec).await.ok()?;
-    let text = if done.stdout.is_empty() {
-        done.stderr
-    } else {
-        done.stdout
-    };
-    String::from_utf8_lossy(&text)
-        .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty())
-        .map(|l| l.chars().take(200).collect())
 }

@@ -114,6 +114,11 @@ impl Engine {
     /// At open: marks live attempts whose owner is gone as interrupted, then sweeps orphaned
     /// worktrees and `switchyard/*` branches of every repository that has attempts. Failures
     /// are logged: opening must not fail because a repository moved.
+    ///
+    /// Known gap: the list of worktrees to keep is read before `sweep` takes the repository
+    /// lock, so an attempt another process records and creates in those few milliseconds
+    /// could lose its new worktree (its pipeline then fails with `notFound`). Closing it needs
+    /// a sweep that re-reads the keep list under the lock (a runner change).
     pub(crate) async fn attempts_startup(&self) {
         if let Err(error) = self.interrupt_orphaned().await {
             tracing::warn!(%error, "could not check live attempts for lost owners");
