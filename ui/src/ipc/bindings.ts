@@ -167,6 +167,7 @@ export const commands = {
 
 /** Events */
 export const events = {
+	attemptStateChanged: makeEvent<AttemptStateChanged, AttemptStateChanged>("attempt-state-changed"),
 	catalogRefreshProgress: makeEvent<CatalogRefreshProgress_Serialize, CatalogRefreshProgress_Deserialize>("catalog-refresh-progress"),
 	catalogRefreshStarted: makeEvent<CatalogRefreshStarted_Serialize, CatalogRefreshStarted_Deserialize>("catalog-refresh-started"),
 	catalogRefreshed: makeEvent<CatalogRefreshed_Serialize, CatalogRefreshed_Deserialize>("catalog-refreshed"),
@@ -246,6 +247,256 @@ export type AssistVerdict = {
 	localConfidence: number | null,
 	/**  Whether the answer came from the cache of earlier answers for the same text. */
 	cached: boolean,
+};
+
+/**  An error as an attempt records it: the code the UI switches on, a message for people. */
+export type AttemptError = {
+	code: ErrorCode,
+	message: string,
+};
+
+/**  What happened. */
+export type AttemptLog = AttemptLog_Serialize | AttemptLog_Deserialize;
+
+/**
+ *  One entry of an attempt's event log: state changes, gate results and the worker's
+ *  normalized output, numbered per attempt.
+ */
+export type AttemptLogEntry = AttemptLogEntry_Serialize | AttemptLogEntry_Deserialize;
+
+/**
+ *  One entry of an attempt's event log: state changes, gate results and the worker's
+ *  normalized output, numbered per attempt.
+ */
+export type AttemptLogEntry_Deserialize = {
+	seq: number,
+	atMs: number | null,
+	entry: AttemptLog_Deserialize,
+};
+
+/**
+ *  One entry of an attempt's event log: state changes, gate results and the worker's
+ *  normalized output, numbered per attempt.
+ */
+export type AttemptLogEntry_Serialize = {
+	seq: number,
+	atMs: number | null,
+	entry: AttemptLog_Serialize,
+};
+
+/**  What happened. */
+export type AttemptLog_Deserialize = { type: "state"; state: AttemptState; note?: string | null } | { type: "worker"; event: WorkerEvent_Deserialize } | { type: "gate"; result: GateResult_Deserialize };
+
+/**  What happened. */
+export type AttemptLog_Serialize = { type: "state"; state: AttemptState; note: string | null } | { type: "worker"; event: WorkerEvent_Serialize } | { type: "gate"; result: GateResult_Serialize };
+
+/**  What a user asks for when starting an attempt (the New task form, `switchyard run`). */
+export type AttemptRequest = AttemptRequest_Serialize | AttemptRequest_Deserialize;
+
+/**  What a user asks for when starting an attempt (the New task form, `switchyard run`). */
+export type AttemptRequest_Deserialize = {
+	/**  A folder inside a local git repository. */
+	repo: string,
+	/**  What to do, in the user's words. */
+	task: string,
+	/**  `model:<id>`, `claude`, `codex`, `gemini`, `opencode`, `aider` or `exec:<command>`. */
+	worker: string,
+	/**
+	 *  Verification commands run by Switchyard in the worktree (`sh -c`), in order. `None`:
+	 *  detected from the repository ([`AttemptRequest::verify`] empty = none at all).
+	 */
+	verify?: string[] | null,
+	/**  Globs locked in addition to the defaults. */
+	lock: string[],
+	/**  Seconds the worker may run; `None`: the default. */
+	timeoutSecs?: number | null,
+	/**  A saved role preset whose composed prompt is prepended to the task. */
+	preset?: string | null,
+};
+
+/**  What a user asks for when starting an attempt (the New task form, `switchyard run`). */
+export type AttemptRequest_Serialize = {
+	/**  A folder inside a local git repository. */
+	repo: string,
+	/**  What to do, in the user's words. */
+	task: string,
+	/**  `model:<id>`, `claude`, `codex`, `gemini`, `opencode`, `aider` or `exec:<command>`. */
+	worker: string,
+	/**
+	 *  Verification commands run by Switchyard in the worktree (`sh -c`), in order. `None`:
+	 *  detected from the repository ([`AttemptRequest::verify`] empty = none at all).
+	 */
+	verify: string[] | null,
+	/**  Globs locked in addition to the defaults. */
+	lock: string[],
+	/**  Seconds the worker may run; `None`: the default. */
+	timeoutSecs: number | null,
+	/**  A saved role preset whose composed prompt is prepended to the task. */
+	preset: string | null,
+};
+
+/**  Everything review shows for one attempt. */
+export type AttemptReview = AttemptReview_Serialize | AttemptReview_Deserialize;
+
+/**  Everything review shows for one attempt. */
+export type AttemptReview_Deserialize = {
+	summary: AttemptSummary_Deserialize,
+	/**  The change against the base, captured from the worktree by Switchyard. */
+	diff?: CapturedDiff_Deserialize | null,
+	/**  Each gate's verdict with evidence; verification is the last one. */
+	gates: GateResult_Deserialize[],
+	/**  Switchyard's own verification record. */
+	verification?: VerificationRecord_Deserialize | null,
+	usage?: Usage_Deserialize | null,
+	/**  What the user decided, once they did. */
+	decision?: ReviewDecision_Deserialize | null,
+	integration?: IntegrationRecord | null,
+	/**  Approve is possible now (state `review`, every gate passed). */
+	canApprove: boolean,
+	/**  Why approve is not possible, for people. */
+	approveBlocked?: string | null,
+	/**  The verification commands as configured. */
+	verifyCommands: string[],
+};
+
+/**  Everything review shows for one attempt. */
+export type AttemptReview_Serialize = {
+	summary: AttemptSummary_Serialize,
+	/**  The change against the base, captured from the worktree by Switchyard. */
+	diff: CapturedDiff_Serialize | null,
+	/**  Each gate's verdict with evidence; verification is the last one. */
+	gates: GateResult_Serialize[],
+	/**  Switchyard's own verification record. */
+	verification: VerificationRecord_Serialize | null,
+	usage: Usage_Serialize | null,
+	/**  What the user decided, once they did. */
+	decision: ReviewDecision_Serialize | null,
+	integration: IntegrationRecord | null,
+	/**  Approve is possible now (state `review`, every gate passed). */
+	canApprove: boolean,
+	/**  Why approve is not possible, for people. */
+	approveBlocked: string | null,
+	/**  The verification commands as configured. */
+	verifyCommands: string[],
+};
+
+/**
+ *  Where an attempt stands.
+ * 
+ *  ```text
+ *  queued → preparing → running → verifying → review → approved → integrated
+ *                                                ↘ rejected | superseded (changes requested)
+ *  any live state → failed | canceled | interrupted;  interrupted → verifying (recover)
+ *  ```
+ */
+export type AttemptState = 
+/**  Recorded, waiting to start. */
+"queued" | 
+/**  Creating the worktree, resolving the worker. */
+"preparing" | 
+/**  The worker is editing the worktree. */
+"running" | 
+/**  Switchyard is capturing the diff, running the gates and the verification. */
+"verifying" | 
+/**  Waiting for the user's decision. */
+"review" | 
+/**  Approved; committed on its branch, not (yet) integrated. */
+"approved" | 
+/**  Its commit is on the target branch. */
+"integrated" | 
+/**  The user rejected it. */
+"rejected" | 
+/**  The user requested changes; a new attempt carries them. */
+"superseded" | 
+/**  The worker failed, hung or could not start, or Switchyard could not finish the gates. */
+"failed" | 
+/**  Canceled by the user or by the engine closing. */
+"canceled" | 
+/**  Its owner went away while it was live; `recover` resumes it. */
+"interrupted";
+
+/**
+ *  An attempt moved to a new state (persisted before this is sent). Pages reload the attempt;
+ *  worker output does not come this way but through `watch_attempt`'s channel.
+ */
+export type AttemptStateChanged = {
+	attemptId: string,
+	state: AttemptState,
+};
+
+/**  One attempt as lists show it. */
+export type AttemptSummary = AttemptSummary_Serialize | AttemptSummary_Deserialize;
+
+/**  One attempt as lists show it. */
+export type AttemptSummary_Deserialize = {
+	id: string,
+	state: AttemptState,
+	/**  The worker as given (`model:…`, `claude`, `exec:…`). */
+	worker: string,
+	/**  The worker CLI's `--version` output, when it has one. */
+	workerVersion?: string | null,
+	task: string,
+	/**  The repository's top-level folder. */
+	repo: string,
+	/**  The pinned base commit (full id). */
+	base: string,
+	/**  The branch approve integrates into (the branch checked out when the attempt started). */
+	targetBranch?: string | null,
+	/**  The attempt this one revises (request changes), if any. */
+	parent?: string | null,
+	/**  The compare group this attempt belongs to, if any. */
+	compare?: string | null,
+	/**  Who started it: `app`, `cli`, or an agent's name. */
+	launcher: string,
+	/**  Milliseconds since the Unix epoch. */
+	createdMs: number | null,
+	updatedMs: number | null,
+	/**  Worker start to the end of verification (or to now while running). */
+	elapsedMs?: number | null,
+	/**  Diff totals once captured. */
+	filesChanged?: number | null,
+	additions?: number | null,
+	deletions?: number | null,
+	/**  All gates (verification included) passed; `None` before the gates ran. */
+	gatesPassed?: boolean | null,
+	costUsd?: number | null,
+	error?: AttemptError | null,
+};
+
+/**  One attempt as lists show it. */
+export type AttemptSummary_Serialize = {
+	id: string,
+	state: AttemptState,
+	/**  The worker as given (`model:…`, `claude`, `exec:…`). */
+	worker: string,
+	/**  The worker CLI's `--version` output, when it has one. */
+	workerVersion: string | null,
+	task: string,
+	/**  The repository's top-level folder. */
+	repo: string,
+	/**  The pinned base commit (full id). */
+	base: string,
+	/**  The branch approve integrates into (the branch checked out when the attempt started). */
+	targetBranch: string | null,
+	/**  The attempt this one revises (request changes), if any. */
+	parent: string | null,
+	/**  The compare group this attempt belongs to, if any. */
+	compare: string | null,
+	/**  Who started it: `app`, `cli`, or an agent's name. */
+	launcher: string,
+	/**  Milliseconds since the Unix epoch. */
+	createdMs: number | null,
+	updatedMs: number | null,
+	/**  Worker start to the end of verification (or to now while running). */
+	elapsedMs: number | null,
+	/**  Diff totals once captured. */
+	filesChanged: number | null,
+	additions: number | null,
+	deletions: number | null,
+	/**  All gates (verification included) passed; `None` before the gates ran. */
+	gatesPassed: boolean | null,
+	costUsd: number | null,
+	error: AttemptError | null,
 };
 
 /**
@@ -330,6 +581,41 @@ export type Budget_Serialize = {
 	tier: BudgetTier,
 	/**  Maximum USD per million input tokens, on top of the tier. */
 	maxPricePerM: number | null,
+};
+
+/**  A worktree's change against the pinned base commit. */
+export type CapturedDiff = CapturedDiff_Serialize | CapturedDiff_Deserialize;
+
+/**  A worktree's change against the pinned base commit. */
+export type CapturedDiff_Deserialize = {
+	/**  The base commit the change is measured against (full object id). */
+	base: string,
+	/**  Lowercase hex SHA-256 of the canonical patch bytes. */
+	sha256: string,
+	/**  Length of the canonical patch in bytes. */
+	patchBytes: number | null,
+	/**  Changed files in git's order (by path). */
+	files: FileChange_Deserialize[],
+	/**  Added lines over all text files. */
+	additions: number,
+	/**  Removed lines over all text files. */
+	deletions: number,
+};
+
+/**  A worktree's change against the pinned base commit. */
+export type CapturedDiff_Serialize = {
+	/**  The base commit the change is measured against (full object id). */
+	base: string,
+	/**  Lowercase hex SHA-256 of the canonical patch bytes. */
+	sha256: string,
+	/**  Length of the canonical patch in bytes. */
+	patchBytes: number | null,
+	/**  Changed files in git's order (by path). */
+	files: FileChange_Serialize[],
+	/**  Added lines over all text files. */
+	additions: number,
+	/**  Removed lines over all text files. */
+	deletions: number,
 };
 
 /**  The metric registry and the category weights, as the engine scores with them. */
@@ -607,6 +893,72 @@ export type ClassifierSettings_Serialize = {
 	model: string | null,
 };
 
+/**  How a verification command ended. */
+export type CommandOutcome = 
+/**  It exited on its own (any code). */
+"exited" | 
+/**  Its timeout passed and Switchyard stopped it. */
+"timedOut" | 
+/**  The verification was canceled. */
+"canceled" | 
+/**  It could not be started at all. */
+"spawnFailed";
+
+/**  Switchyard's record of one verification command. */
+export type CommandVerification = CommandVerification_Serialize | CommandVerification_Deserialize;
+
+/**  Switchyard's record of one verification command. */
+export type CommandVerification_Deserialize = {
+	/**  The command as run with `sh -c`. */
+	command: string,
+	outcome: CommandOutcome,
+	exitCode?: number | null,
+	/**  The signal that ended it, when one did. */
+	signal?: number | null,
+	/**  See [`command_passed`]. */
+	passed: boolean,
+	durationMs: number,
+	/**  Every runner summary recognised in its log (usually one). */
+	counts: TestCounts[],
+	/**
+	 *  Lowercase hex SHA-256 of the whole log (stdout and stderr in arrival order), however
+	 *  long; the tail below is only its end.
+	 */
+	logSha256: string,
+	/**  Bytes in the whole log. */
+	logBytes: number | null,
+	/**  The last [`LOG_TAIL_BYTES`] of the log as text. */
+	logTail: string,
+	/**  Why it could not start, for [`CommandOutcome::SpawnFailed`]. */
+	error?: string | null,
+};
+
+/**  Switchyard's record of one verification command. */
+export type CommandVerification_Serialize = {
+	/**  The command as run with `sh -c`. */
+	command: string,
+	outcome: CommandOutcome,
+	exitCode: number | null,
+	/**  The signal that ended it, when one did. */
+	signal: number | null,
+	/**  See [`command_passed`]. */
+	passed: boolean,
+	durationMs: number,
+	/**  Every runner summary recognised in its log (usually one). */
+	counts: TestCounts[],
+	/**
+	 *  Lowercase hex SHA-256 of the whole log (stdout and stderr in arrival order), however
+	 *  long; the tail below is only its end.
+	 */
+	logSha256: string,
+	/**  Bytes in the whole log. */
+	logBytes: number | null,
+	/**  The last [`LOG_TAIL_BYTES`] of the log as text. */
+	logTail: string,
+	/**  Why it could not start, for [`CommandOutcome::SpawnFailed`]. */
+	error: string | null,
+};
+
 /**
  *  What to compose: block ids per slot, the task, and optionally a saved preset to start from.
  * 
@@ -699,6 +1051,11 @@ export type ComposedRole_Serialize = {
 	tokenEstimate: number,
 };
 
+/**  What the counts count. */
+export type CountUnit = "tests" | 
+/**  `go test` without `-v` names only failing tests, so it is counted per package. */
+"packages";
+
 /**
  *  What the user writes to add or edit a custom block; the id is assigned by the engine
  *  ([`custom_id`]) and never changes.
@@ -733,6 +1090,37 @@ export type CustomBlockInput_Serialize = {
 	aliases: string[],
 	/**  Optional, meaningful for stack blocks only. */
 	group: StackGroup | null,
+};
+
+/**  One line of a hunk. */
+export type DiffLine = DiffLine_Serialize | DiffLine_Deserialize;
+
+/**  One line of a hunk. */
+export type DiffLine_Deserialize = {
+	/**  Context, added or removed. */
+	kind: LineKind,
+	/**  The text without its prefix and newline (U+FFFD for bytes that are not UTF-8). */
+	text: string,
+	/**  Its number on the old side. */
+	oldLine?: number | null,
+	/**  Its number on the new side. */
+	newLine?: number | null,
+	/**  The line has no trailing newline (`\ No newline at end of file`). */
+	noNewline: boolean,
+};
+
+/**  One line of a hunk. */
+export type DiffLine_Serialize = {
+	/**  Context, added or removed. */
+	kind: LineKind,
+	/**  The text without its prefix and newline (U+FFFD for bytes that are not UTF-8). */
+	text: string,
+	/**  Its number on the old side. */
+	oldLine: number | null,
+	/**  Its number on the new side. */
+	newLine: number | null,
+	/**  The line has no trailing newline (`\ No newline at end of file`). */
+	noNewline: boolean,
 };
 
 /**  Everything `switchyard doctor` reports. */
@@ -812,6 +1200,27 @@ export type ErrorCode =
 "busy" | 
 /**  The work stopped because it was canceled (for example, the engine is closing). */
 "canceled" | 
+/**  The work ran longer than its limit and was stopped. */
+"timeout" | 
+/**
+ *  Integration would conflict with the target branch or the user's uncommitted changes;
+ *  nothing was changed. The message names the files.
+ */
+"conflict" | 
+/**  A gate blocks the action (approve needs every gate passed); the message names it. */
+"gateFailed" | 
+/**
+ *  The change touches a locked path (CI or test-runner configuration, or the attempt's
+ *  own locked globs).
+ */
+"lockedPath" | 
+/**
+ *  The worktree changed since Switchyard verified it; approve is blocked until the gates
+ *  run again.
+ */
+"changed" | 
+/**  A worker could not start or failed (missing binary, non-zero exit, crash). */
+"workerFailed" | 
 /**  A bug: something that should not happen. */
 "internal";
 
@@ -847,6 +1256,182 @@ export type FeedbackSummary = {
 	count: number,
 	/**  Their mean, 1–5. */
 	mean: number | null,
+};
+
+/**  One changed file. */
+export type FileChange = FileChange_Serialize | FileChange_Deserialize;
+
+/**  One changed file. */
+export type FileChange_Deserialize = {
+	/**
+	 *  Path relative to the repository root (the new path of a rename). Bytes that are not
+	 *  UTF-8 are replaced with U+FFFD.
+	 */
+	path: string,
+	/**  The source path of a rename or copy. */
+	oldPath?: string | null,
+	/**  How it changed. */
+	status: FileStatus,
+	/**
+	 *  Old mode in octal (`100644`, `100755`, `120000` symlink, `160000` submodule); `None`
+	 *  for an added file.
+	 */
+	oldMode?: string | null,
+	/**  New mode in octal; `None` for a deleted file. */
+	newMode?: string | null,
+	/**  Old blob id; `None` for an added file. */
+	oldOid?: string | null,
+	/**  New blob id; `None` for a deleted file. */
+	newOid?: string | null,
+	/**  Rename similarity (0–100). */
+	similarity?: number | null,
+	/**  Git treats the content as binary (no line diff). */
+	isBinary: boolean,
+	/**  The file is a symlink (the new side, or the old side of a deletion). */
+	isSymlink: boolean,
+	/**  Where the new side's symlink points, verbatim. */
+	symlinkTarget?: string | null,
+	/**  Added lines. */
+	additions: number,
+	/**  Removed lines. */
+	deletions: number,
+	/**  Size in bytes of the new side (the old side for a deletion). */
+	size: number | null,
+	/**  Size in bytes of the old side; `None` for an added file. */
+	oldSize?: number | null,
+	/**  Either side is over [`CONTENT_LIMIT_BYTES`]: `hunks` is empty on purpose. */
+	contentOmitted: boolean,
+	/**  The line diff (three lines of context), empty for binary and omitted files. */
+	hunks: Hunk_Deserialize[],
+};
+
+/**  One changed file. */
+export type FileChange_Serialize = {
+	/**
+	 *  Path relative to the repository root (the new path of a rename). Bytes that are not
+	 *  UTF-8 are replaced with U+FFFD.
+	 */
+	path: string,
+	/**  The source path of a rename or copy. */
+	oldPath: string | null,
+	/**  How it changed. */
+	status: FileStatus,
+	/**
+	 *  Old mode in octal (`100644`, `100755`, `120000` symlink, `160000` submodule); `None`
+	 *  for an added file.
+	 */
+	oldMode: string | null,
+	/**  New mode in octal; `None` for a deleted file. */
+	newMode: string | null,
+	/**  Old blob id; `None` for an added file. */
+	oldOid: string | null,
+	/**  New blob id; `None` for a deleted file. */
+	newOid: string | null,
+	/**  Rename similarity (0–100). */
+	similarity: number | null,
+	/**  Git treats the content as binary (no line diff). */
+	isBinary: boolean,
+	/**  The file is a symlink (the new side, or the old side of a deletion). */
+	isSymlink: boolean,
+	/**  Where the new side's symlink points, verbatim. */
+	symlinkTarget: string | null,
+	/**  Added lines. */
+	additions: number,
+	/**  Removed lines. */
+	deletions: number,
+	/**  Size in bytes of the new side (the old side for a deletion). */
+	size: number | null,
+	/**  Size in bytes of the old side; `None` for an added file. */
+	oldSize: number | null,
+	/**  Either side is over [`CONTENT_LIMIT_BYTES`]: `hunks` is empty on purpose. */
+	contentOmitted: boolean,
+	/**  The line diff (three lines of context), empty for binary and omitted files. */
+	hunks: Hunk_Serialize[],
+};
+
+/**  How a file changed. */
+export type FileStatus = 
+/**  New file. */
+"added" | 
+/**  Content or mode changed. */
+"modified" | 
+/**  File removed. */
+"deleted" | 
+/**  Moved (with or without edits); `old_path` names the source. */
+"renamed" | 
+/**  Copied; only produced when copy detection is on, which capture never enables. */
+"copied" | 
+/**  Changed kind: a file became a symlink or a submodule, or back. */
+"typeChanged";
+
+/**  One thing a gate found. */
+export type Finding = Finding_Serialize | Finding_Deserialize;
+
+/**  One thing a gate found. */
+export type Finding_Deserialize = {
+	/**  The file (repository-relative). */
+	path: string,
+	/**  The line in the new file, when the finding is about a line. */
+	line?: number | null,
+	/**  The glob, key or rule id that matched. */
+	rule?: string | null,
+	/**  What is wrong, for people (never a secret). */
+	message: string,
+};
+
+/**  One thing a gate found. */
+export type Finding_Serialize = {
+	/**  The file (repository-relative). */
+	path: string,
+	/**  The line in the new file, when the finding is about a line. */
+	line: number | null,
+	/**  The glob, key or rule id that matched. */
+	rule: string | null,
+	/**  What is wrong, for people (never a secret). */
+	message: string,
+};
+
+/**  Which gate produced a result. */
+export type GateName = 
+/**  CI configuration, test-runner configuration and the attempt's own locked globs. */
+"lockedPaths" | 
+/**  Paths or symlink targets outside the worktree. */
+"escape" | 
+/**  Credentials in added lines. */
+"secrets" | 
+/**  Limits on files and bytes changed. */
+"size" | 
+/**
+ *  Switchyard's own run of the verification commands (not one of [`run_all`]'s checks:
+ *  the engine runs it after them and records it in the same list).
+ */
+"verification";
+
+/**  One gate's verdict with the evidence behind it. */
+export type GateResult = GateResult_Serialize | GateResult_Deserialize;
+
+/**  One gate's verdict with the evidence behind it. */
+export type GateResult_Deserialize = {
+	/**  The gate. */
+	name: GateName,
+	/**  `true` when nothing blocks. */
+	passed: boolean,
+	/**  One sentence for people: what was checked, or what blocks. */
+	detail: string,
+	/**  What the gate found (empty when it passed), capped at [`MAX_FINDINGS`]. */
+	evidence: Finding_Deserialize[],
+};
+
+/**  One gate's verdict with the evidence behind it. */
+export type GateResult_Serialize = {
+	/**  The gate. */
+	name: GateName,
+	/**  `true` when nothing blocks. */
+	passed: boolean,
+	/**  One sentence for people: what was checked, or what blocks. */
+	detail: string,
+	/**  What the gate found (empty when it passed), capped at [`MAX_FINDINGS`]. */
+	evidence: Finding_Serialize[],
 };
 
 /**
@@ -895,6 +1480,41 @@ previous: number;
 /**  Records in the refreshed snapshot. */
 candidate: number };
 
+/**  One hunk of a file's line diff. */
+export type Hunk = Hunk_Serialize | Hunk_Deserialize;
+
+/**  One hunk of a file's line diff. */
+export type Hunk_Deserialize = {
+	/**  First old line (1-based; 0 when the old side is empty). */
+	oldStart: number,
+	/**  Old lines covered. */
+	oldLines: number,
+	/**  First new line (1-based; 0 when the new side is empty). */
+	newStart: number,
+	/**  New lines covered. */
+	newLines: number,
+	/**  The function context git prints after the range, possibly empty. */
+	section: string,
+	/**  The lines, in order. */
+	lines: DiffLine_Deserialize[],
+};
+
+/**  One hunk of a file's line diff. */
+export type Hunk_Serialize = {
+	/**  First old line (1-based; 0 when the old side is empty). */
+	oldStart: number,
+	/**  Old lines covered. */
+	oldLines: number,
+	/**  First new line (1-based; 0 when the new side is empty). */
+	newStart: number,
+	/**  New lines covered. */
+	newLines: number,
+	/**  The function context git prints after the range, possibly empty. */
+	section: string,
+	/**  The lines, in order. */
+	lines: DiffLine_Serialize[],
+};
+
 /**  How an import treats what is already stored. */
 export type ImportMode = 
 /**
@@ -920,6 +1540,18 @@ export type ImportReport = {
 	blocksRemoved: number,
 	/**  Stored presets deleted because the mode was `replace` and the file lacked them. */
 	presetsRemoved: number,
+};
+
+/**  Where an approved attempt landed. */
+export type IntegrationRecord = {
+	/**  The target branch (short name). */
+	branch: string,
+	/**  Its commit before. */
+	old: string,
+	/**  Its commit after. */
+	new: string,
+	/**  `true` for a fast-forward, `false` for a clean merge onto a moved branch. */
+	fastForward: boolean,
 };
 
 /**  The one error shape on the wire: a code the UI switches on and a message for people. */
@@ -1047,6 +1679,22 @@ last4: string } |
 { state: "unavailable"; 
 /**  Reason and fix, e.g. "no keychain available: no D-Bus session bus …". */
 message: string };
+
+/**  A comment on one line of the new side of a file. */
+export type LineComment = {
+	path: string,
+	line: number,
+	text: string,
+};
+
+/**  What a diff line is. */
+export type LineKind = 
+/**  Unchanged. */
+"context" | 
+/**  Only on the new side. */
+"added" | 
+/**  Only on the old side. */
+"removed";
 
 /**  A local model server (Ollama, LM Studio) and whether it answered. */
 export type LocalEndpoint = LocalEndpoint_Serialize | LocalEndpoint_Deserialize;
@@ -2241,6 +2889,23 @@ export type Rejections = {
 	unusable: number,
 };
 
+/**  What the user decided in review. */
+export type ReviewDecision = ReviewDecision_Serialize | ReviewDecision_Deserialize;
+
+/**  What the user decided in review. */
+export type ReviewDecision_Deserialize = { kind: "approved"; message: string; 
+/**  The commit made on `switchyard/<attempt>` from the verified tree. */
+commit?: string | null } | { kind: "rejected"; reason: string } | { kind: "changesRequested"; comment: string; lines: LineComment[]; 
+/**  The attempt that carries the revision. */
+nextAttempt: string };
+
+/**  What the user decided in review. */
+export type ReviewDecision_Serialize = { kind: "approved"; message: string; 
+/**  The commit made on `switchyard/<attempt>` from the verified tree. */
+commit: string | null } | { kind: "rejected"; reason: string } | { kind: "changesRequested"; comment: string; lines: LineComment[]; 
+/**  The attempt that carries the revision. */
+nextAttempt: string };
+
 /**
  *  One block of the library.
  * 
@@ -2670,8 +3335,125 @@ export type TermStatus =
  */
 "notNormalized";
 
+/**  Pass/fail counts read from one runner's summary. */
+export type TestCounts = {
+	runner: TestRunner,
+	unit: CountUnit,
+	passed: number,
+	failed: number,
+	/**  Skipped, ignored, todo and deselected. */
+	skipped: number,
+	/**  Errors outside a test (pytest collection errors, Node's cancelled tests). */
+	errors: number,
+};
+
+/**  A test runner whose closing summary Switchyard can read. */
+export type TestRunner = 
+/**  `cargo test`: every `test result:` line, summed (one per test binary and doc-tests). */
+"cargo" | 
+/**  `cargo nextest run`: its `Summary` line. */
+"nextest" | 
+/**  pytest: its closing `N passed, M failed … in Xs` line. */
+"pytest" | 
+/**  Jest: its `Tests:` line. */
+"jest" | 
+/**  Vitest: its `Tests` line. */
+"vitest" | 
+/**  `go test`: `ok`/`FAIL` package lines, or `--- PASS`/`--- FAIL` lines with `-v`. */
+"go" | 
+/**  Node's built-in runner (`node --test`): `# pass N` / `# fail N` (TAP) or `ℹ pass N`. */
+"node" | 
+/**  The plain `N passed, N failed[, N skipped]` line any runner may print. */
+"plain";
+
 /**  Price/provider class. */
 export type Tier = "premium" | "standard" | "budget";
+
+/**
+ *  What a tool call did, as far as the worker's own report says. Shown, never trusted: the
+ *  diff is always computed from the worktree.
+ */
+export type ToolAction = ToolAction_Serialize | ToolAction_Deserialize;
+
+/**
+ *  What a tool call did, as far as the worker's own report says. Shown, never trusted: the
+ *  diff is always computed from the worktree.
+ */
+export type ToolAction_Deserialize = { type: "fileRead"; path: string } | { type: "fileEdit"; path: string } | { type: "command"; command: string; 
+/**  Known once the command finished, when the CLI reports it. */
+exitCode?: number | null } | 
+/**  A search over files or the web (glob, grep, list, web search / fetch). */
+{ type: "search"; query?: string | null } | { type: "other" };
+
+/**
+ *  What a tool call did, as far as the worker's own report says. Shown, never trusted: the
+ *  diff is always computed from the worktree.
+ */
+export type ToolAction_Serialize = { type: "fileRead"; path: string } | { type: "fileEdit"; path: string } | { type: "command"; command: string; 
+/**  Known once the command finished, when the CLI reports it. */
+exitCode: number | null } | 
+/**  A search over files or the web (glob, grep, list, web search / fetch). */
+{ type: "search"; query: string | null } | { type: "other" };
+
+/**
+ *  Where a tool call stands. A call is usually reported twice: `started`, then `completed` or
+ *  `failed` with the same `id`.
+ */
+export type ToolStatus = "started" | "completed" | "failed";
+
+/**  Token usage and cost **so far** for the attempt: each report replaces the previous one. */
+export type Usage = Usage_Serialize | Usage_Deserialize;
+
+/**  Token usage and cost **so far** for the attempt: each report replaces the previous one. */
+export type Usage_Deserialize = {
+	/**  Input tokens, including those served from cache. */
+	input: number,
+	output: number,
+	/**  Of `input`, read from a prompt cache. */
+	cached: number,
+	/**  Cost in USD, when the CLI reported it or it was estimated. */
+	costUsd?: number | null,
+	/**  `cost_usd` was computed by Switchyard from tokens × catalog price, not reported. */
+	estimated: boolean,
+};
+
+/**  Token usage and cost **so far** for the attempt: each report replaces the previous one. */
+export type Usage_Serialize = {
+	/**  Input tokens, including those served from cache. */
+	input: number,
+	output: number,
+	/**  Of `input`, read from a prompt cache. */
+	cached: number,
+	/**  Cost in USD, when the CLI reported it or it was estimated. */
+	costUsd: number | null,
+	/**  `cost_usd` was computed by Switchyard from tokens × catalog price, not reported. */
+	estimated: boolean,
+};
+
+/**  The whole verification: every command, in order. */
+export type VerificationRecord = VerificationRecord_Serialize | VerificationRecord_Deserialize;
+
+/**  The whole verification: every command, in order. */
+export type VerificationRecord_Deserialize = {
+	/**
+	 *  Every command passed (vacuously true for none: the caller decides whether no commands
+	 *  is acceptable).
+	 */
+	passed: boolean,
+	durationMs: number,
+	commands: CommandVerification_Deserialize[],
+};
+
+/**  The whole verification: every command, in order. */
+export type VerificationRecord_Serialize = {
+	/**
+	 *  Every command passed (vacuously true for none: the caller decides whether no commands
+	 *  is acceptable).
+	 */
+	passed: boolean,
+	durationMs: number,
+	commands: CommandVerification_Serialize[],
+};
 
 /**  A coding-agent CLI Switchyard can drive as a worker. */
 export type WorkerCli = WorkerCli_Serialize | WorkerCli_Deserialize;
@@ -2691,6 +3473,63 @@ export type WorkerCli_Serialize = {
 	/**  Absolute path when found. */
 	path: string | null,
 };
+
+/**  One thing a worker did or said, normalized from its CLI's own output. */
+export type WorkerEvent = WorkerEvent_Serialize | WorkerEvent_Deserialize;
+
+/**  One thing a worker did or said, normalized from its CLI's own output. */
+export type WorkerEvent_Deserialize = 
+/**  The session started (its id and model, when the CLI says). */
+({ kind: "started"; sessionId?: string | null; model?: string | null }) & { action?: never; delta?: never; id?: never; line?: never; message?: never; ok?: never; status?: never; summary?: never; text?: never; tool?: never } | 
+/**
+ *  Text the assistant wrote. `delta` pieces continue the previous text (Gemini streams
+ *  them); otherwise each event is a whole message.
+ */
+({ kind: "assistantText"; text: string; delta: boolean }) & { action?: never; id?: never; line?: never; message?: never; model?: never; ok?: never; sessionId?: never; status?: never; summary?: never; tool?: never } | 
+/**  Reasoning the CLI chose to show. */
+({ kind: "thinking"; text: string }) & { action?: never; delta?: never; id?: never; line?: never; message?: never; model?: never; ok?: never; sessionId?: never; status?: never; summary?: never; tool?: never } | ({ kind: "toolUse"; 
+/**  The CLI's id for the call, to pair `started` with its result. */
+id?: string | null; 
+/**  The CLI's own tool name (`Edit`, `run_shell_command`, `bash`, …). */
+tool: string; action: ToolAction_Deserialize; status: ToolStatus }) & { delta?: never; line?: never; message?: never; model?: never; ok?: never; sessionId?: never; summary?: never; text?: never } | {
+	kind: "usage",
+} & Usage_Deserialize | 
+/**  Something went wrong (it may or may not end the attempt; `final` says). */
+({ kind: "error"; message: string }) & { action?: never; delta?: never; id?: never; line?: never; model?: never; ok?: never; sessionId?: never; status?: never; summary?: never; text?: never; tool?: never } | 
+/**
+ *  The worker stopped. `ok` is the CLI's own verdict (plus its exit code); Switchyard's
+ *  gates still decide whether the result is trusted.
+ */
+({ kind: "final"; ok: boolean; summary?: string | null }) & { action?: never; delta?: never; id?: never; line?: never; message?: never; model?: never; sessionId?: never; status?: never; text?: never; tool?: never } | 
+/**  A line no adapter rule recognised, kept as it was. */
+({ kind: "raw"; line: string }) & { action?: never; delta?: never; id?: never; message?: never; model?: never; ok?: never; sessionId?: never; status?: never; summary?: never; text?: never; tool?: never };
+
+/**  One thing a worker did or said, normalized from its CLI's own output. */
+export type WorkerEvent_Serialize = 
+/**  The session started (its id and model, when the CLI says). */
+({ kind: "started"; sessionId: string | null; model: string | null }) & { action?: never; delta?: never; id?: never; line?: never; message?: never; ok?: never; status?: never; summary?: never; text?: never; tool?: never } | 
+/**
+ *  Text the assistant wrote. `delta` pieces continue the previous text (Gemini streams
+ *  them); otherwise each event is a whole message.
+ */
+({ kind: "assistantText"; text: string; delta: boolean }) & { action?: never; id?: never; line?: never; message?: never; model?: never; ok?: never; sessionId?: never; status?: never; summary?: never; tool?: never } | 
+/**  Reasoning the CLI chose to show. */
+({ kind: "thinking"; text: string }) & { action?: never; delta?: never; id?: never; line?: never; message?: never; model?: never; ok?: never; sessionId?: never; status?: never; summary?: never; tool?: never } | ({ kind: "toolUse"; 
+/**  The CLI's id for the call, to pair `started` with its result. */
+id: string | null; 
+/**  The CLI's own tool name (`Edit`, `run_shell_command`, `bash`, …). */
+tool: string; action: ToolAction_Serialize; status: ToolStatus }) & { delta?: never; line?: never; message?: never; model?: never; ok?: never; sessionId?: never; summary?: never; text?: never } | {
+	kind: "usage",
+} & Usage_Serialize | 
+/**  Something went wrong (it may or may not end the attempt; `final` says). */
+({ kind: "error"; message: string }) & { action?: never; delta?: never; id?: never; line?: never; model?: never; ok?: never; sessionId?: never; status?: never; summary?: never; text?: never; tool?: never } | 
+/**
+ *  The worker stopped. `ok` is the CLI's own verdict (plus its exit code); Switchyard's
+ *  gates still decide whether the result is trusted.
+ */
+({ kind: "final"; ok: boolean; summary: string | null }) & { action?: never; delta?: never; id?: never; line?: never; message?: never; model?: never; sessionId?: never; status?: never; text?: never; tool?: never } | 
+/**  A line no adapter rule recognised, kept as it was. */
+({ kind: "raw"; line: string }) & { action?: never; delta?: never; id?: never; message?: never; model?: never; ok?: never; sessionId?: never; status?: never; summary?: never; text?: never; tool?: never };
 
 /* Tauri Specta runtime */
 async function typedError<T, E>(result: Promise<T>): Promise<{ status: "ok"; data: T } | { status: "error"; error: E }> {
