@@ -4,6 +4,7 @@ use switchyard_core::error::ErrorCode;
 use switchyard_core::roles::RoleError;
 use switchyard_keychain::{InvalidKey, KeychainError};
 use switchyard_providers::client::ClientError;
+use switchyard_runner::git::GitError;
 use switchyard_store::StoreError;
 
 /// Errors of engine use cases. Each maps to one [`ErrorCode`] for the UI and the CLI.
@@ -58,6 +59,28 @@ pub enum EngineError {
     /// roles file); the code comes from [`RoleError::code`].
     #[error(transparent)]
     Role(#[from] RoleError),
+    /// A worker or a verification command ran out of time; its process group was stopped.
+    #[error("{0}")]
+    Timeout(String),
+    /// Integrating does not merge cleanly (the message names the files), or uncommitted
+    /// changes in the user's working tree overlap it. Nothing was changed.
+    #[error("{0}")]
+    Conflict(String),
+    /// A gate blocks the attempt; the message names the gate and its first finding.
+    #[error("{0}")]
+    GateFailed(String),
+    /// The change touches a locked path; the message names it.
+    #[error("{0}")]
+    LockedPath(String),
+    /// The worktree changed since it was verified; approve refuses.
+    #[error("{0}")]
+    Changed(String),
+    /// The worker could not start, exited non-zero or reported failure.
+    #[error("{0}")]
+    WorkerFailed(String),
+    /// A git operation failed; the code follows its kind (conflict, busy, changed, …).
+    #[error(transparent)]
+    Git(#[from] GitError),
 }
 
 impl EngineError {
@@ -77,6 +100,13 @@ impl EngineError {
             EngineError::Busy(_) => ErrorCode::Busy,
             EngineError::Canceled(_) => ErrorCode::Canceled,
             EngineError::Role(e) => e.code(),
+            EngineError::Timeout(_) => ErrorCode::Timeout,
+            EngineError::Conflict(_) => ErrorCode::Conflict,
+            EngineError::GateFailed(_) => ErrorCode::GateFailed,
+            EngineError::LockedPath(_) => ErrorCode::LockedPath,
+            EngineError::Changed(_) => ErrorCode::Changed,
+            EngineError::WorkerFailed(_) => ErrorCode::WorkerFailed,
+            EngineError::Git(e) => git_code(e),
         }
     }
 }
@@ -85,5 +115,28 @@ impl From<InvalidKey> for EngineError {
     /// A refused key is bad input; the message never contains the key.
     fn from(error: InvalidKey) -> Self {
         EngineError::InvalidInput(error.to_string())
+    }
+}
+
+/// The code of a git failure, in domain terms.
+fn git_code(error: &GitError) -> ErrorCode {
+    match error {
+        GitError::Conflict { .. } | GitError::Dirty { .. } | GitError::InProgress { .. } => {
+            ErrorCode::Conflict
+        }
+        GitError::Changed { .. } => ErrorCode::Changed,
+        GitError::Busy { .. } | GitError::TargetMoved { .. } => ErrorCode::Busy,
+        GitError::Timeout { .. } => ErrorCode::Timeout,
+        GitError::NotARepo { .. }
+        | GitError::BaseMissing { .. }
+        | GitError::BranchMissing { .. }
+        | GitError::InvalidAttemptId { .. }
+        | GitError::InsideRepo { .. } => ErrorCode::InvalidInput,
+        GitError::WorktreeMissing { .. } => ErrorCode::NotFound,
+        GitError::Io { .. } => ErrorCode::Io,
+        GitError::GitMissing
+        | GitError::Failed { .. }
+        | GitError::WorktreeExists { .. }
+        | GitError::Unreadable(_) => ErrorCode::Internal,
     }
 }

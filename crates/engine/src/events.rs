@@ -6,6 +6,7 @@
 //! carry a secret: error texts pass through the same redaction as stored errors.
 
 use serde::Serialize;
+use switchyard_core::attempt::{AttemptLogEntry, AttemptState};
 use switchyard_core::catalog::view::{RefreshId, RefreshProgress, RefreshReport, RefreshTrigger};
 use switchyard_core::error::ErrorCode;
 
@@ -57,6 +58,20 @@ pub enum EngineEvent {
         report: Option<RefreshReport>,
         error: Option<EventError>,
     },
+    /// An attempt moved to `state` (already stored).
+    #[serde(rename_all = "camelCase")]
+    AttemptState {
+        attempt_id: String,
+        state: AttemptState,
+    },
+    /// An entry was appended to an attempt's log (already stored with its `seq`): worker
+    /// output, a gate result, a state change. High rate while a worker runs; a subscriber
+    /// that lags replays from `Engine::attempt_log`.
+    #[serde(rename_all = "camelCase")]
+    AttemptLog {
+        attempt_id: String,
+        entry: AttemptLogEntry,
+    },
 }
 
 impl EngineEvent {
@@ -66,6 +81,16 @@ impl EngineEvent {
             EngineEvent::CatalogRefreshStarted { refresh_id, .. }
             | EngineEvent::CatalogRefreshProgress { refresh_id, .. }
             | EngineEvent::CatalogRefreshFinished { refresh_id, .. } => Some(*refresh_id),
+            EngineEvent::AttemptState { .. } | EngineEvent::AttemptLog { .. } => None,
+        }
+    }
+
+    /// The attempt this event belongs to, if it is an attempt event.
+    pub fn attempt_id(&self) -> Option<&str> {
+        match self {
+            EngineEvent::AttemptState { attempt_id, .. }
+            | EngineEvent::AttemptLog { attempt_id, .. } => Some(attempt_id),
+            _ => None,
         }
     }
 }

@@ -10,6 +10,7 @@
 //! [`Engine::subscribe`]rs; [`Engine::close`] cancels and awaits all of it.
 
 mod assist;
+pub mod attempts;
 pub mod catalog;
 mod doctor;
 mod error;
@@ -74,6 +75,8 @@ pub struct Engine {
     key_layout: tokio::sync::OnceCell<()>,
     /// Categories the classifier fallback's model gave, per task text.
     assist_cache: Mutex<assist::AssistCache>,
+    /// This instance's lease identity and the attempts it runs.
+    attempts: attempts::AttemptsRuntime,
 }
 
 impl Engine {
@@ -89,7 +92,7 @@ impl Engine {
             .await
             .map_err(EngineError::Startup)?;
         tracing::info!(home = %home.display(), "engine started");
-        Ok(Self {
+        let engine = Self {
             home,
             store,
             last_doctor: Mutex::new(None),
@@ -101,7 +104,10 @@ impl Engine {
             local_models: Mutex::new(Vec::new()),
             key_layout: tokio::sync::OnceCell::new(),
             assist_cache: Mutex::new(assist::AssistCache::default()),
-        })
+            attempts: attempts::AttemptsRuntime::new(),
+        };
+        engine.attempts_startup().await;
+        Ok(engine)
     }
 
     /// The data directory.
@@ -145,6 +151,7 @@ impl Engine {
     /// `canceled` event), waits until all have returned, then closes the database cleanly.
     pub async fn close(&self) {
         self.supervisor.shutdown().await;
+        self.attempts_close().await;
         self.store.close().await;
     }
 }

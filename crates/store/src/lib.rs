@@ -4,6 +4,7 @@
 //! This is the only crate that contains SQL. It knows nothing of HTTP, processes, secrets or
 //! the UI. Entry point: [`Store::open`].
 
+pub mod attempts;
 pub mod catalog;
 mod error;
 pub mod keys;

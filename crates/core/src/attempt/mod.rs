@@ -8,6 +8,7 @@
 
 mod id;
 mod state;
+pub mod verify_defaults;
 
 use serde::{Deserialize, Serialize};
 use specta::Type;
@@ -20,6 +21,7 @@ use crate::worker::{Usage, WorkerEvent};
 
 pub use id::{new_attempt_id, valid_attempt_id};
 pub use state::{AttemptState, InvalidTransition};
+pub use verify_defaults::{default_verification, RepoMarkers};
 
 /// What a user asks for when starting an attempt (the New task form, `switchyard run`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
@@ -202,4 +204,28 @@ pub fn file_status_name(status: FileStatus) -> &'static str {
         FileStatus::Copied => "copied",
         FileStatus::TypeChanged => "type_changed",
     }
+}
+
+/// A compare group: the same task sent to several workers, one attempt each, same base.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct CompareSummary {
+    pub id: String,
+    pub attempts: Vec<AttemptSummary>,
+}
+
+/// What the New task form shows about a repository before starting.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct RepoProbe {
+    /// The repository's top-level folder.
+    pub toplevel: String,
+    /// The branch checked out (`None`: detached `HEAD`).
+    pub branch: Option<String>,
+    /// The commit a new attempt would be pinned to.
+    pub head: String,
+    /// Uncommitted or untracked paths (not part of the base), the first few.
+    pub dirty: Vec<String>,
+    /// The detected default verification commands.
+    pub verify: Vec<String>,
 }

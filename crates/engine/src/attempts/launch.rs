@@ -1,0 +1,613 @@
+//! Running a worker: the CLI (or `exec:` command) through `runner::process` with the env
+//! allowlist plus only its own provider key, its output parsed line by line into normalized
+//! events; or the built-in model worker. Events are stored (up to [`MAX_STORED_EVENTS`], then
+//! one marker) and broadcast; the raw output is kept as an artifact with its SHA-256.
+
+use std::collections::VecDeque;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use switchyard_core::attempt::AttemptLog;
+use switchyard_core::catalog::card::Pricing;
+use switchyard_core::error::ErrorCode;
+use switchyard_core::worker::{
+    invocation, parser, provider_key_env, TokenPrice, TranscriptParser, Usage, WorkerCli,
+    WorkerEvent, WorkerSpec, WorkerTask,
+};
+use switchyard_keychain::Secret;
+use switchyard_runner::process::lines::LineAssembler;
+use switchyard_runner::process::{self, EndedBy, ProcessSpec, Stream};
+use switchyard_runner::tools::{which, which_in};
+use tokio::sync::Notify;
+use tokio_util::sync::CancellationToken;
+
+use super::artifacts::{RawOutput, OUTPUT_ARTIFACT};
+use crate::model_worker::{ModelWorkerJob, ModelWorkerLimits};
+use crate::Engine;
+
+/// Worker events stored per attempt; later ones are counted and one marker says so.
+pub(crate) const MAX_STORED_EVENTS: usize = 5_000;
+/// Bytes of parsed-but-unstored events held in memory at most (a flood drops, never grows).
+const MAX_QUEUED_BYTES: usize = 8 * 1024 * 1024;
+/// Longest output line parsed as one line (CLIs print whole JSON objects per line).
+const MAX_LINE: usize = 1024 * 1024;
+/// Output retained in the runner's buffer (the tap sees everything).
+const OUTPUT_CAP: usize = 256 * 1024;
+/// Turns and tokens the built-in model worker may use.
+const MODEL_MAX_TURNS: u32 = 20;
+const MODEL_MAX_TOKENS: u32 = 400_000;
+
+/// How the worker ended.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum WorkerEnd {
+    Succeeded,
+    Failed { code: ErrorCode, message: String },
+    TimedOut(String),
+    Canceled,
+}
+
+/// The worker's end and its last usage report.
+#[derive(Debug, Clone)]
+pub(crate) struct WorkerRun {
+    pub end: WorkerEnd,
+    pub usage: Option<Usage>,
+    pub version: Option<String>,
+}
+
+fn failed(message: impl Into<String>) -> WorkerEnd {
+    WorkerEnd::Failed {
+        code: ErrorCode::WorkerFailed,
+        message: message.into(),
+    }
+}
+
+/// Parsed events on their way to the store, bounded in count and bytes.
+#[derive(Debug, Default)]
+struct SinkState {
+    queue: VecDeque<WorkerEvent>,
+    queued_bytes: usize,
+    accepted: usize,
+    dropped: u64,
+    closed: bool,
+    last_usage: Option<Usage>,
+    final_ok: Option<bool>,
+    final_summary: Option<String>,
+    model: Option<String>,
+}
+
+#[derive(Debug, Default)]
+struct EventSink {
+    state: Mutex<SinkState>,
+    notify: Notify,
+}
+
+impl EventSink {
+    fn lock(&self) -> std::sync::MutexGuard<'_, SinkState> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn push(&self, event: WorkerEvent, size: usize) {
+        let mut state = self.lock();
+        match &event {
+            WorkerEvent::Usage(usage) => state.last_usage = Some(*usage),
+            WorkerEvent::Final { ok, summary } => {
+                state.final_ok = Some(*ok);
+                state.final_summary.clone_from(summary);
+            }
+            WorkerEvent::Started { model: Some(m), .. } => state.model = Some(m.clone()),
+            _ => {}
+        }
+        if state.accepted >= MAX_STORED_EVENTS || state.queued_bytes + size > MAX_QUEUED_BYTES {
+            state.dropped += 1;
+            return;
+        }
+        state.accepted += 1;
+        state.queued_bytes += size;
+        state.queue.push_back(event);
+        drop(state);
+        self.notify.notify_one();
+    }
+
+    fn close(&self) {
+        let mut state = self.lock();
+        if state.dropped > 0 {
+            let dropped = state.dropped;
+            state.queue.push_back(WorkerEvent::Raw {
+                line: format!(
+                    "[switchyard] {dropped} more worker events were not stored (limit \
+                     {MAX_STORED_EVENTS}); the raw output artifact keeps the output"
+                ),
+            });
+        }
+        state.closed = true;
+        drop(state);
+        self.notify.notify_one();
+    }
+
+    fn take(&self) -> (Vec<WorkerEvent>, bool) {
+        let mut state = self.lock();
+        state.queued_bytes = 0;
+        let batch: Vec<WorkerEvent> = state.queue.drain(..).collect();
+        (batch, state.closed)
+    }
+}
+
+/// What the runner's tap feeds: raw file, line assembly, the CLI's parser.
+struct TapState {
+    raw: RawOutput,
+    stdout: LineAssembler,
+    stderr: LineAssembler,
+    parser: Box<dyn TranscriptParser>,
+    sink: Arc<EventSink>,
+}
+
+impl TapState {
+    fn feed(&mut self, stream: Stream, bytes: &[u8]) {
+        self.raw.write(bytes);
+        let TapState {
+            stdout,
+            stderr,
+            parser,
+            sink,
+            ..
+        } = self;
+        match stream {
+            Stream::Stdout => stdout.push(bytes, |line| {
+                let text = String::from_utf8_lossy(line.bytes);
+                for event in parser.parse_line(&text) {
+                    sink.push(event, line.bytes.len());
+                }
+            }),
+            Stream::Stderr => stderr.push(bytes, |line| {
+                sink.push(
+                    WorkerEvent::Raw {
+                        line: String::from_utf8_lossy(line.bytes).into_owned(),
+                    },
+                    line.bytes.len(),
+                );
+            }),
+        }
+    }
+
+    fn finish(&mut self, exit_code: Option<i32>) {
+        let TapState {
+            stdout,
+            stderr,
+            parser,
+            sink,
+            ..
+        } = self;
+        stdout.finish(|line| {
+            for event in parser.parse_line(&String::from_utf8_lossy(line.bytes)) {
+                sink.push(event, line.bytes.len());
+            }
+        });
+        stderr.finish(|line| {
+            let line = String::from_utf8_lossy(line.bytes).into_owned();
+            let size = line.len();
+            sink.push(WorkerEvent::Raw { line }, size);
+        });
+        for event in parser.finish(exit_code) {
+            sink.push(event, 0);
+        }
+    }
+}
+
+/// A CLI or command ready to spawn.
+struct Launch {
+    program: OsString,
+    args: Vec<String>,
+    stdin: Option<String>,
+    env: Vec<(String, String)>,
+    keys: Vec<(String, Secret)>,
+    cwd: PathBuf,
+    path_env: Option<String>,
+    version: Option<String>,
+}
+
+/// The provider whose key travels in environment variable `name`.
+fn provider_for_env(name: &str) -> Option<&'static str> {
+    match name {
+        "CODEX_API_KEY" => return Some("openai"),
+        "GOOGLE_API_KEY" => return Some("gemini"),
+        _ => {}
+    }
+    [
+        "anthropic",
+        "openai",
+        "openrouter",
+        "gemini",
+        "deepseek",
+        "groq",
+        "mistral",
+        "xai",
+    ]
+    .into_iter()
+    .find(|provider| provider_key_env(provider) == Some(name))
+}
+
+fn price_of(pricing: Pricing) -> Option<TokenPrice> {
+    Some(TokenPrice {
+        input_per_mtok: pricing.prompt_per_m?,
+        output_per_mtok: pricing.completion_per_m?,
+        cached_input_per_mtok: None,
+    })
+}
+
+impl Engine {
+    /// Runs the worker `spec` on `prompt` in `worktree` until it stops, times out or is
+    /// canceled. Never fails: a worker that cannot start is a failed run.
+    pub(crate) async fn run_worker(
+        &self,
+        id: &str,
+        spec: &WorkerSpec,
+        prompt: &str,
+        worktree: &Path,
+        timeout: Duration,
+        cancel: &CancellationToken,
+    ) -> WorkerRun {
+        let sink = Arc::new(EventSink::default());
+        let (end, version) = match spec {
+            WorkerSpec::Model { id: model } => {
+                let end = self
+                    .run_model(id, model, prompt, worktree, timeout, cancel, &sink)
+                    .await;
+                (end, None)
+            }
+            WorkerSpec::Cli { .. } | WorkerSpec::Exec { .. } => {
+                let scratch = self.home().join("scratch").join(id);
+                match self.prepare_launch(spec, prompt, worktree, &scratch).await {
+                    Err(end) => (end, None),
+                    Ok(launch) => {
+                        let version = launch.version.clone();
+                        (
+                            self.run_process(id, spec, launch, timeout, cancel, &sink)
+                                .await,
+                            version,
+                        )
+                    }
+                }
+            }
+        };
+        let (usage, final_ok, final_summary, model) = {
+            let state = sink.lock();
+            (
+                state.last_usage,
+                state.final_ok,
+                state.final_summary.clone(),
+                state.model.clone(),
+            )
+        };
+        let usage = match (usage, model) {
+            (Some(usage), Some(model)) if usage.cost_usd.is_none() => {
+                match self.catalog_pricing(&model).await.and_then(price_of) {
+                    Some(price) => Some(usage.with_estimated_cost(price)),
+                    None => Some(usage),
+                }
+            }
+            (usage, _) => usage,
+        };
+        // The CLI's own verdict can only make a clean exit a failure, never the reverse.
+        let end = match end {
+            WorkerEnd::Succeeded if final_ok == Some(false) => {
+                failed(final_summary.unwrap_or_else(|| "the worker reported a failure".to_owned()))
+            }
+            other => other,
+        };
+        WorkerRun {
+            end,
+            usage,
+            version,
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    async fn run_model(
+        &self,
+        id: &str,
+        model: &str,
+        prompt: &str,
+        worktree: &Path,
+        timeout: Duration,
+        cancel: &CancellationToken,
+        sink: &Arc<EventSink>,
+    ) -> WorkerEnd {
+        let job = ModelWorkerJob {
+            model_id: model.to_owned(),
+            prompt: prompt.to_owned(),
+            worktree: worktree.to_path_buf(),
+            limits: ModelWorkerLimits {
+                max_turns: MODEL_MAX_TURNS,
+                max_total_tokens: MODEL_MAX_TOKENS,
+                timeout,
+            },
+            cancel: cancel.clone(),
+        };
+        let feed = sink.clone();
+        let on_event = move |event: WorkerEvent| {
+            let size = match &event {
+                WorkerEvent::AssistantText { text, .. } | WorkerEvent::Thinking { text } => {
+                    text.len()
+                }
+                _ => 64,
+            };
+            feed.push(event, size);
+        };
+        let producer = async {
+            let result = tokio::select! {
+                result = self.run_model_worker(job, &on_event) => Some(result),
+                () = tokio::time::sleep(timeout) => None,
+            };
+            sink.close();
+            result
+        };
+        let (result, ()) = tokio::join!(producer, self.store_events(id, sink));
+        match result {
+            None => WorkerEnd::TimedOut(format!(
+                "the model worker did not finish within {}s",
+                timeout.as_secs()
+            )),
+            Some(_) if cancel.is_cancelled() => WorkerEnd::Canceled,
+            Some(Ok(outcome)) => {
+                sink.lock().last_usage = Some(outcome.usage);
+                if outcome.ok {
+                    WorkerEnd::Succeeded
+                } else {
+                    failed(
+                        outcome.summary.unwrap_or_else(|| {
+                            "the model worker did not finish the task".to_owned()
+                        }),
+                    )
+                }
+            }
+            Some(Err(error)) if error.code() == ErrorCode::Timeout => {
+                WorkerEnd::TimedOut(error.to_string())
+            }
+            Some(Err(error)) => WorkerEnd::Failed {
+                code: error.code(),
+                message: error.to_string(),
+            },
+        }
+    }
+
+    /// The invocation, binary, version and key of a CLI or command worker.
+    async fn prepare_launch(
+        &self,
+        spec: &WorkerSpec,
+        prompt: &str,
+        worktree: &Path,
+        scratch: &Path,
+    ) -> Result<Launch, WorkerEnd> {
+        std::fs::create_dir_all(scratch)
+            .map_err(|e| failed(format!("creating {}: {e}", scratch.display())))?;
+        let task = WorkerTask {
+            prompt: prompt.to_owned(),
+            model: None,
+            max_turns: None,
+            worktree: worktree.to_path_buf(),
+            scratch_dir: scratch.to_path_buf(),
+        };
+        let inv = invocation(spec, &task).map_err(|e| failed(e.to_string()))?;
+        let (program, path_env, version) = match spec {
+            WorkerSpec::Cli { cli } => {
+                let (binary, path_env) = self.resolve_cli(*cli).await?;
+                let version = cli_version(&binary, path_env.as_deref()).await;
+                (binary.into_os_string(), path_env, version)
+            }
+            _ => (OsString::from(&inv.program), None, None),
+        };
+        for (path, contents) in &inv.files {
+            std::fs::write(path, contents)
+                .map_err(|e| failed(format!("writing {}: {e}", path.display())))?;
+        }
+        let mut keys = Vec::new();
+        for name in &inv.key_env {
+            let Some(provider) = provider_for_env(name) else {
+                continue;
+            };
+            if let Some(secret) = self.worker_key(provider).await {
+                keys.push((name.clone(), secret));
+            }
+        }
+        Ok(Launch {
+            program,
+            args: inv.args,
+            stdin: inv.stdin,
+            env: inv.env,
+            keys,
+            cwd: inv.cwd,
+            path_env,
+            version,
+        })
+    }
+
+    /// The CLI's binary: the path set in Settings (`workers.<name>.path`), else on `PATH`,
+    /// else on the login shell's `PATH` (returned too, so the CLI finds its own runtime).
+    async fn resolve_cli(&self, cli: WorkerCli) -> Result<(PathBuf, Option<String>), WorkerEnd> {
+        let name = cli.program();
+        if let Ok(Some(path)) = self.store().setting(&format!("workers.{name}.path")).await {
+            let path = PathBuf::from(path.trim());
+            if path.is_file() {
+                return Ok((path, None));
+            }
+            return Err(failed(format!(
+                "{name} is set to {} in Settings, but that file does not exist",
+                path.display()
+            )));
+        }
+        if let Some(path) = which(name) {
+            return Ok((path, None));
+        }
+        if let Some(login_path) = login_shell_path().await {
+            if let Some(path) = which_in(name, Some(login_path.as_ref())) {
+                return Ok((path, Some(login_path)));
+            }
+        }
+        Err(failed(format!(
+            "{name} is not installed: it is not on PATH nor on the login shell's PATH; \
+             install it or set its path in Settings"
+        )))
+    }
+
+    /// The worker's own provider key for the provider's default origin (where the CLI sends
+    /// it), if one may go there; never any other key.
+    async fn worker_key(&self, provider: &str) -> Option<Secret> {
+        let provider = self.provider(provider).await.ok()?;
+        if !provider.takes_key() {
+            return None;
+        }
+        let target = provider
+            .default_origin()
+            .or_else(|| provider.origin().ok())?;
+        let found = self.find_key(&provider, Some(target)).await.ok()?;
+        match crate::keys::binding::key_use(&provider, found) {
+            Ok(key_use) => key_use.key.map(|k| k.secret),
+            Err(error) => {
+                tracing::info!(provider = %provider.id, %error, "no key passed to the worker");
+                None
+            }
+        }
+    }
+
+    async fn run_process(
+        &self,
+        id: &str,
+        spec: &WorkerSpec,
+        launch: Launch,
+        timeout: Duration,
+        cancel: &CancellationToken,
+        sink: &Arc<EventSink>,
+    ) -> WorkerEnd {
+        let Some(parser) = parser(spec) else {
+            return failed("this worker has no output parser");
+        };
+        let raw_path = self.artifact_dir(id).join(OUTPUT_ARTIFACT);
+        let tap = Arc::new(Mutex::new(TapState {
+            raw: RawOutput::create(&raw_path),
+            stdout: LineAssembler::new(MAX_LINE),
+            stderr: LineAssembler::new(MAX_LINE),
+            parser,
+            sink: sink.clone(),
+        }));
+        let feed = tap.clone();
+        let mut process = ProcessSpec::new(&launch.program)
+            .args(&launch.args)
+            .current_dir(&launch.cwd)
+            .timeout(timeout)
+            .output_cap(OUTPUT_CAP)
+            .cancel_on(cancel)
+            .tap(move |stream, bytes| {
+                feed.lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .feed(stream, bytes);
+            });
+        if let Some(stdin) = &launch.stdin {
+            process = process.stdin(stdin.clone().into_bytes());
+        }
+        for (name, value) in &launch.env {
+            process = process.env(name, value);
+        }
+        for (name, secret) in &launch.keys {
+            process = process.env(name, secret.expose());
+        }
+        if let Some(path) = &launch.path_env {
+            process = process.env("PATH", path);
+        }
+        let child = match process::spawn(process) {
+            Ok(child) => child,
+            Err(error) => {
+                sink.close();
+                self.store_events(id, sink).await;
+                return failed(format!("the worker could not start: {error}"));
+            }
+        };
+        let producer = async {
+            let exit = child.wait().await;
+            let code = exit.as_ref().ok().and_then(|e| e.code);
+            tap.lock().unwrap_or_else(|p| p.into_inner()).finish(code);
+            sink.close();
+            exit
+        };
+        let (exit, ()) = tokio::join!(producer, self.store_events(id, sink));
+        let (sha256, written, seen) = tap.lock().unwrap_or_else(|p| p.into_inner()).raw.finish();
+        if let Err(error) = self
+            .record_artifact(id, OUTPUT_ARTIFACT, sha256, written)
+            .await
+        {
+            tracing::warn!(attempt = %id, %error, "raw output not recorded");
+        }
+        if seen > written {
+            tracing::info!(attempt = %id, seen, written, "raw worker output was capped");
+        }
+        match exit {
+            Err(error) => failed(error.to_string()),
+            Ok(exit) => match exit.ended_by {
+                EndedBy::TimedOut => WorkerEnd::TimedOut(format!(
+                    "the worker did not finish within {}s; its process group was stopped",
+                    timeout.as_secs()
+                )),
+                EndedBy::Canceled | EndedBy::Dropped => WorkerEnd::Canceled,
+                EndedBy::Exited if exit.code == Some(0) => WorkerEnd::Succeeded,
+                EndedBy::Exited => failed(match exit.code {
+                    Some(code) => format!("the worker exited with code {code}"),
+                    None => "the worker was killed by a signal".to_owned(),
+                }),
+            },
+        }
+    }
+
+    /// Stores and broadcasts the sink's events until it is closed and drained.
+    async fn store_events(&self, id: &str, sink: &EventSink) {
+        loop {
+            let (batch, closed) = sink.take();
+            if batch.is_empty() {
+                if closed {
+                    return;
+                }
+                sink.notify.notified().await;
+                continue;
+            }
+            for event in batch {
+                if let Err(error) = self.log_attempt(id, AttemptLog::Worker { event }).await {
+                    tracing::warn!(attempt = %id, %error, "worker event not stored");
+                }
+            }
+        }
+    }
+}
+
+/// `<binary> --version`, first line, within a few seconds; `None` when it gives none.
+async fn cli_version(binary: &Path, path_env: Option<&str>) -> Option<String> {
+    let mut spec = ProcessSpec::new(binary)
+        .arg("--version")
+        .timeout(Duration::from_secs(10))
+        .output_cap(64 * 1024);
+    if let Some(path) = path_env {
+        spec = spec.env("PATH", path);
+    }
+    let done = process::run(spec).await.ok()?;
+    let text = if done.stdout.is_empty() {
+        done.stderr
+    } else {
+        done.stdout
+    };
+    String::from_utf8_lossy(&text)
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .map(|l| l.chars().take(200).collect())
+}
+
+/// The login shell's `PATH` (GUI apps start with a minimal one), if it answers quickly.
+async fn login_shell_path() -> Option<String> {
+    let shell = std::env::var("SHELL").unwrap_or_else(|_| "/bin/sh".to_owned());
+    let spec = ProcessSpec::new(shell)
+        .args(["-l", "-c", "printf '%s' \"$PATH\""])
+        .timeout(Duration::from_secs(5))
+        .output_cap(64 * 1024);
+    let done = process::run(spec).await.ok()?;
+    let path = String::from_utf8_lossy(&done.stdout).trim().to_owned();
+    (done.exit.success() && !path.is_empty()).then_some(path)
+}

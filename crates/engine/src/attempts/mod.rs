@@ -1,0 +1,263 @@
+//! Attempts: one worker edits its own worktree from a pinned base; Switchyard captures the
+//! diff, runs its gates and its own verification, and the user reviews before anything is
+//! committed to their branch.
+//!
+//! Pipeline (`pipeline`): queued → preparing (worktree, worker binary and version) → running
+//! (the worker through `runner::process`, its output parsed into normalized events) →
+//! verifying (capture, gates, verification) → review. Every transition is a guarded update in
+//! the store (the attempt's state as last seen and this engine's lease), stored before it is
+//! broadcast as [`crate::EngineEvent::AttemptState`]; worker output is stored as numbered log
+//! entries, each broadcast as [`crate::EngineEvent::AttemptLog`] after it is stored.
+//!
+//! Ownership (`lease`): a live attempt is leased by one engine instance (pid + random token,
+//! heartbeat every 2 s). At open, live attempts whose owner is gone become `interrupted`;
+//! [`Engine::recover_attempt`] re-captures and re-verifies them. An engine never advances an
+//! attempt it does not own, and opening a second engine never disturbs a live owner.
+//!
+//! Review actions (`review`): approve (re-hash, commit, integrate), reject, request changes
+//! (a new attempt on the same worktree), recover. Compare groups (`compare`).
+
+mod artifacts;
+mod compare;
+mod launch;
+mod lease;
+mod pipeline;
+mod record;
+mod review;
+mod start;
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use switchyard_core::attempt::verify_defaults::MARKER_FILES;
+use switchyard_core::attempt::{
+    default_verification, AttemptLog, AttemptLogEntry, AttemptReview, AttemptSummary, RepoMarkers,
+};
+pub use switchyard_core::attempt::{CompareSummary, RepoProbe};
+use switchyard_runner::git::{Git, Repo};
+use tokio_util::sync::CancellationToken;
+
+use crate::events::EngineEvent;
+use crate::{Engine, EngineError};
+
+pub(crate) use lease::AttemptsRuntime;
+
+/// Most log entries [`Engine::attempt_log`] returns at once; page with `after_seq`.
+pub const MAX_LOG_PAGE: u32 = 10_000;
+
+/// How often [`Engine::wait_attempt`] re-reads an attempt owned by another process.
+const WAIT_POLL: Duration = Duration::from_millis(250);
+
+impl Engine {
+    /// Every attempt, newest first.
+    pub async fn list_attempts(&self) -> Result<Vec<AttemptSummary>, EngineError> {
+        let now = record::now_ms();
+        Ok(self
+            .store()
+            .attempts()
+            .await?
+            .iter()
+            .map(|row| record::summary(row, now))
+            .collect())
+    }
+
+    /// Everything review shows for attempt `id`. Errors: `NotFound`.
+    pub async fn attempt_review(&self, id: &str) -> Result<AttemptReview, EngineError> {
+        let row = self.attempt_row(id).await?;
+        self.review_of(&row).await
+    }
+
+    /// The attempt's log entries after `after_seq` (0: from the start), in order, at most
+    /// [`MAX_LOG_PAGE`]. Errors: `NotFound`.
+    pub async fn attempt_log(
+        &self,
+        id: &str,
+        after_seq: u32,
+    ) -> Result<Vec<AttemptLogEntry>, EngineError> {
+        self.attempt_row(id).await?;
+        let rows = self
+            .store()
+            .attempt_events(id, after_seq, MAX_LOG_PAGE)
+            .await?;
+        let mut entries = Vec::with_capacity(rows.len());
+        for row in rows {
+            let entry: AttemptLog = serde_json::from_str(&row.body_json).map_err(|e| {
+                EngineError::Internal(format!("log entry {} of {id} is unreadable: {e}", row.seq))
+            })?;
+            entries.push(AttemptLogEntry {
+                seq: row.seq,
+                at_ms: row.at_ms,
+                entry,
+            });
+        }
+        Ok(entries)
+    }
+
+    /// Waits until attempt `id` is no longer live (review, failed, canceled, interrupted, …)
+    /// and returns its review. Works for attempts owned by another process too (it re-reads
+    /// the store). Errors: `NotFound`; `Canceled` when the engine closes meanwhile.
+    pub async fn wait_attempt(&self, id: &str) -> Result<AttemptReview, EngineError> {
+        let mut events = self.subscribe();
+        let closing = self.supervisor.cancellation();
+        loop {
+            let row = self.attempt_row(id).await?;
+            if !row.state.is_live() {
+                return self.review_of(&row).await;
+            }
+            // An owner that died (the app killed mid-attempt) never finishes it: say so now
+            // rather than wait forever.
+            if self.interrupt_if_orphaned(&row).await? {
+                continue;
+            }
+            let changed = async {
+                loop {
+                    match events.recv().await {
+                        Ok(EngineEvent::AttemptState { attempt_id, .. }) if attempt_id == id => {
+                            return
+                        }
+                        Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                        Err(tokio::sync::broadcast::error::RecvError::Closed) => {
+                            std::future::pending::<()>().await;
+                        }
+                    }
+                }
+            };
+            tokio::select! {
+                () = changed => {}
+                () = tokio::time::sleep(WAIT_POLL) => {}
+                () = closing.cancelled() => {
+                    return Err(EngineError::Canceled("the engine is closing".into()));
+                }
+            }
+        }
+    }
+
+    /// Cancels attempt `id`: stops its worker or verification (INT → TERM → KILL to the
+    /// group) and returns once it is `canceled`. An interrupted attempt is canceled at once.
+    ///
+    /// Errors: `NotFound`; `Busy` when another Switchyard process runs it; `InvalidInput`
+    /// when it is no longer live (review, approved, final).
+    pub async fn cancel_attempt(&self, id: &str) -> Result<AttemptSummary, EngineError> {
+        let row = self.attempt_row(id).await?;
+        let ours = self.attempts.cancel(id);
+        if ours {
+            let review = self.wait_attempt(id).await?;
+            return Ok(review.summary);
+        }
+        if row.state == switchyard_core::attempt::AttemptState::Interrupted {
+            let moved = self
+                .move_attempt(
+                    &row,
+                    switchyard_core::attempt::AttemptState::Canceled,
+                    None,
+                    switchyard_store::attempts::AttemptChanges::new().finished_ms(record::now_ms()),
+                    Some("canceled while interrupted".into()),
+                )
+                .await?;
+            if !moved {
+                return Err(EngineError::Busy(format!(
+                    "attempt {id} changed meanwhile; look again"
+                )));
+            }
+            return Ok(record::summary(
+                &self.attempt_row(id).await?,
+                record::now_ms(),
+            ));
+        }
+        if row.state.is_live() {
+            return Err(EngineError::Busy(format!(
+                "attempt {id} is run by another Switchyard process (pid {}); cancel it there",
+                row.owner_pid.unwrap_or_default()
+            )));
+        }
+        Err(EngineError::InvalidInput(format!(
+            "attempt {id} is {}; only a live attempt can be canceled",
+            row.state.as_str()
+        )))
+    }
+
+    /// The repository containing `repo` as the New task form shows it: top level, branch,
+    /// head, dirty paths and the detected verification commands.
+    ///
+    /// Errors: `InvalidInput` when it is not a git repository with a commit.
+    pub async fn detect_verification(&self, repo: &str) -> Result<RepoProbe, EngineError> {
+        let opened = open_repo(repo).await?;
+        let base = opened.resolve_base().await.map_err(invalid_repo(repo))?;
+        Ok(RepoProbe {
+            toplevel: opened.toplevel().display().to_string(),
+            branch: base.branch,
+            head: base.commit,
+            dirty: base.dirty_files,
+            verify: detect_commands(opened.toplevel()),
+        })
+    }
+}
+
+/// Opens the repository containing `path`; not a repository → `InvalidInput`.
+pub(crate) async fn open_repo(path: &str) -> Result<Repo, EngineError> {
+    if path.trim().is_empty() {
+        return Err(EngineError::InvalidInput(
+            "choose a repository folder".into(),
+        ));
+    }
+    Repo::open(&Git::new(), Path::new(path.trim()))
+        .await
+        .map_err(invalid_repo(path))
+}
+
+fn invalid_repo(path: &str) -> impl FnOnce(switchyard_runner::git::GitError) -> EngineError + '_ {
+    move |error| match error {
+        switchyard_runner::git::GitError::NotARepo { .. }
+        | switchyard_runner::git::GitError::BaseMissing { .. } => {
+            EngineError::InvalidInput(format!("{path}: {error}"))
+        }
+        other => EngineError::Git(other),
+    }
+}
+
+/// The default verification commands for the repository at `toplevel`.
+pub(crate) fn detect_commands(toplevel: &Path) -> Vec<String> {
+    let present: Vec<&str> = MARKER_FILES
+        .iter()
+        .copied()
+        .filter(|name| toplevel.join(name).is_file())
+        .collect();
+    let package_json = std::fs::read_to_string(toplevel.join("package.json")).ok();
+    default_verification(&RepoMarkers {
+        files: &present,
+        package_json: package_json.as_deref(),
+    })
+}
+
+/// Cancellation tokens of the attempts this engine is running, by id.
+#[derive(Debug, Default)]
+pub(crate) struct Running {
+    tokens: Mutex<HashMap<String, CancellationToken>>,
+}
+
+impl Running {
+    pub(crate) fn insert(&self, id: &str, token: CancellationToken) {
+        self.lock().insert(id.to_owned(), token);
+    }
+
+    pub(crate) fn remove(&self, id: &str) {
+        self.lock().remove(id);
+    }
+
+    /// Cancels `id` if this engine runs it.
+    pub(crate) fn cancel(&self, id: &str) -> bool {
+        match self.lock().get(id) {
+            Some(token) => {
+                token.cancel();
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, CancellationToken>> {
+        self.tokens.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}

@@ -1,0 +1,664 @@
+//! Attempts, their numbered event log, their artifacts and compare groups.
+//!
+//! A live attempt carries an owner lease (`owner_pid`, `owner_token`, `heartbeat_ms`). Every
+//! change goes through [`Store::update_attempt`], a guarded `UPDATE … WHERE id = ? AND
+//! state = ? AND owner_token IS ?`: it applies only when the attempt is still in the state the
+//! caller saw and the caller still holds (or, for a free attempt, expects no) lease, so two
+//! processes on one database can never both advance one attempt. Event numbers are assigned
+//! by the inserting statement itself, so they are gap-free per attempt with any number of
+//! writers.
+
+use sqlx::sqlite::SqliteRow;
+use sqlx::Row;
+use switchyard_core::attempt::AttemptState;
+
+use crate::{Store, StoreError};
+
+/// A new attempt as first recorded (state `queued`, leased by its creator).
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewAttempt {
+    pub id: String,
+    pub worker: String,
+    pub task: String,
+    pub prompt: String,
+    pub repo: String,
+    pub base: String,
+    pub target_branch: Option<String>,
+    pub parent: Option<String>,
+    pub compare_id: Option<String>,
+    pub launcher: String,
+    pub worktree_id: String,
+    pub request_json: String,
+    pub verify_json: String,
+    pub created_ms: i64,
+    pub owner_pid: u32,
+    pub owner_token: String,
+}
+
+/// One stored attempt.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AttemptRow {
+    pub id: String,
+    pub state: AttemptState,
+    pub worker: String,
+    pub worker_version: Option<String>,
+    pub task: String,
+    pub prompt: String,
+    pub repo: String,
+    pub base: String,
+    pub target_branch: Option<String>,
+    pub parent: Option<String>,
+    pub compare_id: Option<String>,
+    pub launcher: String,
+    pub worktree_id: String,
+    pub request_json: String,
+    pub verify_json: String,
+    pub created_ms: i64,
+    pub updated_ms: i64,
+    pub started_ms: Option<i64>,
+    pub finished_ms: Option<i64>,
+    pub diff_sha256: Option<String>,
+    pub files_changed: Option<u32>,
+    pub additions: Option<u32>,
+    pub deletions: Option<u32>,
+    pub gates_passed: Option<bool>,
+    pub gates_json: Option<String>,
+    pub verification_json: Option<String>,
+    pub usage_json: Option<String>,
+    pub cost_usd: Option<f64>,
+    pub error_code: Option<String>,
+    pub error_message: Option<String>,
+    pub decision_json: Option<String>,
+    pub integration_json: Option<String>,
+    pub commit_id: Option<String>,
+    pub owner_pid: Option<u32>,
+    pub owner_token: Option<String>,
+    pub heartbeat_ms: Option<i64>,
+}
+
+/// What an update expects to find: the state the caller saw and the lease it holds (`None`:
+/// the attempt must be free).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Guard<'a> {
+    pub state: AttemptState,
+    pub owner: Option<&'a str>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Value {
+    Text(String),
+    Int(i64),
+    Real(f64),
+    Null,
+}
+
+/// Columns to set in one guarded update. Only the setters called are written.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct AttemptChanges {
+    sets: Vec<(&'static str, Value)>,
+}
+
+fn opt_text(value: Option<String>) -> Value {
+    value.map_or(Value::Null, Value::Text)
+}
+
+impl AttemptChanges {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn set(mut self, column: &'static str, value: Value) -> Self {
+        self.sets.retain(|(c, _)| *c != column);
+        self.sets.push((column, value));
+        self
+    }
+
+    pub fn state(self, state: AttemptState) -> Self {
+        self.set("state", Value::Text(state.as_str().to_owned()))
+    }
+
+    pub fn worker_version(self, version: Option<String>) -> Self {
+        self.set("worker_version", opt_text(version))
+    }
+
+    pub fn started_ms(self, at: i64) -> Self {
+        self.set("started_ms", Value::Int(at))
+    }
+
+    pub fn finished_ms(self, at: i64) -> Self {
+        self.set("finished_ms", Value::Int(at))
+    }
+
+    /// The captured diff's hash and totals.
+    pub fn diff(self, sha256: String, files: u32, additions: u32, deletions: u32) -> Self {
+        self.set("diff_sha256", Value::Text(sha256))
+            .set("files_changed", Value::Int(i64::from(files)))
+            .set("additions", Value::Int(i64::from(additions)))
+            .set("deletions", Value::Int(i64::from(deletions)))
+    }
+
+    /// Every gate's result (JSON) and whether all passed.
+    pub fn gates(self, passed: bool, gates_json: String) -> Self {
+        self.set("gates_passed", Value::Int(i64::from(passed)))
+            .set("gates_json", Value::Text(gates_json))
+    }
+
+    pub fn verification(self, json: String) -> Self {
+        self.set("verification_json", Value::Text(json))
+    }
+
+    pub fn usage(self, json: String, cost_usd: Option<f64>) -> Self {
+        self.set("usage_json", Value::Text(json))
+            .set("cost_usd", cost_usd.map_or(Value::Null, Value::Real))
+    }
+
+    pub fn error(self, code: &str, message: &str) -> Self {
+        self.set("error_code", Value::Text(code.to_owned()))
+            .set("error_message", Value::Text(message.to_owned()))
+    }
+
+    pub fn clear_error(self) -> Self {
+        self.set("error_code", Value::Null)
+            .set("error_message", Value::Null)
+    }
+
+    pub fn decision(self, json: String) -> Self {
+        self.set("decision_json", Value::Text(json))
+    }
+
+    pub fn integration(self, json: String) -> Self {
+        self.set("integration_json", Value::Text(json))
+    }
+
+    pub fn commit(self, commit: String) -> Self {
+        self.set("commit_id", Value::Text(commit))
+    }
+
+    /// Takes (or renews) the lease.
+    pub fn owner(self, pid: u32, token: &str, heartbeat_ms: i64) -> Self {
+        self.set("owner_pid", Value::Int(i64::from(pid)))
+            .set("owner_token", Value::Text(token.to_owned()))
+            .set("heartbeat_ms", Value::Int(heartbeat_ms))
+    }
+
+    /// Gives the lease up.
+    pub fn release(self) -> Self {
+        self.set("owner_pid", Value::Null)
+            .set("owner_token", Value::Null)
+            .set("heartbeat_ms", Value::Null)
+    }
+}
+
+/// An artifact file of an attempt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArtifactRecord {
+    pub attempt_id: String,
+    /// `diff.json`, `worker-output.log`, `verification.json`.
+    pub name: String,
+    pub path: String,
+    pub sha256: String,
+    pub bytes: u64,
+    pub created_ms: i64,
+}
+
+/// One stored event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EventRow {
+    pub seq: u32,
+    pub at_ms: i64,
+    pub body_json: String,
+}
+
+/// A compare group.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompareRow {
+    pub id: String,
+    pub task: String,
+    pub repo: String,
+    pub created_ms: i64,
+}
+
+const LIVE: &str = "('queued', 'preparing', 'running', 'verifying')";
+const FINAL: &str = "('integrated', 'rejected', 'superseded', 'failed', 'canceled')";
+
+fn u32_col(row: &SqliteRow, column: &str) -> Result<Option<u32>, StoreError> {
+    let value: Option<i64> = row.try_get(column)?;
+    Ok(value.and_then(|v| u32::try_from(v).ok()))
+}
+
+fn attempt_row(row: &SqliteRow) -> Result<AttemptRow, StoreError> {
+    let state: String = row.try_get("state")?;
+    let state = AttemptState::parse(&state).ok_or_else(|| StoreError::Corrupt {
+        table: "attempts",
+        detail: format!("unknown state {state:?}"),
+    })?;
+    let gates_passed: Option<i64> = row.try_get("gates_passed")?;
+    Ok(AttemptRow {
+        id: row.try_get("id")?,
+        state,
+        worker: row.try_get("worker")?,
+        worker_version: row.try_get("worker_version")?,
+        task: row.try_get("task")?,
+        prompt: row.try_get("prompt")?,
+        repo: row.try_get("repo")?,
+        base: row.try_get("base")?,
+        target_branch: row.try_get("target_branch")?,
+        parent: row.try_get("parent")?,
+        compare_id: row.try_get("compare_id")?,
+        launcher: row.try_get("launcher")?,
+        worktree_id: row.try_get("worktree_id")?,
+        request_json: row.try_get("request_json")?,
+        verify_json: row.try_get("verify_json")?,
+        created_ms: row.try_get("created_ms")?,
+        updated_ms: row.try_get("updated_ms")?,
+        started_ms: row.try_get("started_ms")?,
+        finished_ms: row.try_get("finished_ms")?,
+        diff_sha256: row.try_get("diff_sha256")?,
+        files_changed: u32_col(row, "files_changed")?,
+        additions: u32_col(row, "additions")?,
+        deletions: u32_col(row, "deletions")?,
+        gates_passed: gates_passed.map(|v| v != 0),
+        gates_json: row.try_get("gates_json")?,
+        verification_json: row.try_get("verification_json")?,
+        usage_json: row.try_get("usage_json")?,
+        cost_usd: row.try_get("cost_usd")?,
+        error_code: row.try_get("error_code")?,
+        error_message: row.try_get("error_message")?,
+        decision_json: row.try_get("decision_json")?,
+        integration_json: row.try_get("integration_json")?,
+        commit_id: row.try_get("commit_id")?,
+        owner_pid: u32_col(row, "owner_pid")?,
+        owner_token: row.try_get("owner_token")?,
+        heartbeat_ms: row.try_get("heartbeat_ms")?,
+    })
+}
+
+impl Store {
+    /// Records a new attempt in state `queued`, leased by `attempt.owner_token`.
+    pub async fn insert_attempt(&self, attempt: &NewAttempt) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO attempts (id, state, worker, task, prompt, repo, base, target_branch,
+                 parent, compare_id, launcher, worktree_id, request_json, verify_json,
+                 created_ms, updated_ms, owner_pid, owner_token, heartbeat_ms)
+             VALUES (?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        )
+        .bind(&attempt.id)
+        .bind(&attempt.worker)
+        .bind(&attempt.task)
+        .bind(&attempt.prompt)
+        .bind(&attempt.repo)
+        .bind(&attempt.base)
+        .bind(&attempt.target_branch)
+        .bind(&attempt.parent)
+        .bind(&attempt.compare_id)
+        .bind(&attempt.launcher)
+        .bind(&attempt.worktree_id)
+        .bind(&attempt.request_json)
+        .bind(&attempt.verify_json)
+        .bind(attempt.created_ms)
+        .bind(attempt.created_ms)
+        .bind(i64::from(attempt.owner_pid))
+        .bind(&attempt.owner_token)
+        .bind(attempt.created_ms)
+        .execute(self.pool())
+        .await?;
+        Ok(())
+    }
+
+    /// One attempt.
+    pub async fn attempt(&self, id: &str) -> Result<Option<AttemptRow>, StoreError> {
+        sqlx::query("SELECT * FROM attempts WHERE id = ?")
+            .bind(id)
+            .fetch_optional(self.pool())
+            .await?
+            .as_ref()
+            .map(attempt_row)
+            .transpose()
+    }
+
+    /// Every attempt, newest first.
+    pub async fn attempts(&self) -> Result<Vec<AttemptRow>, StoreError> {
+        let rows = sqlx::query("SELECT * FROM attempts ORDER BY created_ms DESC, id DESC")
+            .fetch_all(self.pool())
+            .await?;
+        rows.iter().map(attempt_row).collect()
+    }
+
+    /// The attempts of a compare group, oldest first.
+    pub async fn attempts_in_compare(&self, compare: &str) -> Result<Vec<AttemptRow>, StoreError> {
+        let rows =
+            sqlx::query("SELECT * FROM attempts WHERE compare_id = ? ORDER BY created_ms, id")
+                .bind(compare)
+                .fetch_all(self.pool())
+                .await?;
+        rows.iter().map(attempt_row).collect()
+    }
+
+    /// Attempts in a live state (queued, preparing, running, verifying).
+    pub async fn live_attempts(&self) -> Result<Vec<AttemptRow>, StoreError> {
+        let rows = sqlx::query(&format!("SELECT * FROM attempts WHERE state IN {LIVE}"))
+            .fetch_all(self.pool())
+            .await?;
+        rows.iter().map(attempt_row).collect()
+    }
+
+    /// Each repository with attempts, and the worktree ids still needed there (attempts not in
+    /// a final state), for the orphan sweep.
+    pub async fn attempt_repos(&self) -> Result<Vec<(String, Vec<String>)>, StoreError> {
+        let rows: Vec<(String, String, String)> =
+            sqlx::query_as("SELECT repo, worktree_id, state FROM attempts ORDER BY repo")
+                .fetch_all(self.pool())
+                .await?;
+        let final_states: Vec<&str> = FINAL
+            .trim_matches(|c| c == '(' || c == ')')
+            .split(", ")
+            .map(|s| s.trim_matches('\''))
+            .collect();
+        let mut repos: Vec<(String, Vec<String>)> = Vec::new();
+        for (repo, worktree, state) in rows {
+            if repos.last().map(|(r, _)| r != &repo).unwrap_or(true) {
+                repos.push((repo.clone(), Vec::new()));
+            }
+            if !final_states.contains(&state.as_str()) {
+                if let Some((_, keep)) = repos.last_mut() {
+                    if !keep.contains(&worktree) {
+                        keep.push(worktree);
+                    }
+                }
+            }
+        }
+        Ok(repos)
+    }
+
+    /// Applies `changes` (and `updated_ms = now_ms`) if the attempt is in `guard.state` with
+    /// the lease `guard.owner`. `false` when it was not: someone else moved it first.
+    pub async fn update_attempt(
+        &self,
+        id: &str,
+        guard: Guard<'_>,
+        now_ms: i64,
+        changes: &AttemptChanges,
+    ) -> Result<bool, StoreError> {
+        let mut sql = String::from("UPDATE attempts SET updated_ms = ?");
+        for (column, _) in &changes.sets {
+            sql.push_str(", ");
+            sql.push_str(column);
+            sql.push_str(" = ?");
+        }
+        sql.push_str(" WHERE id = ? AND state = ? AND owner_token IS ?");
+        let mut query = sqlx::query(&sql).bind(now_ms);
+        for (_, value) in &changes.sets {
+            query = match value {
+                Value::Text(text) => query.bind(text.clone()),
+                Value::Int(int) => query.bind(*int),
+                Value::Real(real) => query.bind(*real),
+                Value::Null => query.bind(None::<String>),
+            };
+        }
+        let result = query
+            .bind(id)
+            .bind(guard.state.as_str())
+            .bind(guard.owner)
+            .execute(self.pool())
+            .await?;
+        Ok(result.rows_affected() == 1)
+    }
+
+    /// Renews the lease of `token` on `id`; `false` when it holds it no more.
+    pub async fn heartbeat_attempt(
+        &self,
+        id: &str,
+        token: &str,
+        now_ms: i64,
+    ) -> Result<bool, StoreError> {
+        let result =
+            sqlx::query("UPDATE attempts SET heartbeat_ms = ? WHERE id = ? AND owner_token = ?")
+                .bind(now_ms)
+                .bind(id)
+                .bind(token)
+                .execute(self.pool())
+                .await?;
+        Ok(result.rows_affected() == 1)
+    }
+
+    /// Appends one event to the attempt's log and returns its number (1, 2, …), assigned in
+    /// the inserting statement.
+    pub async fn append_attempt_event(
+        &self,
+        id: &str,
+        at_ms: i64,
+        body_json: &str,
+    ) -> Result<u32, StoreError> {
+        let seq: i64 = sqlx::query_scalar(
+            "INSERT INTO attempt_events (attempt_id, seq, at_ms, body_json)
+             SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ? FROM attempt_events WHERE attempt_id = ?
+             RETURNING seq",
+        )
+        .bind(id)
+        .bind(at_ms)
+        .bind(body_json)
+        .bind(id)
+        .fetch_one(self.pool())
+        .await?;
+        u32::try_from(seq).map_err(|_| StoreError::Corrupt {
+            table: "attempt_events",
+            detail: format!("sequence {seq} out of range"),
+        })
+    }
+
+    /// Events after `after_seq`, in order, at most `limit`.
+    pub async fn attempt_events(
+        &self,
+        id: &str,
+        after_seq: u32,
+        limit: u32,
+    ) -> Result<Vec<EventRow>, StoreError> {
+        let rows: Vec<(i64, i64, String)> = sqlx::query_as(
+            "SELECT seq, at_ms, body_json FROM attempt_events
+             WHERE attempt_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+        )
+        .bind(id)
+        .bind(i64::from(after_seq))
+        .bind(i64::from(limit))
+        .fetch_all(self.pool())
+        .await?;
+        Ok(rows
+            .into_iter()
+            .map(|(seq, at_ms, body_json)| EventRow {
+                seq: u32::try_from(seq).unwrap_or(u32::MAX),
+                at_ms,
+                body_json,
+            })
+            .collect())
+    }
+
+    /// Records (or replaces) an artifact.
+    pub async fn put_artifact(&self, artifact: &ArtifactRecord) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO artifacts (attempt_id, name, path, sha256, bytes, created_ms)
+             VALUES (?, ?, ?, ?, ?, ?)
+             ON CONFLICT(attempt_id, name) DO UPDATE SET path = excluded.path,
+                 sha256 = excluded.sha256, bytes = excluded.bytes,
+                 created_ms = excluded.created_ms",
+        )
+        .bind(&artifact.attempt_id)
+        .bind(&artifact.name)
+        .bind(&artifact.path)
+        .bind(&artifact.sha256)
+        .bind(i64::try_from(artifact.bytes).unwrap_or(i64::MAX))
+        .bind(artifact.created_ms)
+        .execute(self.pool())
+        .await?;
+        Ok(())
+    }
+
+    /// The artifacts of an attempt, by name.
+    pub async fn artifacts(&self, id: &str) -> Result<Vec<ArtifactRecord>, StoreError> {
+        let rows: Vec<(String, String, String, String, i64, i64)> = sqlx::query_as(
+            "SELECT attempt_id, name, path, sha256, bytes, created_ms FROM artifacts
+             WHERE attempt_id = ? ORDER BY name",
+        )
+        .bind(id)
+        .fetch_all(self.pool())
+        .await?;
+        Ok(rows
+            .into_iter()
+            .map(
+                |(attempt_id, name, path, sha256, bytes, created_ms)| ArtifactRecord {
+                    attempt_id,
+                    name,
+                    path,
+                    sha256,
+                    bytes: u64::try_from(bytes).unwrap_or(0),
+                    created_ms,
+                },
+            )
+            .collect())
+    }
+
+    /// Records a compare group.
+    pub async fn insert_compare(&self, compare: &CompareRow) -> Result<(), StoreError> {
+        sqlx::query("INSERT INTO compares (id, task, repo, created_ms) VALUES (?, ?, ?, ?)")
+            .bind(&compare.id)
+            .bind(&compare.task)
+            .bind(&compare.repo)
+            .bind(compare.created_ms)
+            .execute(self.pool())
+            .await?;
+        Ok(())
+    }
+
+    /// One compare group.
+    pub async fn compare(&self, id: &str) -> Result<Option<CompareRow>, StoreError> {
+        let row: Option<(String, String, String, i64)> =
+            sqlx::query_as("SELECT id, task, repo, created_ms FROM compares WHERE id = ?")
+                .bind(id)
+                .fetch_optional(self.pool())
+                .await?;
+        Ok(row.map(|(id, task, repo, created_ms)| CompareRow {
+            id,
+            task,
+            repo,
+            created_ms,
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn new_attempt(id: &str, token: &str) -> NewAttempt {
+        NewAttempt {
+            id: id.into(),
+            worker: "exec:true".into(),
+            task: "fix".into(),
+            prompt: "fix".into(),
+            repo: "/r".into(),
+            base: "abc".into(),
+            target_branch: Some("main".into()),
+            parent: None,
+            compare_id: None,
+            launcher: "cli".into(),
+            worktree_id: id.into(),
+            request_json: "{}".into(),
+            verify_json: "[]".into(),
+            created_ms: 1,
+            owner_pid: 42,
+            owner_token: token.into(),
+        }
+    }
+
+    #[tokio::test]
+    async fn only_the_lease_holder_in_the_expected_state_advances() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let store = Store::open(&dir.path().join("db")).await.expect("open");
+        store
+            .insert_attempt(&new_attempt("a1", "t1"))
+            .await
+            .expect("insert");
+        let to_preparing = AttemptChanges::new().state(AttemptState::Preparing);
+        let stranger = Guard {
+            state: AttemptState::Queued,
+            owner: Some("t2"),
+        };
+        assert!(!store
+            .update_attempt("a1", stranger, 2, &to_preparing)
+            .await
+            .expect("update"));
+        let owner = Guard {
+            state: AttemptState::Queued,
+            owner: Some("t1"),
+        };
+        assert!(store
+            .update_attempt("a1", owner, 2, &to_preparing)
+            .await
+            .expect("update"));
+        // The same change again: the state is no longer queued.
+        assert!(!store
+            .update_attempt("a1", owner, 3, &to_preparing)
+            .await
+            .expect("update"));
+        let released = AttemptChanges::new()
+            .state(AttemptState::Failed)
+            .error("workerFailed", "boom")
+            .release();
+        let guard = Guard {
+            state: AttemptState::Preparing,
+            owner: Some("t1"),
+        };
+        assert!(store
+            .update_attempt("a1", guard, 4, &released)
+            .await
+            .expect("update"));
+        let row = store.attempt("a1").await.expect("read").expect("row");
+        assert_eq!(row.state, AttemptState::Failed);
+        assert_eq!(row.owner_token, None);
+        assert_eq!(row.error_code.as_deref(), Some("workerFailed"));
+        assert_eq!(row.updated_ms, 4);
+        let free = Guard {
+            state: AttemptState::Failed,
+            owner: None,
+        };
+        assert!(store
+            .update_attempt("a1", free, 5, &AttemptChanges::new())
+            .await
+            .expect("free guard matches a released lease"));
+    }
+
+    #[tokio::test]
+    async fn events_are_numbered_per_attempt_without_gaps() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let store = Store::open(&dir.path().join("db")).await.expect("open");
+        for id in ["a1", "a2"] {
+            store
+                .insert_attempt(&new_attempt(id, "t"))
+                .await
+                .expect("insert");
+        }
+        let mut seqs = Vec::new();
+        for n in 0..3 {
+            seqs.push(
+                store
+                    .append_attempt_event("a1", n, "{}")
+                    .await
+                    .expect("append"),
+            );
+        }
+        assert_eq!(seqs, [1, 2, 3]);
+        assert_eq!(
+            store
+                .append_attempt_event("a2", 0, "{}")
+                .await
+                .expect("append"),
+            1
+        );
+        let after = store.attempt_events("a1", 1, 10).await.expect("read");
+        assert_eq!(after.iter().map(|e| e.seq).collect::<Vec<_>>(), [2, 3]);
+        let repos = store.attempt_repos().await.expect("repos");
+        assert_eq!(
+            repos,
+            vec![("/r".to_owned(), vec!["a1".into(), "a2".into()])]
+        );
+    }
+}
