@@ -92,6 +92,7 @@ macro_rules! specta_builder {
                 $crate::commands::attempts::reject_attempt,
                 $crate::commands::attempts::request_changes,
                 $crate::commands::attempts::start_compare,
+                $crate::commands::attempts::compare_group,
                 $crate::commands::attempts::pick_attempt,
                 $crate::commands::attempts::detect_verification,
                 $crate::commands::attempts::pick_repo_folder::<$runtime>,

@@ -30,7 +30,10 @@ pub async fn start_attempt(
     state: State<'_, AppState>,
     request: AttemptRequest,
 ) -> Result<AttemptSummary, IpcError> {
-    Ok(state.require()?.start_attempt(request, LAUNCHER).await?)
+    Ok(state
+        .require_arc()?
+        .start_attempt(request, LAUNCHER)
+        .await?)
 }
 
 /// Everything review shows for one attempt (diff, gates, verification, usage, decision).
@@ -112,12 +115,18 @@ struct LogFeed {
 impl LogFeed {
     /// Sends what is stored after `last`; `false` when the page is gone.
     async fn catch_up(&mut self) -> Result<bool, IpcError> {
-        for entry in self.engine.attempt_log(&self.id, self.last).await? {
-            if !self.send(entry) {
-                return Ok(false);
+        loop {
+            let page = self.engine.attempt_log(&self.id, self.last).await?;
+            let full = page.len() >= switchyard_engine::attempts::MAX_LOG_PAGE as usize;
+            for entry in page {
+                if !self.send(entry) {
+                    return Ok(false);
+                }
+            }
+            if !full {
+                return Ok(true);
             }
         }
-        Ok(true)
     }
 
     fn send(&mut self, entry: AttemptLogEntry) -> bool {
@@ -223,7 +232,7 @@ pub async fn request_changes(
     request: ChangesRequest,
 ) -> Result<AttemptSummary, IpcError> {
     Ok(state
-        .require()?
+        .require_arc()?
         .request_changes(&request.id, &request.comment, request.lines)
         .await?)
 }
@@ -237,9 +246,19 @@ pub async fn start_compare(
     workers: Vec<String>,
 ) -> Result<CompareSummary, IpcError> {
     Ok(state
-        .require()?
+        .require_arc()?
         .start_compare(request, workers, LAUNCHER)
         .await?)
+}
+
+/// A compare group with its attempts (oldest first).
+#[tauri::command]
+#[specta::specta]
+pub async fn compare_group(
+    state: State<'_, AppState>,
+    id: String,
+) -> Result<CompareSummary, IpcError> {
+    Ok(state.require()?.compare_group(&id).await?)
 }
 
 /// What "Pick this one" sends.

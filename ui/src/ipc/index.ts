@@ -3,6 +3,7 @@
 import { Channel } from "@tauri-apps/api/core";
 import type {
   AddProviderRequest_Deserialize,
+  AttemptLogEntry_Deserialize,
   AttemptLogEntry_Serialize,
   AttemptRequest_Deserialize,
   AttemptStateChanged,
@@ -306,8 +307,10 @@ export const reviewIpc = {
    * attempt is no longer live. Resolves once the stream is set up.
    */
   watch: (id: string, afterSeq: number, onEntry: (entry: AttemptLogEntry_Serialize) => void) => {
-    const channel = new Channel<AttemptLogEntry_Serialize>();
-    channel.onmessage = onEntry;
+    // The generated signature names the channel by its Deserialize shape; Rust sends the
+    // Serialize one.
+    const channel = new Channel<AttemptLogEntry_Deserialize>();
+    channel.onmessage = (entry) => onEntry(entry as AttemptLogEntry_Serialize);
     return unwrap(commands.watchAttempt(id, afterSeq, channel));
   },
   /** Validates, pins the base, queues; returns at once. */
@@ -323,6 +326,8 @@ export const reviewIpc = {
   /** The same task for 2–5 workers, one attempt each, from the same base. */
   startCompare: (request: AttemptRequest_Deserialize, workers: string[]) =>
     unwrap(commands.startCompare(request, workers)),
+  /** A compare group with its attempts, oldest first. */
+  compareGroup: (id: string) => unwrap(commands.compareGroup(id)),
   /** Approves and integrates `winner`; rejects the others of the compare group. */
   pick: (compare: string, winner: string, message: string) =>
     unwrap(commands.pickAttempt({ compare, winner, message })),

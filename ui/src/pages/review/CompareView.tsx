@@ -20,11 +20,8 @@ export function CompareView({ id }: { id: string }) {
 
   const reload = useCallback(async () => {
     try {
-      const all = await reviewIpc.list();
-      const members = all
-        .filter((a) => a.compare === id)
-        .sort((a, b) => (a.createdMs ?? 0) - (b.createdMs ?? 0));
-      setReviews(await Promise.all(members.map((a) => reviewIpc.review(a.id))));
+      const group = await reviewIpc.compareGroup(id);
+      setReviews(await Promise.all(group.attempts.map((a) => reviewIpc.review(a.id))));
     } catch (e) {
       setError(describeError(e).message);
     }

@@ -133,16 +133,18 @@ export const DiffRenderer = forwardRef<DiffRendererHandle, DiffRendererProps>(fu
           return null;
         }
         const reason = collapseReason(file.path);
+        // The header's width belongs to the file name: renames and new files show as the
+        // library's own icons, and the longest note is cut to its tooltip.
         return (
           <span className="diff-notes" data-diff-notes={file.path}>
             {reason && <span className={`diff-note note-${reason}`}>{reason}</span>}
-            {fileNotes(file).map((note) => (
-              <span key={note.kind} className={`diff-note note-${note.kind}`}>
-                {note.text}
-              </span>
-            ))}
-            <span className="diff-count add">+{file.additions}</span>
-            <span className="diff-count del">−{file.deletions}</span>
+            {fileNotes(file)
+              .filter((note) => note.kind !== "renamed" && note.kind !== "added")
+              .map((note) => (
+                <span key={note.kind} className={`diff-note note-${note.kind}`} title={note.text}>
+                  {note.kind === "omitted" ? "content omitted" : note.text}
+                </span>
+              ))}
           </span>
         );
       }}

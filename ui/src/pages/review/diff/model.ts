@@ -173,13 +173,13 @@ export function fileNotes(file: FileChange): FileNote[] {
     });
   }
   if (file.contentOmitted) {
-    const size = Math.max(file.size, file.oldSize ?? 0);
+    const size = Math.max(file.size ?? 0, file.oldSize ?? 0);
     notes.push({ kind: "omitted", text: `content omitted (${formatBytes(size)}, over 2 MB)` });
   } else if (file.isBinary) {
     const sizes =
       file.oldSize != null && file.status !== "added" && file.status !== "deleted"
-        ? `${formatBytes(file.oldSize)} → ${formatBytes(file.size)}`
-        : formatBytes(file.size);
+        ? `${formatBytes(file.oldSize)} → ${formatBytes(file.size ?? 0)}`
+        : formatBytes(file.size ?? 0);
     notes.push({ kind: "binary", text: `binary file (${sizes})` });
   }
   return notes;
