@@ -2,6 +2,7 @@ import { lazy, Suspense, useCallback, useRef, useState } from "react";
 import type { CapturedDiff, LineComment } from "../../../ipc";
 import type { DiffRendererHandle, DiffStyle } from "./DiffRenderer";
 import { FileTree } from "./FileTree";
+import { collapseReason, lineCount } from "./model";
 
 // The library loads on first use, like the Models page's chart.
 const DiffRenderer = lazy(() =>
@@ -15,6 +16,16 @@ interface Props {
   onLineClick?: (path: string, line: number) => void;
   /** Compact: no file tree (the Compare view's columns). */
   compact?: boolean;
+}
+
+/** Rough pixel height of the rendered diff, so a small change does not sit in a tall empty box. */
+function bodyHeight(diff: CapturedDiff, compact: boolean): string {
+  let rows = 0;
+  for (const file of diff.files) {
+    rows += 2.5 + (collapseReason(file.path) ? 0 : lineCount(file) + file.hunks.length * 1.6);
+  }
+  const px = Math.max(compact ? 140 : 220, Math.round(rows * 20) + 40);
+  return `min(${px}px, ${compact ? 55 : 70}vh)`;
 }
 
 /** File tree with +/− counts beside the unified or split diff of every file. */
@@ -62,7 +73,7 @@ export function DiffPane({ diff, comments = [], onLineClick, compact = false }: 
           ))}
         </fieldset>
       </div>
-      <div className="diff-body">
+      <div className="diff-body" style={{ height: bodyHeight(diff, compact) }}>
         {!compact && (
           <aside className="diff-tree">
             <FileTree files={diff.files} selected={selected} onSelect={select} />
