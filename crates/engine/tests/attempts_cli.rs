@@ -29,6 +29,7 @@ if [ "$1" = "--version" ]; then echo "1.0.99 (Claude Code)"; exit 0; fi
 printf '%s\n' "$@" > {seen}.args
 cat > {seen}.stdin
 env > {seen}.env
+echo "debug: key is $ANTHROPIC_API_KEY" >&2
 sed -i 's/\$1 - \$2/$1 + $2/' calc.sh
 echo '{{"type":"system","subtype":"init","session_id":"s1","model":"claude-sonnet-4-5","tools":["Edit"]}}'
 echo '{{"type":"assistant","message":{{"content":[{{"type":"text","text":"Fixing add"}},{{"type":"tool_use","id":"t1","name":"Edit","input":{{"file_path":"calc.sh"}}}}]}}}}'

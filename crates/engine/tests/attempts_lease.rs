@@ -7,6 +7,7 @@
 
 mod attempts_support;
 
+use std::os::unix::process::CommandExt;
 use std::time::Duration;
 
 use attempts_support::{process_with, settle, wait_for_state, write, Fixture, FIX};
@@ -27,16 +28,15 @@ fn dead_pid() -> u32 {
     pid
 }
 
-#[tokio::test]
-async fn an_attempt_whose_owner_died_is_interrupted_at_open_and_recovered() {
-    let fx = Fixture::new();
+/// Records attempt `id` as another process would have left it: running, owned by a process
+/// that has died. Returns the repository.
+async fn orphaned_attempt(fx: &Fixture, id: &str) -> Repo {
     let base = fx.head();
     // Another process started an attempt, ran the worker half way and died.
     std::fs::create_dir_all(&fx.home).expect("home");
     let store = Store::open(&fx.home.join(DATABASE_FILE))
         .await
         .expect("store");
-    let id = "0000000000aaa000001";
     let request = AttemptRequest {
         worker: fx.worker("fix", FIX),
         ..fx.request("x")
@@ -77,14 +77,59 @@ async fn an_attempt_whose_owner_died_is_interrupted_at_open_and_recovered() {
             .expect("advance"));
     }
     store.close().await;
+    repo
+}
+
+#[tokio::test]
+async fn an_attempt_whose_owner_died_is_interrupted_at_open_and_recovered() {
+    let fx = Fixture::new();
+    let base = fx.head();
+    let id = "0000000000aaa000001";
+    let repo = orphaned_attempt(&fx, id).await;
     let worktree = Worktree::create(&repo, &base, &fx.home, id)
         .await
         .expect("worktree");
     write(worktree.path(), "calc.sh", "add() { echo $(($1 + $2)); }\n");
+    // Its worker's process group is still running in the worktree.
+    let mut left = std::process::Command::new("sh")
+        .args(["-c", "sleep 975.5 & sleep 975.25; wait"])
+        .current_dir(worktree.path())
+        .process_group(0)
+        .spawn()
+        .expect("worker left behind");
+    let store = Store::open(&fx.home.join(DATABASE_FILE))
+        .await
+        .expect("store");
+    let guard = Guard {
+        state: AttemptState::Running,
+        owner: Some("gone"),
+    };
+    assert!(store
+        .update_attempt(
+            id,
+            guard,
+            3,
+            &AttemptChanges::new().worker_pgid(Some(left.id()))
+        )
+        .await
+        .expect("pgid"));
+    store.close().await;
+    for _ in 0..100 {
+        if process_with("975.5") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(process_with("975.5"));
 
     let engine = fx.engine().await;
     let interrupted = engine.attempt_review(id).await.expect("review");
     assert_eq!(interrupted.summary.state, AttemptState::Interrupted);
+    left.wait().expect("reap");
+    assert!(
+        attempts_support::all_gone("975.5").await && attempts_support::all_gone("975.25").await,
+        "the dead owner's worker group was stopped"
+    );
     assert!(
         fx.worktree(id).exists(),
         "the sweep keeps an interrupted attempt's worktree"
@@ -179,4 +224,73 @@ async fn closing_the_engine_cancels_its_live_attempts_and_their_processes() {
     let review = reopened.attempt_review(&started.id).await.expect("review");
     assert_eq!(review.summary.state, AttemptState::Canceled);
     reopened.close().await;
+}
+
+#[tokio::test]
+async fn two_engines_approving_one_attempt_at_once_integrate_it_once() {
+    let fx = Fixture::new();
+    let base = fx.head();
+    let app = fx.engine().await;
+    let started = app
+        .start_attempt(fx.request(&fx.worker("fix", FIX)), "app")
+        .await
+        .expect("start");
+    let review = settle(&app, &started.id).await;
+    assert!(review.can_approve, "{:?}", review.approve_blocked);
+    let cli = fx.engine().await;
+    let (a, b) = tokio::join!(
+        app.approve_attempt(&started.id, "Fix add()", true),
+        cli.approve_attempt(&started.id, "Fix add()", true),
+    );
+    let outcomes = [a, b];
+    let wins = outcomes.iter().filter(|o| o.is_ok()).count();
+    assert_eq!(wins, 1, "{outcomes:?}");
+    for lost in outcomes.iter().filter_map(|o| o.as_ref().err()) {
+        assert!(
+            matches!(lost.code(), ErrorCode::Busy | ErrorCode::InvalidInput),
+            "{lost}"
+        );
+    }
+    assert_eq!(
+        attempts_support::git(&fx.repo, &["rev-parse", "HEAD^"]),
+        base
+    );
+    assert_eq!(
+        attempts_support::git(&fx.repo, &["rev-list", "--count", &format!("{base}..HEAD")]),
+        "1"
+    );
+    let done = app.attempt_review(&started.id).await.expect("review");
+    assert_eq!(done.summary.state, AttemptState::Integrated);
+    cli.close().await;
+    app.close().await;
+}
+
+#[tokio::test]
+async fn an_interrupted_attempt_can_be_canceled_and_one_without_a_worktree_fails_to_recover() {
+    let fx = Fixture::new();
+    orphaned_attempt(&fx, "0000000000bbb000001").await;
+    orphaned_attempt(&fx, "0000000000bbb000002").await;
+    let engine = fx.engine().await;
+    let canceled = engine
+        .cancel_attempt("0000000000bbb000001")
+        .await
+        .expect("cancel");
+    assert_eq!(canceled.state, AttemptState::Canceled);
+    let error = engine
+        .recover_attempt("0000000000bbb000002")
+        .await
+        .expect_err("no worktree to recover");
+    assert_eq!(error.code(), ErrorCode::NotFound, "{error}");
+    let failed = engine
+        .attempt_review("0000000000bbb000002")
+        .await
+        .expect("review");
+    assert_eq!(failed.summary.state, AttemptState::Failed);
+    assert_eq!(
+        failed.summary.error.as_ref().map(|e| e.code),
+        Some(ErrorCode::NotFound)
+    );
+    let missing = engine.attempt_log("nope", 0).await.expect_err("unknown id");
+    assert_eq!(missing.code(), ErrorCode::NotFound);
+    engine.close().await;
 }

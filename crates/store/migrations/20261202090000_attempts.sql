@@ -53,7 +53,10 @@ CREATE TABLE attempts (
     commit_id       TEXT,
     owner_pid       INTEGER,
     owner_token     TEXT,
-    heartbeat_ms    INTEGER
+    heartbeat_ms    INTEGER,
+    -- The worker's process group while it runs, so a group left behind by a dead owner can
+    -- be stopped at the next open.
+    worker_pgid     INTEGER
 ) STRICT;
 
 CREATE INDEX attempts_by_created ON attempts (created_ms DESC, id DESC);

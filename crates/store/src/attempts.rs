@@ -74,6 +74,7 @@ pub struct AttemptRow {
     pub owner_pid: Option<u32>,
     pub owner_token: Option<String>,
     pub heartbeat_ms: Option<i64>,
+    pub worker_pgid: Option<u32>,
 }
 
 /// What an update expects to find: the state the caller saw and the lease it holds (`None`:
@@ -181,6 +182,14 @@ impl AttemptChanges {
             .set("heartbeat_ms", Value::Int(heartbeat_ms))
     }
 
+    /// The running worker's process group (`None`: it has ended).
+    pub fn worker_pgid(self, pgid: Option<u32>) -> Self {
+        self.set(
+            "worker_pgid",
+            pgid.map_or(Value::Null, |p| Value::Int(i64::from(p))),
+        )
+    }
+
     /// Gives the lease up.
     pub fn release(self) -> Self {
         self.set("owner_pid", Value::Null)
@@ -270,6 +279,7 @@ fn attempt_row(row: &SqliteRow) -> Result<AttemptRow, StoreError> {
         owner_pid: u32_col(row, "owner_pid")?,
         owner_token: row.try_get("owner_token")?,
         heartbeat_ms: row.try_get("heartbeat_ms")?,
+        worker_pgid: u32_col(row, "worker_pgid")?,
     })
 }
 

@@ -1,36 +1,32 @@
 //! Running a worker: the CLI (or `exec:` command) through `runner::process` with the env
 //! allowlist plus only its own provider key, its output parsed line by line into normalized
-//! events; or the built-in model worker. Events are stored (up to [`MAX_STORED_EVENTS`], then
-//! one marker) and broadcast; the raw output is kept as an artifact with its SHA-256.
+//! events; or the built-in model worker. Events go through the bounded sink (`sink`), are
+//! stored and broadcast; the raw output is kept as an artifact with its SHA-256.
 
-use std::collections::VecDeque;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use switchyard_core::attempt::AttemptLog;
 use switchyard_core::catalog::card::Pricing;
 use switchyard_core::error::ErrorCode;
 use switchyard_core::worker::{
-    invocation, parser, provider_key_env, TokenPrice, TranscriptParser, Usage, WorkerCli,
-    WorkerEvent, WorkerSpec, WorkerTask,
+    invocation, parser, provider_key_env, TokenPrice, Usage, WorkerEvent, WorkerSpec, WorkerTask,
 };
 use switchyard_keychain::Secret;
 use switchyard_runner::process::lines::LineAssembler;
-use switchyard_runner::process::{self, EndedBy, ProcessSpec, Stream};
-use switchyard_runner::tools::{which, which_in};
-use tokio::sync::Notify;
+use switchyard_runner::process::{self, EndedBy, ProcessSpec};
 use tokio_util::sync::CancellationToken;
 
 use super::artifacts::{RawOutput, OUTPUT_ARTIFACT};
+use super::binary::cli_version;
+use super::record::now_ms;
+use super::sink::{EventSink, TapState};
 use crate::model_worker::{ModelWorkerJob, ModelWorkerLimits};
 use crate::Engine;
+use switchyard_core::attempt::AttemptState;
+use switchyard_store::attempts::{AttemptChanges, Guard};
 
-/// Worker events stored per attempt; later ones are counted and one marker says so.
-pub(crate) const MAX_STORED_EVENTS: usize = 5_000;
-/// Bytes of parsed-but-unstored events held in memory at most (a flood drops, never grows).
-const MAX_QUEUED_BYTES: usize = 8 * 1024 * 1024;
 /// Longest output line parsed as one line (CLIs print whole JSON objects per line).
 const MAX_LINE: usize = 1024 * 1024;
 /// Output retained in the runner's buffer (the tap sees everything).
@@ -56,142 +52,10 @@ pub(crate) struct WorkerRun {
     pub version: Option<String>,
 }
 
-fn failed(message: impl Into<String>) -> WorkerEnd {
+pub(super) fn failed(message: impl Into<String>) -> WorkerEnd {
     WorkerEnd::Failed {
         code: ErrorCode::WorkerFailed,
         message: message.into(),
-    }
-}
-
-/// Parsed events on their way to the store, bounded in count and bytes.
-#[derive(Debug, Default)]
-struct SinkState {
-    queue: VecDeque<WorkerEvent>,
-    queued_bytes: usize,
-    accepted: usize,
-    dropped: u64,
-    closed: bool,
-    last_usage: Option<Usage>,
-    final_ok: Option<bool>,
-    final_summary: Option<String>,
-    model: Option<String>,
-}
-
-#[derive(Debug, Default)]
-struct EventSink {
-    state: Mutex<SinkState>,
-    notify: Notify,
-}
-
-impl EventSink {
-    fn lock(&self) -> std::sync::MutexGuard<'_, SinkState> {
-        self.state.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
-    fn push(&self, event: WorkerEvent, size: usize) {
-        let mut state = self.lock();
-        match &event {
-            WorkerEvent::Usage(usage) => state.last_usage = Some(*usage),
-            WorkerEvent::Final { ok, summary } => {
-                state.final_ok = Some(*ok);
-                state.final_summary.clone_from(summary);
-            }
-            WorkerEvent::Started { model: Some(m), .. } => state.model = Some(m.clone()),
-            _ => {}
-        }
-        if state.accepted >= MAX_STORED_EVENTS || state.queued_bytes + size > MAX_QUEUED_BYTES {
-            state.dropped += 1;
-            return;
-        }
-        state.accepted += 1;
-        state.queued_bytes += size;
-        state.queue.push_back(event);
-        drop(state);
-        self.notify.notify_one();
-    }
-
-    fn close(&self) {
-        let mut state = self.lock();
-        if state.dropped > 0 {
-            let dropped = state.dropped;
-            state.queue.push_back(WorkerEvent::Raw {
-                line: format!(
-                    "[switchyard] {dropped} more worker events were not stored (limit \
-                     {MAX_STORED_EVENTS}); the raw output artifact keeps the output"
-                ),
-            });
-        }
-        state.closed = true;
-        drop(state);
-        self.notify.notify_one();
-    }
-
-    fn take(&self) -> (Vec<WorkerEvent>, bool) {
-        let mut state = self.lock();
-        state.queued_bytes = 0;
-        let batch: Vec<WorkerEvent> = state.queue.drain(..).collect();
-        (batch, state.closed)
-    }
-}
-
-/// What the runner's tap feeds: raw file, line assembly, the CLI's parser.
-struct TapState {
-    raw: RawOutput,
-    stdout: LineAssembler,
-    stderr: LineAssembler,
-    parser: Box<dyn TranscriptParser>,
-    sink: Arc<EventSink>,
-}
-
-impl TapState {
-    fn feed(&mut self, stream: Stream, bytes: &[u8]) {
-        self.raw.write(bytes);
-        let TapState {
-            stdout,
-            stderr,
-            parser,
-            sink,
-            ..
-        } = self;
-        match stream {
-            Stream::Stdout => stdout.push(bytes, |line| {
-                let text = String::from_utf8_lossy(line.bytes);
-                for event in parser.parse_line(&text) {
-                    sink.push(event, line.bytes.len());
-                }
-            }),
-            Stream::Stderr => stderr.push(bytes, |line| {
-                sink.push(
-                    WorkerEvent::Raw {
-                        line: String::from_utf8_lossy(line.bytes).into_owned(),
-                    },
-                    line.bytes.len(),
-                );
-            }),
-        }
-    }
-
-    fn finish(&mut self, exit_code: Option<i32>) {
-        let TapState {
-            stdout,
-            stderr,
-            parser,
-            sink,
-            ..
-        } = self;
-        stdout.finish(|line| {
-            for event in parser.parse_line(&String::from_utf8_lossy(line.bytes)) {
-                sink.push(event, line.bytes.len());
-            }
-        });
-        stderr.finish(|line| {
-            let line = String::from_utf8_lossy(line.bytes).into_owned();
-            let size = line.len();
-            sink.push(WorkerEvent::Raw { line }, size);
-        });
-        for event in parser.finish(exit_code) {
-            sink.push(event, 0);
-        }
     }
 }
 
@@ -423,34 +287,6 @@ impl Engine {
         })
     }
 
-    /// The CLI's binary: the path set in Settings (`workers.<name>.path`), else on `PATH`,
-    /// else on the login shell's `PATH` (returned too, so the CLI finds its own runtime).
-    async fn resolve_cli(&self, cli: WorkerCli) -> Result<(PathBuf, Option<String>), WorkerEnd> {
-        let name = cli.program();
-        if let Ok(Some(path)) = self.store().setting(&format!("workers.{name}.path")).await {
-            let path = PathBuf::from(path.trim());
-            if path.is_file() {
-                return Ok((path, None));
-            }
-            return Err(failed(format!(
-                "{name} is set to {} in Settings, but that file does not exist",
-                path.display()
-            )));
-        }
-        if let Some(path) = which(name) {
-            return Ok((path, None));
-        }
-        if let Some(login_path) = login_shell_path().await {
-            if let Some(path) = which_in(name, Some(login_path.as_ref())) {
-                return Ok((path, Some(login_path)));
-            }
-        }
-        Err(failed(format!(
-            "{name} is not installed: it is not on PATH nor on the login shell's PATH; \
-             install it or set its path in Settings"
-        )))
-    }
-
     /// The worker's own provider key for the provider's default origin (where the CLI sends
     /// it), if one may go there; never any other key.
     async fn worker_key(&self, provider: &str) -> Option<Secret> {
@@ -490,6 +326,11 @@ impl Engine {
             stderr: LineAssembler::new(MAX_LINE),
             parser,
             sink: sink.clone(),
+            secrets: launch
+                .keys
+                .iter()
+                .map(|(_, secret)| secret.expose().to_owned())
+                .collect(),
         }));
         let feed = tap.clone();
         let mut process = ProcessSpec::new(&launch.program)
@@ -523,6 +364,7 @@ impl Engine {
                 return failed(format!("the worker could not start: {error}"));
             }
         };
+        self.set_worker_pgid(id, Some(child.pid())).await;
         let producer = async {
             let exit = child.wait().await;
             let code = exit.as_ref().ok().and_then(|e| e.code);
@@ -531,6 +373,7 @@ impl Engine {
             exit
         };
         let (exit, ()) = tokio::join!(producer, self.store_events(id, sink));
+        self.set_worker_pgid(id, None).await;
         let (sha256, written, seen) = tap.lock().unwrap_or_else(|p| p.into_inner()).raw.finish();
         if let Err(error) = self
             .record_artifact(id, OUTPUT_ARTIFACT, sha256, written)
@@ -558,56 +401,19 @@ impl Engine {
         }
     }
 
-    /// Stores and broadcasts the sink's events until it is closed and drained.
-    async fn store_events(&self, id: &str, sink: &EventSink) {
-        loop {
-            let (batch, closed) = sink.take();
-            if batch.is_empty() {
-                if closed {
-                    return;
-                }
-                sink.notify.notified().await;
-                continue;
-            }
-            for event in batch {
-                if let Err(error) = self.log_attempt(id, AttemptLog::Worker { event }).await {
-                    tracing::warn!(attempt = %id, %error, "worker event not stored");
-                }
-            }
+    /// Records the running worker's process group (for the clean-up after a dead owner).
+    async fn set_worker_pgid(&self, id: &str, pgid: Option<u32>) {
+        let guard = Guard {
+            state: AttemptState::Running,
+            owner: Some(&self.attempts.token),
+        };
+        let changes = AttemptChanges::new().worker_pgid(pgid);
+        if let Err(error) = self
+            .store()
+            .update_attempt(id, guard, now_ms(), &changes)
+            .await
+        {
+            tracing::warn!(attempt = %id, %error, "worker process group not recorded");
         }
     }
-}
-
-/// `<binary> --version`, first line, within a few seconds; `None` when it gives none.
-async fn cli_version(binary: &Path, path_env: Option<&str>) -> Option<String> {
-    let mut spec = ProcessSpec::new(binary)
-        .arg("--version")
-        .timeout(Duration::from_secs(10))
-        .output_cap(64 * 1024);
-    if let Some(path) = path_env {
-        spec = spec.env("PATH", path);
-    }
-    let done = process::run(spec).await.ok()?;
-    let text = if done.stdout.is_empty() {
-        done.stderr
-    } else {
-        done.stdout
-    };
-    String::from_utf8_lossy(&text)
-        .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty())
-        .map(|l| l.chars().take(200).collect())
-}
-
-/// The login shell's `PATH` (GUI apps start with a minimal one), if it answers quickly.
-async fn login_shell_path() -> Option<String> {
-    let shell = std::env::var("SHELL").unwrap_or_else(|_| "/bin/sh".to_owned());
-    let spec = ProcessSpec::new(shell)
-        .args(["-l", "-c", "printf '%s' \"$PATH\""])
-        .timeout(Duration::from_secs(5))
-        .output_cap(64 * 1024);
-    let done = process::run(spec).await.ok()?;
-    let path = String::from_utf8_lossy(&done.stdout).trim().to_owned();
-    (done.exit.success() && !path.is_empty()).then_some(path)
 }

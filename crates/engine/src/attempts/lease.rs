@@ -114,6 +114,11 @@ impl Engine {
     /// At open: marks live attempts whose owner is gone as interrupted, then sweeps orphaned
     /// worktrees and `switchyard/*` branches of every repository that has attempts. Failures
     /// are logged: opening must not fail because a repository moved.
+    ///
+    /// Known gap: the list of worktrees to keep is read before `sweep` takes the repository
+    /// lock, so an attempt another process records and creates in those few milliseconds
+    /// could lose its new worktree (its pipeline then fails with `notFound`). Closing it needs
+    /// a sweep that re-reads the keep list under the lock (a runner change).
     pub(crate) async fn attempts_startup(&self) {
         if let Err(error) = self.interrupt_orphaned().await {
             tracing::warn!(%error, "could not check live attempts for lost owners");
@@ -160,12 +165,22 @@ impl Engine {
             "its owner (pid {}) is gone; recover it to re-run the gates",
             row.owner_pid.unwrap_or_default()
         );
+        if let Some(pgid) = row.worker_pgid {
+            let worktree = std::fs::canonicalize(self.home())
+                .unwrap_or_else(|_| self.home().to_owned())
+                .join("worktrees")
+                .join(&row.worktree_id);
+            let killed = kill_left_behind(pgid, &worktree);
+            if killed > 0 {
+                tracing::info!(attempt = %row.id, killed, "stopped a dead owner's worker processes");
+            }
+        }
         let moved = self
             .move_attempt(
                 row,
                 AttemptState::Interrupted,
                 row.owner_token.as_deref(),
-                AttemptChanges::new().release(),
+                AttemptChanges::new().release().worker_pgid(None),
                 Some(note),
             )
             .await?;
@@ -226,4 +241,45 @@ impl Engine {
             }
         }
     }
+}
+
+/// SIGKILLs the processes a dead owner's worker left running: members of process group
+/// `pgid` whose working directory is inside `worktree` (so a reused group id belonging to
+/// someone else is never touched). Returns how many were signalled. Linux only (`/proc`);
+/// elsewhere nothing is done.
+pub(crate) fn kill_left_behind(pgid: u32, worktree: &std::path::Path) -> usize {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    let mut killed = 0;
+    for entry in entries.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<i32>().ok())
+        else {
+            continue;
+        };
+        let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+        // `pid (comm) state ppid pgrp …`; comm may contain spaces and parentheses.
+        let group = stat
+            .rsplit_once(") ")
+            .and_then(|(_, rest)| rest.split(' ').nth(2))
+            .and_then(|g| g.parse::<u32>().ok());
+        if group != Some(pgid) {
+            continue;
+        }
+        let inside =
+            std::fs::read_link(entry.path().join("cwd")).is_ok_and(|cwd| cwd.starts_with(worktree));
+        if inside
+            && nix::sys::signal::kill(
+                nix::unistd::Pid::from_raw(pid),
+                nix::sys::signal::Signal::SIGKILL,
+            )
+            .is_ok()
+        {
+            killed += 1;
+        }
+    }
+    killed
 }

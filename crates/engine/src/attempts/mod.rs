@@ -18,12 +18,14 @@
 //! (a new attempt on the same worktree), recover. Compare groups (`compare`).
 
 mod artifacts;
+mod binary;
 mod compare;
 mod launch;
 mod lease;
 mod pipeline;
 mod record;
 mod review;
+mod sink;
 mod start;
 
 use std::collections::HashMap;

@@ -1,0 +1,194 @@
+//! Worker output on its way to the store: the runner's tap feeds raw bytes to the artifact
+//! file and lines to the CLI's parser; parsed events wait in a sink bounded in count
+//! ([`MAX_STORED_EVENTS`], then one marker) and bytes, and are stored then broadcast.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+
+use switchyard_core::attempt::AttemptLog;
+use switchyard_core::worker::{TranscriptParser, Usage, WorkerEvent};
+use switchyard_runner::process::lines::LineAssembler;
+use switchyard_runner::process::Stream;
+use tokio::sync::Notify;
+
+use super::artifacts::RawOutput;
+use crate::Engine;
+
+/// Worker events stored per attempt; later ones are counted and one marker says so.
+pub(crate) const MAX_STORED_EVENTS: usize = 5_000;
+/// Bytes of parsed-but-unstored events held in memory at most (a flood drops, never grows).
+const MAX_QUEUED_BYTES: usize = 8 * 1024 * 1024;
+
+/// Parsed events on their way to the store, bounded in count and bytes.
+#[derive(Debug, Default)]
+pub(super) struct SinkState {
+    pub(super) queue: VecDeque<WorkerEvent>,
+    pub(super) queued_bytes: usize,
+    pub(super) accepted: usize,
+    pub(super) dropped: u64,
+    pub(super) closed: bool,
+    pub(super) last_usage: Option<Usage>,
+    pub(super) final_ok: Option<bool>,
+    pub(super) final_summary: Option<String>,
+    pub(super) model: Option<String>,
+}
+
+#[derive(Debug, Default)]
+pub(super) struct EventSink {
+    state: Mutex<SinkState>,
+    pub(super) notify: Notify,
+}
+
+impl EventSink {
+    pub(super) fn lock(&self) -> std::sync::MutexGuard<'_, SinkState> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    pub(super) fn push(&self, event: WorkerEvent, size: usize) {
+        let mut state = self.lock();
+        match &event {
+            WorkerEvent::Usage(usage) => state.last_usage = Some(*usage),
+            WorkerEvent::Final { ok, summary } => {
+                state.final_ok = Some(*ok);
+                state.final_summary.clone_from(summary);
+            }
+            WorkerEvent::Started { model: Some(m), .. } => state.model = Some(m.clone()),
+            _ => {}
+        }
+        if state.accepted >= MAX_STORED_EVENTS || state.queued_bytes + size > MAX_QUEUED_BYTES {
+            state.dropped += 1;
+            return;
+        }
+        state.accepted += 1;
+        state.queued_bytes += size;
+        state.queue.push_back(event);
+        drop(state);
+        self.notify.notify_one();
+    }
+
+    pub(super) fn close(&self) {
+        let mut state = self.lock();
+        if state.dropped > 0 {
+            let dropped = state.dropped;
+            state.queue.push_back(WorkerEvent::Raw {
+                line: format!(
+                    "[switchyard] {dropped} more worker events were not stored (limit \
+                     {MAX_STORED_EVENTS}); the raw output artifact keeps the output"
+                ),
+            });
+        }
+        state.closed = true;
+        drop(state);
+        self.notify.notify_one();
+    }
+
+    pub(super) fn take(&self) -> (Vec<WorkerEvent>, bool) {
+        let mut state = self.lock();
+        state.queued_bytes = 0;
+        let batch: Vec<WorkerEvent> = state.queue.drain(..).collect();
+        (batch, state.closed)
+    }
+}
+
+/// What the runner's tap feeds: raw file, line assembly, the CLI's parser.
+pub(super) struct TapState {
+    pub(super) raw: RawOutput,
+    pub(super) stdout: LineAssembler,
+    pub(super) stderr: LineAssembler,
+    pub(super) parser: Box<dyn TranscriptParser>,
+    pub(super) sink: Arc<EventSink>,
+    /// The key values the worker was given: a worker that prints its key must not put it
+    /// into the store or the events.
+    pub(super) secrets: Vec<String>,
+}
+
+/// `text` with every value of `secrets` replaced.
+fn redact(text: &str, secrets: &[String]) -> String {
+    let mut text = text.to_owned();
+    for secret in secrets.iter().filter(|s| s.len() >= 8) {
+        if text.contains(secret.as_str()) {
+            text = text.replace(secret.as_str(), "<redacted>");
+        }
+    }
+    text
+}
+
+fn stdout_line(
+    parser: &mut dyn TranscriptParser,
+    sink: &EventSink,
+    bytes: &[u8],
+    secrets: &[String],
+) {
+    let text = redact(&String::from_utf8_lossy(bytes), secrets);
+    for event in parser.parse_line(&text) {
+        sink.push(event, bytes.len());
+    }
+}
+
+fn stderr_line(sink: &EventSink, bytes: &[u8], secrets: &[String]) {
+    let line = redact(&String::from_utf8_lossy(bytes), secrets);
+    sink.push(WorkerEvent::Raw { line }, bytes.len());
+}
+
+impl TapState {
+    pub(super) fn feed(&mut self, stream: Stream, bytes: &[u8]) {
+        let TapState {
+            raw,
+            stdout,
+            stderr,
+            parser,
+            sink,
+            secrets,
+        } = self;
+        if secrets.is_empty() {
+            raw.write(bytes);
+        } else {
+            // A key split across two chunks would slip through; chunks are pipe reads of up
+            // to 64 KiB, and the events (what the UI and the store get) are redacted by line.
+            raw.write(redact(&String::from_utf8_lossy(bytes), secrets).as_bytes());
+        }
+        match stream {
+            Stream::Stdout => stdout.push(bytes, |line| {
+                stdout_line(parser.as_mut(), sink, line.bytes, secrets);
+            }),
+            Stream::Stderr => stderr.push(bytes, |line| stderr_line(sink, line.bytes, secrets)),
+        }
+    }
+
+    pub(super) fn finish(&mut self, exit_code: Option<i32>) {
+        let TapState {
+            stdout,
+            stderr,
+            parser,
+            sink,
+            secrets,
+            ..
+        } = self;
+        stdout.finish(|line| stdout_line(parser.as_mut(), sink, line.bytes, secrets));
+        stderr.finish(|line| stderr_line(sink, line.bytes, secrets));
+        for event in parser.finish(exit_code) {
+            sink.push(event, 0);
+        }
+    }
+}
+
+impl Engine {
+    /// Stores and broadcasts the sink's events until it is closed and drained.
+    pub(super) async fn store_events(&self, id: &str, sink: &EventSink) {
+        loop {
+            let (batch, closed) = sink.take();
+            if batch.is_empty() {
+                if closed {
+                    return;
+                }
+                sink.notify.notified().await;
+                continue;
+            }
+            for event in batch {
+                if let Err(error) = self.log_attempt(id, AttemptLog::Worker { event }).await {
+                    tracing::warn!(attempt = %id, %error, "worker event not stored");
+                }
+            }
+        }
+    }
+}
