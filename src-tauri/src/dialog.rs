@@ -57,3 +57,19 @@ pub fn confirmation_text(change: &KeyOriginChange) -> String {
         to = change.to,
     )
 }
+
+/// The OS folder picker, parented to the app; `None` when the user closed it. The webview
+/// cannot open it (no dialog permission): only the `pick_repo_folder` command does.
+pub async fn pick_folder<R: Runtime>(app: &AppHandle<R>, title: &str) -> Option<String> {
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    app.dialog()
+        .file()
+        .set_title(title)
+        .pick_folder(move |picked| {
+            let _ = tx.send(picked.and_then(|p| p.into_path().ok()));
+        });
+    rx.await
+        .ok()
+        .flatten()
+        .map(|path| path.to_string_lossy().into_owned())
+}

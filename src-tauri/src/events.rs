@@ -5,6 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 use specta::Type;
+use switchyard_core::attempt::AttemptState;
 use switchyard_core::catalog::view::{RefreshId, RefreshProgress, RefreshReport, RefreshTrigger};
 use switchyard_core::doctor::DoctorReport;
 use switchyard_engine::{Engine, EngineEvent};
@@ -47,6 +48,15 @@ pub struct CatalogRefreshed {
     pub refresh_id: RefreshId,
     pub report: Option<RefreshReport>,
     pub error: Option<IpcError>,
+}
+
+/// An attempt moved to a new state (persisted before this is sent). Pages reload the attempt;
+/// worker output does not come this way but through `watch_attempt`'s channel.
+#[derive(Debug, Clone, Serialize, Type, Event)]
+#[serde(rename_all = "camelCase")]
+pub struct AttemptStateChanged {
+    pub attempt_id: String,
+    pub state: AttemptState,
 }
 
 /// Forwards the engine's events to the webview as the typed events above, until the engine
@@ -96,6 +106,10 @@ fn emit<R: Runtime>(app: &AppHandle<R>, event: EngineEvent) {
             error: error.map(|e| IpcError::new(e.code, e.message)),
         }
         .emit(app),
+        EngineEvent::AttemptState { attempt_id, state } => {
+            crate::notify::attempt_state(app, &attempt_id, state);
+            AttemptStateChanged { attempt_id, state }.emit(app)
+        }
         _ => Ok(()),
     };
     if let Err(error) = sent {

@@ -9,6 +9,7 @@ pub mod dialog;
 pub mod error;
 pub mod events;
 pub mod links;
+pub mod notify;
 pub mod startup;
 mod state;
 
@@ -85,12 +86,27 @@ macro_rules! specta_builder {
                 $crate::commands::workers::set_worker_path,
                 $crate::commands::workers::worktree_usage,
                 $crate::commands::workers::set_worktree_retention,
+                $crate::commands::attempts::start_attempt,
+                $crate::commands::attempts::attempt_review,
+                $crate::commands::attempts::list_attempts,
+                $crate::commands::attempts::attempt_log,
+                $crate::commands::attempts::watch_attempt,
+                $crate::commands::attempts::cancel_attempt,
+                $crate::commands::attempts::approve_attempt,
+                $crate::commands::attempts::reject_attempt,
+                $crate::commands::attempts::request_changes,
+                $crate::commands::attempts::start_compare,
+                $crate::commands::attempts::compare_group,
+                $crate::commands::attempts::pick_attempt,
+                $crate::commands::attempts::detect_verification,
+                $crate::commands::attempts::pick_repo_folder::<$runtime>,
             ])
             .events($crate::__tauri_specta::collect_events![
                 $crate::events::DoctorUpdated,
                 $crate::events::CatalogRefreshStarted,
                 $crate::events::CatalogRefreshProgress,
-                $crate::events::CatalogRefreshed
+                $crate::events::CatalogRefreshed,
+                $crate::events::AttemptStateChanged
             ])
     };
 }
@@ -145,6 +161,8 @@ pub fn run() {
         .plugin(navigation_guard())
         // For dialogs raised from Rust; the webview gets no dialog permission.
         .plugin(tauri_plugin_dialog::init())
+        // Raised from Rust only (attempt ready / failed); the webview gets no permission.
+        .plugin(tauri_plugin_notification::init())
         .invoke_handler(builder.invoke_handler())
         .setup(move |app| {
             builder.mount_events(app);

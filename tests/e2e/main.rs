@@ -4,6 +4,7 @@ mod harness;
 mod keys;
 mod models;
 mod procs;
+mod review;
 mod roles;
 mod route;
 mod shell;

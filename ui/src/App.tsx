@@ -13,6 +13,9 @@ const KeysPage = lazy(() => import("./pages/keys/KeysPage").then((m) => ({ defau
 const RolesPage = lazy(() =>
   import("./pages/roles/RolesPage").then((m) => ({ default: m.RolesPage })),
 );
+const ReviewPage = lazy(() =>
+  import("./pages/review/ReviewPage").then((m) => ({ default: m.ReviewPage })),
+);
 const RoutePage = lazy(() =>
   import("./pages/route/RoutePage").then((m) => ({ default: m.RoutePage })),
 );
@@ -87,6 +90,8 @@ export function App() {
             <KeysPage />
           ) : page === "route" ? (
             <RoutePage />
+          ) : page === "review" ? (
+            <ReviewPage />
           ) : (
             current && <Placeholder page={current.id} />
           )}

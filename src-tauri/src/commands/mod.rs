@@ -1,6 +1,7 @@
 //! Typed commands, one module per domain.
 
 pub mod app;
+pub mod attempts;
 pub mod catalog;
 pub mod keys;
 pub mod roles;

@@ -1,6 +1,12 @@
 // The UI's only door to Rust. Pages import from here, never from `./bindings` directly.
+
+import { Channel } from "@tauri-apps/api/core";
 import type {
   AddProviderRequest_Deserialize,
+  AttemptLogEntry_Deserialize,
+  AttemptLogEntry_Serialize,
+  AttemptRequest_Deserialize,
+  AttemptStateChanged,
   CatalogRefreshed_Serialize,
   CatalogRefreshProgress_Serialize,
   CatalogRefreshStarted_Serialize,
@@ -9,6 +15,7 @@ import type {
   ComposeRequest_Deserialize,
   CustomBlockInput_Deserialize,
   ImportMode,
+  LineComment,
   MatchOverride,
   ModelQuery_Deserialize,
   Plan_Deserialize,
@@ -263,4 +270,87 @@ export const routeIpc = {
   ratePick: (pickId: number, rating: number) => unwrap(commands.ratePick(pickId, rating)),
   /** The newest picks first, with their ratings. */
   recentPicks: (limit: number) => unwrap(commands.recentPicks(limit)),
+};
+
+// Attempts and review: the Review page. A worker edits a worktree; Switchyard captures the
+// diff, runs its gates and its own verification; the user decides. Worker output streams
+// through a Channel (`watchAttempt`) that first replays what the page missed.
+export type {
+  AttemptError,
+  AttemptLog_Serialize as AttemptLog,
+  AttemptLogEntry_Serialize as AttemptLogEntry,
+  AttemptRequest_Deserialize as AttemptRequest,
+  AttemptReview_Serialize as AttemptReview,
+  AttemptState,
+  AttemptSummary_Serialize as AttemptSummary,
+  CapturedDiff_Serialize as CapturedDiff,
+  CommandOutcome,
+  CommandVerification_Serialize as CommandVerification,
+  CompareSummary_Serialize as CompareSummary,
+  DiffLine_Serialize as DiffLine,
+  FileChange_Serialize as FileChange,
+  FileStatus,
+  Finding_Serialize as Finding,
+  GateName,
+  GateResult_Serialize as GateResult,
+  Hunk_Serialize as Hunk,
+  IntegrationRecord,
+  LineComment,
+  LineKind,
+  RepoProbe_Serialize as RepoProbe,
+  ReviewDecision_Serialize as ReviewDecision,
+  TestCounts,
+  ToolAction_Serialize as ToolAction,
+  ToolStatus,
+  Usage_Serialize as Usage,
+  VerificationRecord_Serialize as VerificationRecord,
+  WorkerEvent_Serialize as WorkerEvent,
+} from "./bindings";
+
+export const reviewIpc = {
+  /** Every attempt, newest first. */
+  list: () => unwrap(commands.listAttempts()),
+  /** One attempt with its diff, gates, verification, usage and decision. */
+  review: (id: string) => unwrap(commands.attemptReview(id)),
+  /** Log entries after `afterSeq` (0 = from the start). */
+  log: (id: string, afterSeq: number) => unwrap(commands.attemptLog(id, afterSeq)),
+  /**
+   * Replays the log after `afterSeq`, then streams new entries as they are stored, until the
+   * attempt is no longer live. Resolves once the stream is set up.
+   */
+  watch: (id: string, afterSeq: number, onEntry: (entry: AttemptLogEntry_Serialize) => void) => {
+    // The generated signature names the channel by its Deserialize shape; Rust sends the
+    // Serialize one.
+    const channel = new Channel<AttemptLogEntry_Deserialize>();
+    channel.onmessage = (entry) => onEntry(entry as AttemptLogEntry_Serialize);
+    return unwrap(commands.watchAttempt(id, afterSeq, channel));
+  },
+  /** Validates, pins the base, queues; returns at once. */
+  start: (request: AttemptRequest_Deserialize) => unwrap(commands.startAttempt(request)),
+  cancel: (id: string) => unwrap(commands.cancelAttempt(id)),
+  /** Commits the verified tree and (with `integrate`) lands it on the target branch. */
+  approve: (id: string, message: string, integrate = true) =>
+    unwrap(commands.approveAttempt({ id, message, integrate })),
+  reject: (id: string, reason: string) => unwrap(commands.rejectAttempt(id, reason)),
+  /** Supersedes the attempt with a new one of the same worker on the same worktree. */
+  requestChanges: (id: string, comment: string, lines: LineComment[]) =>
+    unwrap(commands.requestChanges({ id, comment, lines })),
+  /** The same task for 2–5 workers, one attempt each, from the same base. */
+  startCompare: (request: AttemptRequest_Deserialize, workers: string[]) =>
+    unwrap(commands.startCompare(request, workers)),
+  /** A compare group with its attempts, oldest first. */
+  compareGroup: (id: string) => unwrap(commands.compareGroup(id)),
+  /** Approves and integrates `winner`; rejects the others of the compare group. */
+  pick: (compare: string, winner: string, message: string) =>
+    unwrap(commands.pickAttempt({ compare, winner, message })),
+  /** The repository's top level, branch, head, dirty paths and default verification. */
+  detectVerification: (repo: string) => unwrap(commands.detectVerification(repo)),
+  /** A native folder picker raised by Rust; `null` when the user closed it. */
+  pickRepoFolder: () => unwrap(commands.pickRepoFolder()),
+};
+
+export const reviewEvents = {
+  /** Calls `handler` whenever an attempt changes state (here or in another Switchyard). */
+  onAttemptState: (handler: (change: AttemptStateChanged) => void) =>
+    events.attemptStateChanged.listen((event) => handler(event.payload)),
 };

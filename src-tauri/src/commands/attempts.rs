@@ -1,0 +1,303 @@
+//! Attempt commands: start, watch, review and decide. Each one delegates to the engine's
+//! attempt use cases (`switchyard_engine::attempts`); the pipeline, the gates and every rule
+//! live there and in `switchyard_core::attempt`. Worker output reaches the page through the
+//! `Channel` opened by `watch_attempt`, which first replays the stored log so a page opened
+//! late (or reopened) misses nothing.
+
+use std::sync::Arc;
+
+use serde::Deserialize;
+use specta::Type;
+use switchyard_core::attempt::{
+    AttemptLogEntry, AttemptRequest, AttemptReview, AttemptSummary, LineComment,
+};
+use switchyard_engine::attempts::{CompareSummary, RepoProbe};
+use switchyard_engine::{Engine, EngineEvent};
+use tauri::ipc::Channel;
+use tauri::{AppHandle, Runtime, State};
+use tokio::sync::broadcast::error::RecvError;
+
+use crate::{AppState, IpcError};
+
+/// Who the engine records as having started attempts from the desktop app.
+const LAUNCHER: &str = "app";
+
+/// Validates the request, pins the base commit and queues the attempt; returns at once.
+/// Progress arrives as `AttemptStateChanged` events and through `watch_attempt`.
+#[tauri::command]
+#[specta::specta]
+pub async fn start_attempt(
+    state: State<'_, AppState>,
+    request: AttemptRequest,
+) -> Result<AttemptSummary, IpcError> {
+    Ok(state
+        .require_arc()?
+        .start_attempt(request, LAUNCHER)
+        .await?)
+}
+
+/// Everything review shows for one attempt (diff, gates, verification, usage, decision).
+#[tauri::command]
+#[specta::specta]
+pub async fn attempt_review(
+    state: State<'_, AppState>,
+    id: String,
+) -> Result<AttemptReview, IpcError> {
+    Ok(state.require()?.attempt_review(&id).await?)
+}
+
+/// Every attempt, newest first.
+#[tauri::command]
+#[specta::specta]
+pub async fn list_attempts(state: State<'_, AppState>) -> Result<Vec<AttemptSummary>, IpcError> {
+    Ok(state.require()?.list_attempts().await?)
+}
+
+/// The stored log entries after `after_seq` (0 = all).
+#[tauri::command]
+#[specta::specta]
+pub async fn attempt_log(
+    state: State<'_, AppState>,
+    id: String,
+    after_seq: u32,
+) -> Result<Vec<AttemptLogEntry>, IpcError> {
+    Ok(state.require()?.attempt_log(&id, after_seq).await?)
+}
+
+/// Sends the stored log after `after_seq` to `on_entry`, then every new entry as the engine
+/// stores it, until the attempt is no longer live (or the page goes away). Returns once the
+/// replay is sent. Entries arrive in `seq` order without duplicates.
+#[tauri::command]
+#[specta::specta]
+pub async fn watch_attempt(
+    state: State<'_, AppState>,
+    id: String,
+    after_seq: u32,
+    on_entry: Channel<AttemptLogEntry>,
+) -> Result<(), IpcError> {
+    let engine = state.require_arc()?;
+    // Subscribed before the replay, so an entry stored in between is not lost (the seq check
+    // drops the ones the replay already sent).
+    let events = engine.subscribe();
+    let mut feed = LogFeed {
+        engine,
+        id,
+        last: after_seq,
+        channel: on_entry,
+    };
+    if !feed.catch_up().await? {
+        return Ok(());
+    }
+    let live = feed
+        .engine
+        .attempt_review(&feed.id)
+        .await?
+        .summary
+        .state
+        .is_live();
+    if !live {
+        // It ended between the replay and now: its last entries are stored already.
+        feed.catch_up().await?;
+        return Ok(());
+    }
+    tauri::async_runtime::spawn(feed.follow(events));
+    Ok(())
+}
+
+/// One page's view of one attempt's log.
+struct LogFeed {
+    engine: Arc<Engine>,
+    id: String,
+    last: u32,
+    channel: Channel<AttemptLogEntry>,
+}
+
+impl LogFeed {
+    /// Sends what is stored after `last`; `false` when the page is gone.
+    async fn catch_up(&mut self) -> Result<bool, IpcError> {
+        loop {
+            let page = self.engine.attempt_log(&self.id, self.last).await?;
+            let full = page.len() >= switchyard_engine::attempts::MAX_LOG_PAGE as usize;
+            for entry in page {
+                if !self.send(entry) {
+                    return Ok(false);
+                }
+            }
+            if !full {
+                return Ok(true);
+            }
+        }
+    }
+
+    fn send(&mut self, entry: AttemptLogEntry) -> bool {
+        if entry.seq <= self.last {
+            return true;
+        }
+        self.last = entry.seq;
+        self.channel.send(entry).is_ok()
+    }
+
+    async fn follow(mut self, mut events: tokio::sync::broadcast::Receiver<EngineEvent>) {
+        loop {
+            match events.recv().await {
+                Ok(EngineEvent::AttemptLog { attempt_id, entry }) if attempt_id == self.id => {
+                    if !self.send(entry) {
+                        return;
+                    }
+                }
+                Ok(EngineEvent::AttemptState { attempt_id, state })
+                    if attempt_id == self.id && !state.is_live() =>
+                {
+                    // Entries are stored before they are broadcast; one last read closes any gap.
+                    let _ = self.catch_up().await;
+                    return;
+                }
+                Ok(_) => {}
+                Err(RecvError::Lagged(missed)) => {
+                    tracing::debug!(missed, attempt = %self.id, "log watcher lagged; reading the store");
+                    match self.catch_up().await {
+                        Ok(true) => {}
+                        Ok(false) | Err(_) => return,
+                    }
+                }
+                Err(RecvError::Closed) => return,
+            }
+        }
+    }
+}
+
+/// Stops a live attempt (the worker's whole process group); returns it as `canceled`.
+#[tauri::command]
+#[specta::specta]
+pub async fn cancel_attempt(
+    state: State<'_, AppState>,
+    id: String,
+) -> Result<AttemptSummary, IpcError> {
+    Ok(state.require()?.cancel_attempt(&id).await?)
+}
+
+/// What Approve sends.
+#[derive(Debug, Clone, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ApproveRequest {
+    pub id: String,
+    /// The commit message.
+    pub message: String,
+    /// Land the commit on the target branch (`false`: commit on `switchyard/<id>` only).
+    pub integrate: bool,
+}
+
+/// Re-hashes the worktree (`changed` if any byte moved since verification), commits exactly
+/// the verified change and, with `integrate`, lands it on the target branch (`conflict` names
+/// the files and leaves the branch and working tree untouched). Every gate must have passed.
+#[tauri::command]
+#[specta::specta]
+pub async fn approve_attempt(
+    state: State<'_, AppState>,
+    request: ApproveRequest,
+) -> Result<AttemptReview, IpcError> {
+    Ok(state
+        .require()?
+        .approve_attempt(&request.id, &request.message, request.integrate)
+        .await?)
+}
+
+/// Rejects the attempt with a reason and removes its worktree.
+#[tauri::command]
+#[specta::specta]
+pub async fn reject_attempt(
+    state: State<'_, AppState>,
+    id: String,
+    reason: String,
+) -> Result<AttemptReview, IpcError> {
+    Ok(state.require()?.reject_attempt(&id, &reason).await?)
+}
+
+/// What Request changes sends.
+#[derive(Debug, Clone, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ChangesRequest {
+    pub id: String,
+    /// The general comment (may be empty when there are line comments).
+    pub comment: String,
+    pub lines: Vec<LineComment>,
+}
+
+/// Supersedes the attempt; a new attempt of the same worker continues on the same worktree
+/// with the comments as context. Returns the new attempt.
+#[tauri::command]
+#[specta::specta]
+pub async fn request_changes(
+    state: State<'_, AppState>,
+    request: ChangesRequest,
+) -> Result<AttemptSummary, IpcError> {
+    Ok(state
+        .require_arc()?
+        .request_changes(&request.id, &request.comment, request.lines)
+        .await?)
+}
+
+/// The same task for 2–5 workers, one attempt each, from the same pinned base.
+#[tauri::command]
+#[specta::specta]
+pub async fn start_compare(
+    state: State<'_, AppState>,
+    request: AttemptRequest,
+    workers: Vec<String>,
+) -> Result<CompareSummary, IpcError> {
+    Ok(state
+        .require_arc()?
+        .start_compare(request, workers, LAUNCHER)
+        .await?)
+}
+
+/// A compare group with its attempts (oldest first).
+#[tauri::command]
+#[specta::specta]
+pub async fn compare_group(
+    state: State<'_, AppState>,
+    id: String,
+) -> Result<CompareSummary, IpcError> {
+    Ok(state.require()?.compare_group(&id).await?)
+}
+
+/// What "Pick this one" sends.
+#[derive(Debug, Clone, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct PickRequest {
+    pub compare: String,
+    pub winner: String,
+    pub message: String,
+}
+
+/// Approves and integrates the winner, rejects the other attempts of the group.
+#[tauri::command]
+#[specta::specta]
+pub async fn pick_attempt(
+    state: State<'_, AppState>,
+    request: PickRequest,
+) -> Result<AttemptReview, IpcError> {
+    Ok(state
+        .require()?
+        .pick_attempt(&request.compare, &request.winner, &request.message)
+        .await?)
+}
+
+/// The repository around `repo`: top level, branch, head, uncommitted paths and the
+/// verification commands detected from its files (for the New task form).
+#[tauri::command]
+#[specta::specta]
+pub async fn detect_verification(
+    state: State<'_, AppState>,
+    repo: String,
+) -> Result<RepoProbe, IpcError> {
+    Ok(state.require()?.detect_verification(&repo).await?)
+}
+
+/// Asks the user for a repository folder in the OS dialog (raised here, never by the page);
+/// `null` when they closed it.
+#[tauri::command]
+#[specta::specta]
+pub async fn pick_repo_folder<R: Runtime>(app: AppHandle<R>) -> Result<Option<String>, IpcError> {
+    Ok(crate::dialog::pick_folder(&app, "Choose a git repository").await)
+}

@@ -1,0 +1,297 @@
+//! The Review page end to end: a task sent from the New task form to an `exec:` worker against
+//! a real git repository built here, its output watched live, the diff and gates reviewed, and
+//! Approve landing exactly one commit on the repository's branch; and a compare of two workers
+//! where "Pick this one" integrates the winner.
+// The fixture repository is built with the real `git` binary.
+#![allow(clippy::disallowed_methods)]
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use crate::harness::{App, E2e, E2eResult, Launch};
+
+/// Attempts run a worker, git and verification: allow more than a UI wait.
+const ATTEMPT_WAIT: Duration = Duration::from_secs(60);
+
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = std::process::Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_AUTHOR_NAME", "Fixture")
+        .env("GIT_AUTHOR_EMAIL", "fixture@example.com")
+        .env("GIT_COMMITTER_NAME", "Fixture")
+        .env("GIT_COMMITTER_EMAIL", "fixture@example.com")
+        .output()
+        .expect("git runs");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().to_owned()
+}
+
+/// A repository on `main` whose `calc.sh` subtracts where `test.sh` expects it to add, plus
+/// worker scripts outside it. `fix` repairs the bug; `wrong` multiplies (verification fails).
+struct Fixture {
+    _root: tempfile::TempDir,
+    repo: PathBuf,
+    fix: String,
+    wrong: String,
+}
+
+impl Fixture {
+    fn new() -> Self {
+        let root = tempfile::tempdir().expect("tempdir");
+        let repo = root.path().join("repo");
+        std::fs::create_dir_all(&repo).expect("repo dir");
+        git(&repo, &["init", "--quiet", "--initial-branch=main"]);
+        std::fs::write(repo.join("calc.sh"), "add() { echo $(($1 - $2)); }\n").expect("write");
+        std::fs::write(
+            repo.join("test.sh"),
+            ". ./calc.sh\nif [ \"$(add 2 3)\" = 5 ]; then echo '1 passed, 0 failed'; else echo '0 passed, 1 failed'; exit 1; fi\n",
+        )
+        .expect("write");
+        git(&repo, &["add", "-A"]);
+        git(&repo, &["commit", "--quiet", "-m", "initial"]);
+        let fix = root.path().join("fix.sh");
+        std::fs::write(
+            &fix,
+            "echo 'reading calc.sh'\nsleep 1\nprintf 'add() { echo $(($1 + $2)); }\\n' > calc.sh\necho 'fixed the sign'\n",
+        )
+        .expect("write worker");
+        let wrong = root.path().join("wrong.sh");
+        std::fs::write(
+            &wrong,
+            "printf 'add() { echo $(($1 * $2)); }\\n' > calc.sh\necho 'multiplied'\n",
+        )
+        .expect("write worker");
+        Self {
+            repo,
+            fix: format!("exec:sh {}", fix.display()),
+            wrong: format!("exec:sh {}", wrong.display()),
+            _root: root,
+        }
+    }
+}
+
+/// Sets a `<select>` the way a user's choice does (React listens for `change`).
+async fn choose(app: &App, css: &str, value: &str) -> E2eResult {
+    app.wait_for(css).await?;
+    app.client
+        .execute(
+            "const el = document.querySelector(arguments[0]); \
+             Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value').set.call(el, arguments[1]); \
+             el.dispatchEvent(new Event('change', { bubbles: true }));",
+            vec![css.into(), value.into()],
+        )
+        .await
+        .map(|_| ())
+        .map_err(|e| format!("choose {value} in {css}: {e}"))
+}
+
+/// Blurs an input so the form probes the repository.
+async fn blur(app: &App, css: &str) -> E2eResult {
+    app.client
+        .execute(
+            "const el = document.querySelector(arguments[0]); el.focus(); el.blur();",
+            vec![css.into()],
+        )
+        .await
+        .map(|_| ())
+        .map_err(|e| format!("blur {css}: {e}"))
+}
+
+/// Waits (up to [`ATTEMPT_WAIT`]) until `css`'s attribute `name` is `value`.
+async fn wait_attr(app: &App, css: &str, name: &str, value: &str) -> E2eResult {
+    let start = Instant::now();
+    let mut last = None;
+    while start.elapsed() < ATTEMPT_WAIT {
+        if let Ok(element) = app.client.find(fantoccini::Locator::Css(css)).await {
+            last = element.attr(name).await.ok().flatten();
+            if last.as_deref() == Some(value) {
+                return Ok(());
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    Err(format!(
+        "{css} [{name}] never became {value:?}; last {last:?}"
+    ))
+}
+
+/// Fills the New task form for `repo` and `workers` (compare when there are several).
+async fn fill_task(app: &App, repo: &Path, task: &str, workers: &[&str]) -> E2eResult {
+    app.goto("review").await?;
+    app.click("#new-task").await?;
+    app.wait_for("#new-task-form").await?;
+    app.type_into("#task-repo", &repo.display().to_string())
+        .await?;
+    blur(app, "#task-repo").await?;
+    app.wait_text("#task-base", |t| t.contains("main")).await?;
+    app.type_into("#task-text", task).await?;
+    if workers.len() > 1 {
+        app.click("#task-compare").await?;
+    }
+    for (i, worker) in workers.iter().enumerate() {
+        let command = worker.strip_prefix("exec:").ok_or("an exec: worker")?;
+        choose(app, &format!("#task-worker-{i}"), "exec:").await?;
+        app.type_into(&format!("#task-exec-{i}"), command).await?;
+    }
+    app.type_into("#task-verify", "sh test.sh").await?;
+    Ok(())
+}
+
+async fn single_attempt(app: &App, fx: &Fixture) -> E2eResult {
+    let base = git(&fx.repo, &["rev-parse", "HEAD"]);
+    fill_task(app, &fx.repo, "Make add() add", &[&fx.fix]).await?;
+    app.click("#task-start").await?;
+    app.wait_for("#attempt-detail").await?;
+    // Live output: the worker's lines stream in before the attempt reaches review.
+    app.wait_text("#attempt-log", |t| t.contains("reading calc.sh"))
+        .await?;
+    wait_attr(app, "#attempt-detail", "data-state", "review").await?;
+    app.wait_text("#attempt-log", |t| t.contains("fixed the sign"))
+        .await?;
+    app.wait_text("#gates-verdict", |t| {
+        t.contains("all") && t.contains("passed")
+    })
+    .await?;
+    let sha = app.text("#diff-sha256").await?.unwrap_or_default();
+    if sha.len() != 64 {
+        return Err(format!("diff sha256 shown as {sha:?}"));
+    }
+    app.wait_text("[data-tree-file='calc.sh']", |t| t.contains("calc.sh"))
+        .await?;
+    app.wait_text("#verification-log", |t| t.contains("sh test.sh"))
+        .await?;
+    app.save_screenshot("review_attempt").await;
+    let message = app.attr("#approve-message", "value").await?;
+    if message.as_deref() != Some("Make add() add") {
+        // The textarea's value is a property; read it through script when the attribute is empty.
+        let value = app
+            .client
+            .execute(
+                "return document.querySelector('#approve-message').value;",
+                vec![],
+            )
+            .await
+            .map_err(|e| format!("read message: {e}"))?;
+        if value.as_str() != Some("Make add() add") {
+            return Err(format!(
+                "commit message not prefilled from the task: {value:?}"
+            ));
+        }
+    }
+    app.click("#approve-button").await?;
+    wait_attr(app, "#attempt-detail", "data-state", "integrated").await?;
+    app.wait_for("#integrated-commit").await?;
+    let subjects = git(&fx.repo, &["log", "--format=%s", &format!("{base}..main")]);
+    if subjects != "Make add() add" {
+        return Err(format!(
+            "expected exactly the approved commit on main, found {subjects:?}"
+        ));
+    }
+    let calc = git(&fx.repo, &["show", "main:calc.sh"]);
+    if !calc.contains("$1 + $2") {
+        return Err(format!("main's calc.sh is not the reviewed change: {calc}"));
+    }
+    Ok(())
+}
+
+async fn compare_two(app: &App, fx: &Fixture) -> E2eResult {
+    let base = git(&fx.repo, &["rev-parse", "HEAD"]);
+    fill_task(app, &fx.repo, "Fix add", &[&fx.wrong, &fx.fix]).await?;
+    app.click("#task-start").await?;
+    app.wait_for("#compare-view").await?;
+    let columns = app
+        .client
+        .execute(
+            "return Array.from(document.querySelectorAll('.compare-column')).map(c => c.dataset.attempt);",
+            vec![],
+        )
+        .await
+        .map_err(|e| format!("read columns: {e}"))?;
+    let ids: Vec<String> = columns
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default();
+    let [wrong, fix] = ids.as_slice() else {
+        return Err(format!("expected two columns, got {ids:?}"));
+    };
+    for id in [wrong, fix] {
+        wait_attr(
+            app,
+            &format!(".compare-column[data-attempt='{id}']"),
+            "data-state",
+            "review",
+        )
+        .await?;
+    }
+    // The multiplying worker fails Switchyard's own verification; it cannot be picked.
+    app.wait_text(&format!("[data-gates='{wrong}']"), |t| {
+        t.contains("verification")
+    })
+    .await?;
+    app.wait_text(&format!("[data-gates='{fix}']"), |t| t == "all passed")
+        .await?;
+    let disabled = app
+        .attr(&format!("button[data-pick='{wrong}']"), "disabled")
+        .await?;
+    if disabled.is_none() {
+        return Err("the attempt whose verification failed could be picked".into());
+    }
+    app.save_screenshot("review_compare").await;
+    app.click(&format!("button[data-pick='{fix}']")).await?;
+    wait_attr(
+        app,
+        &format!(".compare-column[data-attempt='{fix}']"),
+        "data-state",
+        "integrated",
+    )
+    .await?;
+    wait_attr(
+        app,
+        &format!(".compare-column[data-attempt='{wrong}']"),
+        "data-state",
+        "rejected",
+    )
+    .await?;
+    let subjects = git(&fx.repo, &["log", "--format=%s", &format!("{base}..main")]);
+    if subjects != "Fix add" {
+        return Err(format!(
+            "expected exactly the picked commit on main, found {subjects:?}"
+        ));
+    }
+    Ok(())
+}
+
+#[tokio::test]
+async fn an_exec_attempt_from_the_form_is_watched_reviewed_and_approved() {
+    if !E2e::enabled("an_exec_attempt_from_the_form_is_watched_reviewed_and_approved") {
+        return;
+    }
+    let fx = Fixture::new();
+    E2e::run("review_single_attempt", Launch::fresh(), |app| async move {
+        let result = single_attempt(&app, &fx).await;
+        (app, result)
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn compare_two_workers_and_pick_the_one_that_passes() {
+    if !E2e::enabled("compare_two_workers_and_pick_the_one_that_passes") {
+        return;
+    }
+    let fx = Fixture::new();
+    E2e::run("review_compare", Launch::fresh(), |app| async move {
+        let result = compare_two(&app, &fx).await;
+        (app, result)
+    })
+    .await;
+}

@@ -1,0 +1,116 @@
+import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { AttemptLogEntry } from "../../ipc";
+import { AttemptDetail } from "./AttemptDetail";
+import { logEntry, review, summary } from "./testdata";
+
+const state = vi.hoisted(() => ({
+  push: null as null | ((entry: AttemptLogEntry) => void),
+  review: vi.fn(),
+  cancel: vi.fn(),
+  watch: vi.fn(),
+}));
+
+vi.mock("../../ipc", async (importOriginal) => {
+  const original = await importOriginal<typeof import("../../ipc")>();
+  return {
+    ...original,
+    reviewIpc: { review: state.review, cancel: state.cancel, watch: state.watch },
+    reviewEvents: { onAttemptState: vi.fn(() => Promise.resolve(() => {})) },
+  };
+});
+
+beforeEach(() => {
+  state.review.mockReset();
+  state.cancel.mockReset();
+  state.watch.mockReset();
+  state.watch.mockImplementation(
+    async (_id: string, _after: number, onEntry: (e: AttemptLogEntry) => void) => {
+      state.push = onEntry;
+    },
+  );
+});
+afterEach(cleanup);
+
+const START = 1_790_000_000_000;
+
+describe("AttemptDetail while the worker runs", () => {
+  it("streams the log, counts elapsed time, cancels, and reloads when the attempt stops", async () => {
+    const running = review("a1", {
+      summary: summary("a1", {
+        state: "running",
+        createdMs: START,
+        elapsedMs: null,
+        gatesPassed: null,
+      }),
+      diff: null,
+      gates: [],
+      verification: null,
+      canApprove: false,
+    });
+    state.review.mockResolvedValue(running);
+    let now = START + 5_000;
+    render(<AttemptDetail id="a1" now={() => now} />);
+    await screen.findByText("Cancel");
+    expect(state.watch).toHaveBeenCalledWith("a1", 0, expect.any(Function));
+    expect(document.querySelector("#attempt-elapsed")?.textContent).toBe("5 s");
+
+    act(() => {
+      state.push?.(logEntry(1, { type: "state", state: "running", note: null }));
+      state.push?.(
+        logEntry(2, {
+          type: "worker",
+          event: { kind: "assistantText", text: "Reading the pager", delta: false },
+        }),
+      );
+      // A replayed entry arrives again: shown once.
+      state.push?.(
+        logEntry(2, {
+          type: "worker",
+          event: { kind: "assistantText", text: "Reading the pager", delta: false },
+        }),
+      );
+    });
+    expect(screen.getAllByText("Reading the pager")).toHaveLength(1);
+
+    now = START + 65_000;
+    await waitFor(
+      () => expect(document.querySelector("#attempt-elapsed")?.textContent).toBe("1 min 05 s"),
+      {
+        timeout: 2500,
+      },
+    );
+
+    state.cancel.mockResolvedValue(summary("a1", { state: "canceled" }));
+    fireEvent.click(screen.getByText("Cancel"));
+    await waitFor(() =>
+      expect(document.querySelector("#attempt-state")?.textContent).toBe("canceled"),
+    );
+    expect(state.cancel).toHaveBeenCalledWith("a1");
+    expect(screen.queryByText("Cancel")).toBeNull();
+
+    state.review.mockResolvedValue(review("a1", { summary: summary("a1", { state: "review" }) }));
+    act(() => state.push?.(logEntry(3, { type: "state", state: "review", note: null })));
+    await waitFor(() =>
+      expect(document.querySelector("#attempt-state")?.textContent).toBe("review"),
+    );
+    expect(state.review).toHaveBeenCalledTimes(2);
+    expect(document.querySelector("#gates-panel")).toBeTruthy();
+    expect(document.querySelector("#review-actions")).toBeTruthy();
+  });
+
+  it("shows why an attempt failed", async () => {
+    state.review.mockResolvedValue(
+      review("a2", {
+        summary: summary("a2", {
+          state: "failed",
+          error: { code: "timeout", message: "the worker ran past 30 s and was stopped" },
+        }),
+      }),
+    );
+    render(<AttemptDetail id="a2" now={() => START} />);
+    const failure = await screen.findByText(/the worker ran past 30 s/);
+    expect(failure.closest("#attempt-failure")?.textContent).toContain("timeout");
+    expect(screen.queryByText("Cancel")).toBeNull();
+  });
+});

@@ -1,0 +1,243 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import {
+  type AttemptLogEntry,
+  type AttemptReview,
+  describeError,
+  type LineComment,
+  reviewEvents,
+  reviewIpc,
+} from "../../ipc";
+import { DiffPane } from "./diff/DiffPane";
+import { formatCost, formatElapsed, isLive, stateTone, taskTitle } from "./format";
+import { GatesPanel } from "./GatesPanel";
+import { ReviewActions } from "./ReviewActions";
+import { reviewHash } from "./route";
+import { Transcript } from "./Transcript";
+
+/** One attempt: live output while it runs, then its diff, gates, transcript and the decision. */
+export function AttemptDetail({ id, now }: { id: string; now: () => number }) {
+  const [review, setReview] = useState<AttemptReview | null>(null);
+  const [entries, setEntries] = useState<AttemptLogEntry[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const [comments, setComments] = useState<LineComment[]>([]);
+  const [tick, setTick] = useState(0);
+  const lastSeq = useRef(0);
+
+  const reload = useCallback(async () => {
+    try {
+      setReview(await reviewIpc.review(id));
+      setError(null);
+    } catch (e) {
+      setError(describeError(e).message);
+    }
+  }, [id]);
+
+  // The log replays from the last entry this view holds, then streams while the attempt lives.
+  useEffect(() => {
+    let gone = false;
+    lastSeq.current = 0;
+    setEntries([]);
+    setComments([]);
+    setReview(null);
+    void reload();
+    const onEntry = (entry: AttemptLogEntry) => {
+      if (gone || entry.seq <= lastSeq.current) return;
+      lastSeq.current = entry.seq;
+      setEntries((prev) => [...prev, entry]);
+      if (entry.entry.type === "state" && !isLive(entry.entry.state)) void reload();
+    };
+    reviewIpc.watch(id, 0, onEntry).catch((e) => !gone && setError(describeError(e).message));
+    const unlisten = reviewEvents.onAttemptState((change) => {
+      if (!gone && change.attemptId === id) void reload();
+    });
+    return () => {
+      gone = true;
+      void unlisten.then((stop) => stop());
+    };
+  }, [id, reload]);
+
+  const live = review ? isLive(review.summary.state) : false;
+  useEffect(() => {
+    if (!live) return;
+    const timer = setInterval(() => setTick((t) => t + 1), 1000);
+    return () => clearInterval(timer);
+  }, [live]);
+
+  if (error && !review) {
+    return (
+      <div className="card error-card" id="attempt-error">
+        <p className="error">{error}</p>
+      </div>
+    );
+  }
+  if (!review) {
+    return <p className="muted">Loading the attempt…</p>;
+  }
+  const { summary } = review;
+  // While live the clock runs here (re-rendered each second by `tick`).
+  const elapsed = live && tick >= 0 ? now() - (summary.createdMs ?? now()) : summary.elapsedMs;
+
+  const cancel = async () => {
+    try {
+      setReview({ ...review, summary: await reviewIpc.cancel(id) });
+    } catch (e) {
+      setError(describeError(e).message);
+    }
+  };
+
+  const addLineComment = (path: string, line: number) => {
+    if (summary.state !== "review") return;
+    if (comments.some((c) => c.path === path && c.line === line)) return;
+    setComments([...comments, { path, line, text: "" }]);
+  };
+
+  return (
+    <div
+      className="attempt-detail"
+      id="attempt-detail"
+      data-attempt={summary.id}
+      data-state={summary.state}
+    >
+      <header className="attempt-header">
+        <div>
+          <p className="eyebrow">
+            <a href={reviewHash({ view: "list" })}>Review</a> / attempt <code>{summary.id}</code>
+          </p>
+          <h1 title={summary.task}>{taskTitle(summary.task)}</h1>
+          <p className="muted small">
+            <code>{summary.worker}</code>
+            {summary.workerVersion ? ` ${summary.workerVersion}` : ""} · {summary.repo} · base{" "}
+            <code>{summary.base.slice(0, 10)}</code>
+            {summary.targetBranch ? (
+              <>
+                {" "}
+                on <code>{summary.targetBranch}</code>
+              </>
+            ) : null}
+            {summary.parent && (
+              <>
+                {" "}
+                · revises{" "}
+                <a href={reviewHash({ view: "attempt", id: summary.parent })}>{summary.parent}</a>
+              </>
+            )}
+            {summary.compare && (
+              <>
+                {" "}
+                · <a href={reviewHash({ view: "compare", id: summary.compare })}>compare group</a>
+              </>
+            )}
+          </p>
+        </div>
+        <span className="grow" />
+        <div className="attempt-facts">
+          <span className={`pill ${stateTone(summary.state)}`} id="attempt-state">
+            {summary.state}
+          </span>
+          <span className="small" id="attempt-elapsed">
+            {formatElapsed(elapsed)}
+          </span>
+          <span className="small">
+            {formatCost(summary.costUsd, review.usage?.estimated ?? false)}
+          </span>
+          {live && (
+            <button
+              type="button"
+              className="danger"
+              id="cancel-attempt"
+              onClick={() => void cancel()}
+            >
+              Cancel
+            </button>
+          )}
+        </div>
+      </header>
+
+      {summary.error && (
+        <div className="card error-card" id="attempt-failure">
+          <p className="error">
+            <strong>{summary.error.code}</strong>: {summary.error.message}
+          </p>
+        </div>
+      )}
+      {error && <p className="error">{error}</p>}
+      <Decision review={review} />
+
+      <div className="attempt-grid">
+        <div className="attempt-main">
+          {review.diff ? (
+            <DiffPane
+              diff={review.diff}
+              comments={comments.filter((c) => c.text.trim() !== "")}
+              onLineClick={summary.state === "review" ? addLineComment : undefined}
+            />
+          ) : (
+            <div className="card">
+              <p className="muted">
+                {live ? "The diff is captured when the worker stops." : "No diff was captured."}
+              </p>
+            </div>
+          )}
+          <Transcript entries={entries} follow={live} />
+        </div>
+        <div className="attempt-side">
+          <ReviewActions
+            review={review}
+            lineComments={comments}
+            onLineCommentsChange={setComments}
+            onDecided={(next) => {
+              if (next.id !== id) {
+                window.location.hash = reviewHash({ view: "attempt", id: next.id });
+              } else if (next.review) {
+                setReview(next.review);
+              }
+            }}
+          />
+          <GatesPanel review={review} />
+          <p className="muted small sandbox-note">
+            A worktree is not an OS sandbox: the worker runs as you, with its CLI's own permission
+            flags, no push rights and no keys but its own.
+          </p>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function Decision({ review }: { review: AttemptReview }) {
+  const { decision, integration } = review;
+  if (!decision) return null;
+  return (
+    <div className={`card decision-card ${decision.kind}`} id="attempt-decision">
+      {decision.kind === "approved" && (
+        <p>
+          Approved
+          {decision.commit ? (
+            <>
+              {" "}
+              as <code id="approved-commit">{decision.commit.slice(0, 12)}</code>
+            </>
+          ) : null}
+          {integration ? (
+            <>
+              , landed on <code>{integration.branch}</code> (
+              {integration.fastForward ? "fast-forward" : "merge"}:{" "}
+              <code>{integration.old.slice(0, 10)}</code> →{" "}
+              <code id="integrated-commit">{integration.new.slice(0, 10)}</code>)
+            </>
+          ) : (
+            ", not integrated yet"
+          )}
+          . Message: “{decision.message}”
+        </p>
+      )}
+      {decision.kind === "rejected" && <p>Rejected: {decision.reason}</p>}
+      {decision.kind === "changesRequested" && (
+        <p>
+          Changes requested: {decision.comment || `${decision.lines.length} line comments`} →{" "}
+          <a href={reviewHash({ view: "attempt", id: decision.nextAttempt })}>the revision</a>
+        </p>
+      )}
+    </div>
+  );
+}

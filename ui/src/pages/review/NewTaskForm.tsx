@@ -1,0 +1,341 @@
+import { useCallback, useEffect, useState } from "react";
+import {
+  catalogIpc,
+  describeError,
+  ipc,
+  type RepoProbe,
+  type RolePreset,
+  reviewIpc,
+  rolesIpc,
+} from "../../ipc";
+import { reviewHash } from "./route";
+import { formProblem, lines, type WorkerOption, workerOptions } from "./workers";
+
+const CUSTOM = "exec:";
+
+/** Repository, base, task, worker(s), verification, locks, timeout and role preset. */
+export function NewTaskForm() {
+  const [repo, setRepo] = useState("");
+  const [probe, setProbe] = useState<RepoProbe | null>(null);
+  const [probeError, setProbeError] = useState<string | null>(null);
+  const [task, setTask] = useState("");
+  const [options, setOptions] = useState<WorkerOption[]>(() => workerOptions([], []));
+  const [compare, setCompare] = useState(false);
+  const [workers, setWorkers] = useState<string[]>([""]);
+  const [verify, setVerify] = useState("");
+  const [verifyEdited, setVerifyEdited] = useState(false);
+  const [lock, setLock] = useState("");
+  const [timeout, setTimeoutText] = useState("");
+  const [presets, setPresets] = useState<RolePreset[]>([]);
+  const [preset, setPreset] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    let gone = false;
+    void (async () => {
+      const [models, report, saved] = await Promise.all([
+        catalogIpc.listModels({}).catch(() => []),
+        ipc.lastDoctorReport().catch(() => null),
+        rolesIpc.presets().catch(() => []),
+      ]);
+      if (gone) return;
+      setOptions(workerOptions(models, report?.workerClis ?? []));
+      setPresets(saved);
+    })();
+    return () => {
+      gone = true;
+    };
+  }, []);
+
+  const detect = useCallback(
+    async (path: string) => {
+      if (path.trim() === "") {
+        setProbe(null);
+        return;
+      }
+      try {
+        const found = await reviewIpc.detectVerification(path.trim());
+        setProbe(found);
+        setProbeError(null);
+        if (!verifyEdited) setVerify(found.verify.join("\n"));
+      } catch (e) {
+        setProbe(null);
+        setProbeError(describeError(e).message);
+      }
+    },
+    [verifyEdited],
+  );
+
+  const choose = async () => {
+    try {
+      const picked = await reviewIpc.pickRepoFolder();
+      if (picked) {
+        setRepo(picked);
+        await detect(picked);
+      }
+    } catch (e) {
+      setProbeError(describeError(e).message);
+    }
+  };
+
+  const chosen = workers.map((w) => w.trim()).filter(Boolean);
+  const problem = formProblem({ repo, task, workers: chosen, compare, timeout });
+
+  const submit = async () => {
+    if (problem) return;
+    setBusy(true);
+    setError(null);
+    const request = {
+      repo: repo.trim(),
+      task: task.trim(),
+      worker: chosen[0] ?? "",
+      verify: lines(verify),
+      lock: lines(lock),
+      timeoutSecs: timeout.trim() === "" ? null : Number(timeout.trim()),
+      preset: preset === "" ? null : preset,
+    };
+    try {
+      if (compare) {
+        const group = await reviewIpc.startCompare(request, chosen);
+        window.location.hash = reviewHash({ view: "compare", id: group.id });
+      } else {
+        const started = await reviewIpc.start(request);
+        window.location.hash = reviewHash({ view: "attempt", id: started.id });
+      }
+    } catch (e) {
+      setError(describeError(e).message);
+      setBusy(false);
+    }
+  };
+
+  const setWorker = (i: number, value: string) =>
+    setWorkers(workers.map((w, j) => (j === i ? value : w)));
+
+  return (
+    <form
+      className="card new-task form-page"
+      id="new-task-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+    >
+      <h2>New task</h2>
+      <div className="form-row">
+        <label htmlFor="task-repo">Repository</label>
+        <div className="inline">
+          <input
+            id="task-repo"
+            value={repo}
+            placeholder="/path/to/a/git/repository"
+            onChange={(e) => setRepo(e.target.value)}
+            onBlur={() => void detect(repo)}
+          />
+          <button type="button" className="ghost" id="task-repo-pick" onClick={() => void choose()}>
+            Choose…
+          </button>
+        </div>
+        {probeError && (
+          <p className="error small" id="task-repo-error">
+            {probeError}
+          </p>
+        )}
+        {probe && (
+          <p className="small" id="task-base">
+            Base: <code>{probe.branch ?? "detached HEAD"}</code> at{" "}
+            <code>{probe.head.slice(0, 12)}</code>
+            {probe.dirty.length > 0 && (
+              <span className="warn-text" id="task-dirty">
+                {" "}
+                · {probe.dirty.length} uncommitted{" "}
+                {probe.dirty.length === 1 ? "change is" : "changes are"} not included: the worker
+                starts from the commit.
+              </span>
+            )}
+          </p>
+        )}
+      </div>
+
+      <div className="form-row">
+        <label htmlFor="task-text">Task</label>
+        <textarea id="task-text" rows={5} value={task} onChange={(e) => setTask(e.target.value)} />
+      </div>
+
+      <div className="form-row">
+        <label className="check-row">
+          <input
+            type="checkbox"
+            id="task-compare"
+            checked={compare}
+            onChange={(e) => {
+              setCompare(e.target.checked);
+              setWorkers(e.target.checked ? [workers[0] ?? "", ""] : [workers[0] ?? ""]);
+            }}
+          />{" "}
+          Compare: send the same task to 2–5 workers
+        </label>
+        {workers.map((w, i) => (
+          <WorkerPicker
+            // biome-ignore lint/suspicious/noArrayIndexKey: rows are positional
+            key={i}
+            index={i}
+            value={w}
+            options={options}
+            onChange={(v) => setWorker(i, v)}
+            onRemove={
+              compare && workers.length > 2
+                ? () => setWorkers(workers.filter((_, j) => j !== i))
+                : undefined
+            }
+          />
+        ))}
+        {compare && workers.length < 5 && (
+          <button
+            type="button"
+            className="ghost"
+            id="task-add-worker"
+            onClick={() => setWorkers([...workers, ""])}
+          >
+            Add a worker
+          </button>
+        )}
+      </div>
+
+      <div className="form-row">
+        <label htmlFor="task-verify">Verification commands (one per line, run by Switchyard)</label>
+        <textarea
+          id="task-verify"
+          rows={2}
+          value={verify}
+          onChange={(e) => {
+            setVerify(e.target.value);
+            setVerifyEdited(true);
+          }}
+        />
+      </div>
+      <div className="form-grid">
+        <div className="form-row">
+          <label htmlFor="task-lock">Extra locked globs (one per line)</label>
+          <textarea
+            id="task-lock"
+            rows={2}
+            value={lock}
+            onChange={(e) => setLock(e.target.value)}
+          />
+        </div>
+        <div className="form-row">
+          <label htmlFor="task-timeout">Timeout (seconds)</label>
+          <input
+            id="task-timeout"
+            inputMode="numeric"
+            value={timeout}
+            placeholder="default"
+            onChange={(e) => setTimeoutText(e.target.value)}
+          />
+          <label htmlFor="task-preset">Role preset</label>
+          <select id="task-preset" value={preset} onChange={(e) => setPreset(e.target.value)}>
+            <option value="">None</option>
+            {presets.map((p) => (
+              <option key={p.name} value={p.name}>
+                {p.name}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      <p className="muted small">
+        A worktree is not an OS sandbox. The worker runs as you in its own worktree on a
+        <code> switchyard/…</code> branch, with its CLI's own permission flags, no push rights and
+        no keys but its own provider's.
+      </p>
+      {error && (
+        <p className="error" id="task-error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="form-actions">
+        {problem && (
+          <span className="muted small" id="task-problem">
+            {problem}
+          </span>
+        )}
+        <button
+          type="submit"
+          className="primary"
+          id="task-start"
+          disabled={busy || problem !== null}
+        >
+          {compare ? `Start ${chosen.length} attempts` : "Start attempt"}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function WorkerPicker({
+  index,
+  value,
+  options,
+  onChange,
+  onRemove,
+}: {
+  index: number;
+  value: string;
+  options: WorkerOption[];
+  onChange: (value: string) => void;
+  onRemove?: () => void;
+}) {
+  const custom = value.startsWith(CUSTOM);
+  const selectValue = custom ? CUSTOM : value;
+  return (
+    <div className="inline worker-row" data-worker-row={index}>
+      <select
+        aria-label={`Worker ${index + 1}`}
+        id={`task-worker-${index}`}
+        value={selectValue}
+        onChange={(e) => onChange(e.target.value)}
+      >
+        <option value="">Choose a worker…</option>
+        <optgroup label="Agent CLIs">
+          {options
+            .filter((o) => o.group === "cli")
+            .map((o) => (
+              <option key={o.value} value={o.value} disabled={o.missing}>
+                {o.label}
+              </option>
+            ))}
+        </optgroup>
+        <option value={CUSTOM}>Custom command (exec:)</option>
+        <optgroup label="Built-in model worker">
+          {options
+            .filter((o) => o.group === "model")
+            .map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+        </optgroup>
+      </select>
+      {custom && (
+        <input
+          aria-label={`Command for worker ${index + 1}`}
+          id={`task-exec-${index}`}
+          placeholder="./scripts/agent.sh"
+          value={value.slice(CUSTOM.length)}
+          onChange={(e) => onChange(`${CUSTOM}${e.target.value}`)}
+        />
+      )}
+      {onRemove && (
+        <button
+          type="button"
+          className="ghost"
+          aria-label={`Remove worker ${index + 1}`}
+          onClick={onRemove}
+        >
+          ×
+        </button>
+      )}
+    </div>
+  );
+}

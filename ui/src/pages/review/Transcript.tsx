@@ -1,0 +1,100 @@
+import { useEffect, useMemo, useRef } from "react";
+import type { AttemptLogEntry, Usage } from "../../ipc";
+import { formatCost } from "./format";
+import { buildTranscript, describeAction, type TranscriptItem } from "./transcript";
+
+/** What the worker said and did, as it reported it (shown, never trusted), plus its usage. */
+export function Transcript({
+  entries,
+  follow,
+}: {
+  entries: readonly AttemptLogEntry[];
+  follow: boolean;
+}) {
+  const { items, usage } = useMemo(() => buildTranscript(entries), [entries]);
+  const end = useRef<HTMLLIElement>(null);
+  useEffect(() => {
+    if (follow && items.length > 0) end.current?.scrollIntoView?.({ block: "nearest" });
+  }, [follow, items.length]);
+  return (
+    <section className="card transcript" id="transcript" aria-label="Worker transcript">
+      <div className="card-title-row">
+        <h2>Worker transcript</h2>
+        <span className="grow" />
+        <UsageLine usage={usage} />
+      </div>
+      <p className="muted small">
+        The worker's own account. Switchyard trusts only the diff it captured and the checks it ran.
+      </p>
+      {items.length === 0 ? (
+        <p className="muted">Nothing yet.</p>
+      ) : (
+        <ol className="log" id="attempt-log">
+          {items.map((item) => (
+            <li key={item.seq} className={`log-${item.kind}`} data-seq={item.seq}>
+              <ItemText item={item} />
+            </li>
+          ))}
+          <li ref={end} className="log-end" aria-hidden="true" />
+        </ol>
+      )}
+    </section>
+  );
+}
+
+export function UsageLine({ usage }: { usage: Usage | null }) {
+  if (!usage) {
+    return <span className="muted small">no usage reported</span>;
+  }
+  return (
+    <span className="small usage" id="usage">
+      {usage.input.toLocaleString()} in
+      {usage.cached ? ` (${usage.cached.toLocaleString()} cached)` : ""} ·{" "}
+      {usage.output.toLocaleString()} out · {formatCost(usage.costUsd, usage.estimated)}
+      {usage.estimated && usage.costUsd != null && <span className="muted"> estimated</span>}
+    </span>
+  );
+}
+
+function ItemText({ item }: { item: TranscriptItem }) {
+  switch (item.kind) {
+    case "state":
+      return (
+        <span className="muted">
+          → {item.state}
+          {item.note ? `: ${item.note}` : ""}
+        </span>
+      );
+    case "text":
+      return <span className="log-text">{item.text}</span>;
+    case "thinking":
+      return <span className="muted log-thinking">{item.text}</span>;
+    case "tool":
+      return (
+        <span>
+          <code>{item.tool}</code> {describeAction(item.action)}{" "}
+          <span className={`tool-status ${item.status}`}>{item.status}</span>
+        </span>
+      );
+    case "error":
+      return <span className="error">{item.message}</span>;
+    case "final":
+      return (
+        <span>
+          Worker finished ({item.ok ? "says ok" : "says it failed"})
+          {item.summary ? `: ${item.summary}` : ""}
+        </span>
+      );
+    case "started":
+      return <span className="muted">Session started{item.model ? ` (${item.model})` : ""}</span>;
+    case "gate":
+      return (
+        <span>
+          Gate <strong>{item.result.name}</strong>: {item.result.passed ? "passed" : "blocked"} —{" "}
+          {item.result.detail}
+        </span>
+      );
+    case "raw":
+      return <code className="log-raw">{item.line}</code>;
+  }
+}

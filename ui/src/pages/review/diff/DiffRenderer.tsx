@@ -1,0 +1,158 @@
+// The diff library (@pierre/diffs: Shiki highlighting on its JavaScript regex engine, so the
+// CSP needs no eval or wasm; virtualized across and within files). Loaded with a dynamic
+// import by DiffPane, so neither the library nor its grammars weigh on the app's first paint.
+
+import { processFile } from "@pierre/diffs";
+import {
+  CodeView,
+  type CodeViewHandle,
+  type CodeViewItem,
+  type DiffLineAnnotation,
+  type FileDiffMetadata,
+} from "@pierre/diffs/react";
+import { forwardRef, useImperativeHandle, useMemo, useRef } from "react";
+import type { CapturedDiff, FileChange, LineComment } from "../../../ipc";
+import { collapseReason, fileNotes, filePatch } from "./model";
+
+export type DiffStyle = "unified" | "split";
+
+export interface DiffRendererProps {
+  diff: CapturedDiff;
+  style: DiffStyle;
+  /** Paths the user has collapsed or expanded (overrides the default). */
+  collapsed: ReadonlySet<string>;
+  onToggleCollapsed: (path: string) => void;
+  comments: readonly LineComment[];
+  /** A click on a new-side line (to comment on it). */
+  onLineClick?: (path: string, line: number) => void;
+}
+
+export interface DiffRendererHandle {
+  scrollToFile: (path: string) => void;
+}
+
+type Note = { text: string };
+
+/** The library's metadata for one typed file; `null` when it cannot parse (shown as a note). */
+export function toFileDiff(file: FileChange, cacheKey: string): FileDiffMetadata | null {
+  const parsed = processFile(filePatch(file), { isGitDiff: true, cacheKey });
+  if (!parsed) {
+    return null;
+  }
+  // The typed paths are the truth (no quoting round trip).
+  parsed.name = file.path;
+  if (file.oldPath) {
+    parsed.prevName = file.oldPath;
+  }
+  return parsed;
+}
+
+export const DiffRenderer = forwardRef<DiffRendererHandle, DiffRendererProps>(function DiffRenderer(
+  { diff, style, collapsed, onToggleCollapsed, comments, onLineClick },
+  ref,
+) {
+  const view = useRef<CodeViewHandle<Note, undefined>>(null);
+  const parsed = useMemo(
+    () => diff.files.map((file) => toFileDiff(file, `${diff.sha256}:${file.path}`)),
+    [diff],
+  );
+  const byPath = useMemo(() => new Map(diff.files.map((f) => [f.path, f])), [diff]);
+
+  const items = useMemo(() => {
+    const out: CodeViewItem<Note>[] = [];
+    diff.files.forEach((file, index) => {
+      const fileDiff = parsed[index];
+      if (!fileDiff) {
+        return;
+      }
+      const annotations: DiffLineAnnotation<Note>[] = comments
+        .filter((c) => c.path === file.path)
+        .map((c) => ({ side: "additions", lineNumber: c.line, metadata: { text: c.text } }));
+      const byDefault = collapseReason(file.path) !== null;
+      out.push({
+        id: file.path,
+        type: "diff",
+        fileDiff,
+        annotations,
+        collapsed: collapsed.has(file.path) ? !byDefault : byDefault,
+        version: annotations.length + (collapsed.has(file.path) ? 1000 : 0),
+      });
+    });
+    return out;
+  }, [diff, parsed, comments, collapsed]);
+
+  useImperativeHandle(ref, () => ({
+    scrollToFile: (path: string) =>
+      view.current?.scrollTo({ type: "item", id: path, align: "start", behavior: "instant" }),
+  }));
+
+  return (
+    <CodeView<Note, undefined>
+      ref={view}
+      className="diff-codeview"
+      items={items}
+      options={{
+        diffStyle: style,
+        themeType: "system",
+        theme: { dark: "pierre-dark", light: "pierre-light" },
+        lineDiffType: "word",
+        hunkSeparators: "line-info",
+        overflow: "scroll",
+        stickyHeaders: true,
+        // Long minified lines would stall the tokenizer; past this they render plain.
+        tokenizeMaxLineLength: 2000,
+        onLineClick: (
+          props: { annotationSide?: string; lineNumber: number },
+          context?: { item?: { id: string } },
+        ) => {
+          const path = context?.item?.id;
+          if (path && onLineClick && props.annotationSide === "additions") {
+            onLineClick(path, props.lineNumber);
+          }
+        },
+      }}
+      renderHeaderPrefix={(item) => {
+        const file = byPath.get(item.id);
+        const isCollapsed = item.type === "diff" && item.collapsed;
+        return (
+          <button
+            type="button"
+            className="diff-collapse"
+            data-diff-toggle={item.id}
+            aria-label={isCollapsed ? `Expand ${item.id}` : `Collapse ${item.id}`}
+            aria-expanded={!isCollapsed}
+            onClick={() => file && onToggleCollapsed(file.path)}
+          >
+            {isCollapsed ? "▸" : "▾"}
+          </button>
+        );
+      }}
+      renderHeaderMetadata={(item) => {
+        const file = byPath.get(item.id);
+        if (!file) {
+          return null;
+        }
+        const reason = collapseReason(file.path);
+        // The header's width belongs to the file name: renames and new files show as the
+        // library's own icons, and the longest note is cut to its tooltip.
+        return (
+          <span className="diff-notes" data-diff-notes={file.path}>
+            {reason && <span className={`diff-note note-${reason}`}>{reason}</span>}
+            {fileNotes(file)
+              .filter((note) => note.kind !== "renamed" && note.kind !== "added")
+              .map((note) => (
+                <span key={note.kind} className={`diff-note note-${note.kind}`} title={note.text}>
+                  {note.kind === "omitted" ? "content omitted" : note.text}
+                </span>
+              ))}
+          </span>
+        );
+      }}
+      renderAnnotation={(...args) => (
+        <div className="diff-comment">
+          <strong>Your comment</strong> {args[0].metadata?.text}
+        </div>
+      )}
+    />
+  );
+});
