@@ -92,6 +92,7 @@ macro_rules! specta_builder {
                 $crate::commands::attempts::attempt_log,
                 $crate::commands::attempts::watch_attempt,
                 $crate::commands::attempts::cancel_attempt,
+                $crate::commands::attempts::recover_attempt,
                 $crate::commands::attempts::approve_attempt,
                 $crate::commands::attempts::reject_attempt,
                 $crate::commands::attempts::request_changes,

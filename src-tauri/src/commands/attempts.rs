@@ -176,6 +176,17 @@ pub async fn cancel_attempt(
     Ok(state.require()?.cancel_attempt(&id).await?)
 }
 
+/// Resumes an `interrupted` attempt (its owner went away): takes it over, re-captures the
+/// worktree and re-runs the gates and verification, to `review`.
+#[tauri::command]
+#[specta::specta]
+pub async fn recover_attempt(
+    state: State<'_, AppState>,
+    id: String,
+) -> Result<AttemptReview, IpcError> {
+    Ok(state.require()?.recover_attempt(&id).await?)
+}
+
 /// What Approve sends.
 #[derive(Debug, Clone, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]

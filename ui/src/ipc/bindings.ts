@@ -201,6 +201,11 @@ export const commands = {
 	/**  Stops a live attempt (the worker's whole process group); returns it as `canceled`. */
 	cancelAttempt: (id: string) => typedError<AttemptSummary_Serialize, IpcError>(__TAURI_INVOKE("cancel_attempt", { id })),
 	/**
+	 *  Resumes an `interrupted` attempt (its owner went away): takes it over, re-captures the
+	 *  worktree and re-runs the gates and verification, to `review`.
+	 */
+	recoverAttempt: (id: string) => typedError<AttemptReview_Serialize, IpcError>(__TAURI_INVOKE("recover_attempt", { id })),
+	/**
 	 *  Re-hashes the worktree (`changed` if any byte moved since verification), commits exactly
 	 *  the verified change and, with `integrate`, lands it on the target branch (`conflict` names
 	 *  the files and leaves the branch and working tree untouched). Every gate must have passed.

@@ -328,6 +328,8 @@ export const reviewIpc = {
   /** Validates, pins the base, queues; returns at once. */
   start: (request: AttemptRequest_Deserialize) => unwrap(commands.startAttempt(request)),
   cancel: (id: string) => unwrap(commands.cancelAttempt(id)),
+  /** Re-captures and re-verifies an interrupted attempt; resolves once it is in review. */
+  recover: (id: string) => unwrap(commands.recoverAttempt(id)),
   /** Commits the verified tree and (with `integrate`) lands it on the target branch. */
   approve: (id: string, message: string, integrate = true) =>
     unwrap(commands.approveAttempt({ id, message, integrate })),

@@ -8,6 +8,7 @@ const state = vi.hoisted(() => ({
   push: null as null | ((entry: AttemptLogEntry) => void),
   review: vi.fn(),
   cancel: vi.fn(),
+  recover: vi.fn(),
   watch: vi.fn(),
 }));
 
@@ -15,7 +16,12 @@ vi.mock("../../ipc", async (importOriginal) => {
   const original = await importOriginal<typeof import("../../ipc")>();
   return {
     ...original,
-    reviewIpc: { review: state.review, cancel: state.cancel, watch: state.watch },
+    reviewIpc: {
+      review: state.review,
+      cancel: state.cancel,
+      recover: state.recover,
+      watch: state.watch,
+    },
     reviewEvents: { onAttemptState: vi.fn(() => Promise.resolve(() => {})) },
   };
 });
@@ -112,5 +118,19 @@ describe("AttemptDetail while the worker runs", () => {
     const failure = await screen.findByText(/the worker ran past 30 s/);
     expect(failure.closest("#attempt-failure")?.textContent).toContain("timeout");
     expect(screen.queryByText("Cancel")).toBeNull();
+  });
+
+  it("offers Recover for an interrupted attempt and shows the re-verified result", async () => {
+    state.review.mockResolvedValue(
+      review("a3", { summary: summary("a3", { state: "interrupted" }), canApprove: false }),
+    );
+    state.recover.mockResolvedValue(review("a3"));
+    render(<AttemptDetail id="a3" now={() => START} />);
+    fireEvent.click(await screen.findByText("Recover"));
+    await waitFor(() =>
+      expect(document.querySelector("#attempt-state")?.textContent).toBe("review"),
+    );
+    expect(state.recover).toHaveBeenCalledWith("a3");
+    expect(screen.queryByText("Recover")).toBeNull();
   });
 });

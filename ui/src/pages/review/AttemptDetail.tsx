@@ -85,6 +85,14 @@ export function AttemptDetail({ id, now }: { id: string; now: () => number }) {
     }
   };
 
+  const recover = async () => {
+    try {
+      setReview(await reviewIpc.recover(id));
+    } catch (e) {
+      setError(describeError(e).message);
+    }
+  };
+
   const addLineComment = (path: string, line: number) => {
     if (summary.state !== "review") return;
     if (comments.some((c) => c.path === path && c.line === line)) return;
@@ -140,6 +148,16 @@ export function AttemptDetail({ id, now }: { id: string; now: () => number }) {
           <span className="small">
             {formatCost(summary.costUsd, review.usage?.estimated ?? false)}
           </span>
+          {summary.state === "interrupted" && (
+            <button
+              type="button"
+              className="primary"
+              id="recover-attempt"
+              onClick={() => void recover()}
+            >
+              Recover
+            </button>
+          )}
           {live && (
             <button
               type="button"
