@@ -567,4 +567,50 @@ fn without_a_key_the_attempt_says_which_provider_needs_one() {
     let message = out["error"]["message"].as_str().expect("message");
     assert!(message.contains("openai"), "names the provider: {message}");
     assert!(server.requests().is_empty());
+    // Refused before anything exists: no attempt, no worktree.
+    let list = fx.run(&["runs", "list", "--json"], &[]);
+    assert_eq!(list.expect_code(0), &json!([]));
+}
+
+#[test]
+fn a_model_reference_no_provider_serves_is_bad_input_before_any_attempt() {
+    let fx = Fixture::new();
+    for (model, code) in [
+        ("gpt-oss-20b", "invalidInput"),
+        ("nosuch:tiny", "invalidInput"),
+        ("local/nosuch/tiny", "notFound"),
+    ] {
+        let run = fx.run_model(model, TASK, VERIFY, &[]);
+        let out = run.expect_code(2);
+        assert_eq!(out["error"]["code"], code, "{model}: {out}");
+        let message = out["error"]["message"].as_str().expect("message");
+        assert!(message.contains(model), "names the worker: {message}");
+    }
+    let list = fx.run(&["runs", "list", "--json"], &[]);
+    assert_eq!(list.expect_code(0), &json!([]));
+    assert_eq!(
+        fx.git(&["worktree", "list", "--porcelain"])
+            .matches("worktree ")
+            .count(),
+        1
+    );
+}
+
+#[test]
+fn a_provider_prefixed_name_is_priced_from_the_vendors_catalog_entry() {
+    let fx = Fixture::new();
+    let server = fx.server(vec![turn(
+        &[],
+        json!([{"path": "greet.txt", "content": "hello, world\n"}]),
+        true,
+        "Done.",
+    )]);
+    fx.point_openai_at(&server);
+    let run = fx.run_model("openai:gpt-oss-20b", TASK, VERIFY, &[]);
+    let review = run.expect_code(0);
+    let expected = (300.0 * PRICE.0 + 120.0 * PRICE.1) / 1_000_000.0;
+    let cost = review["cost_usd"].as_f64().expect("cost_usd");
+    assert!((cost - expected).abs() < 1e-9, "cost {cost} vs {expected}");
+    assert_eq!(review["usage"]["estimated"], true);
+    assert_eq!(server.requests()[0].json()["model"], "gpt-oss-20b");
 }

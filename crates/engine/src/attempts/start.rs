@@ -47,6 +47,22 @@ pub(crate) fn parse_worker(text: &str) -> Result<WorkerSpec, EngineError> {
 }
 
 impl Engine {
+    /// [`parse_worker`], and for the model worker the route its model takes: a reference no
+    /// provider serves, or a provider without a usable key, is refused before an attempt (and
+    /// its worktree) exists. Errors: `InvalidInput` (the reference), `NotFound` (an unknown
+    /// provider), `MissingCredential` naming the provider(s) that need a key, `Keychain`.
+    pub(crate) async fn check_worker(&self, text: &str) -> Result<WorkerSpec, EngineError> {
+        let spec = parse_worker(text)?;
+        if let WorkerSpec::Model { id } = &spec {
+            self.route_model(id).await.map_err(|error| match error {
+                EngineError::InvalidInput(m) => EngineError::InvalidInput(format!("{text}: {m}")),
+                EngineError::NotFound(m) => EngineError::NotFound(format!("{text}: {m}")),
+                other => other,
+            })?;
+        }
+        Ok(spec)
+    }
+
     /// Validates `req` (a git repository with a commit, a worker that parses, a non-empty
     /// task, valid globs and timeout, a known preset), pins the current head as the base,
     /// records the attempt as `queued` and runs its pipeline in the background. Returns at
@@ -54,7 +70,8 @@ impl Engine {
     ///
     /// Takes `self: &Arc<Self>` because the pipeline outlives the call.
     ///
-    /// Errors: `InvalidInput`, `NotFound` (preset), `Canceled` (the engine is closing).
+    /// Errors: `InvalidInput`, `NotFound` (preset, provider), `MissingCredential` (the model
+    /// worker's provider has no usable key), `Keychain`, `Canceled` (the engine is closing).
     pub async fn start_attempt(
         self: &Arc<Self>,
         req: AttemptRequest,
@@ -104,6 +121,7 @@ impl Engine {
             .resolve_base()
             .await
             .map_err(|e| EngineError::InvalidInput(format!("{}: {e}", req.repo)))?;
+        self.check_worker(&req.worker).await?;
         let prompt = match req.preset.as_deref().map(str::trim) {
             Some(preset) if !preset.is_empty() => {
                 let composed = self
