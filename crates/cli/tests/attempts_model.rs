@@ -586,6 +586,25 @@ fn a_model_reference_no_provider_serves_is_bad_input_before_any_attempt() {
         let message = out["error"]["message"].as_str().expect("message");
         assert!(message.contains(model), "names the worker: {message}");
     }
+    // In a compare, every worker is checked before any attempt starts.
+    let compare = fx.run(
+        &[
+            "compare",
+            "--repo",
+            &fx.repo_arg(),
+            "--task",
+            TASK,
+            "--worker",
+            "exec:true",
+            "--worker",
+            "model:gpt-oss-20b",
+            "--verify",
+            VERIFY,
+            "--json",
+        ],
+        &[],
+    );
+    assert_eq!(compare.expect_code(2)["error"]["code"], "invalidInput");
     let list = fx.run(&["runs", "list", "--json"], &[]);
     assert_eq!(list.expect_code(0), &json!([]));
     assert_eq!(
@@ -613,4 +632,75 @@ fn a_provider_prefixed_name_is_priced_from_the_vendors_catalog_entry() {
     assert!((cost - expected).abs() < 1e-9, "cost {cost} vs {expected}");
     assert_eq!(review["usage"]["estimated"], true);
     assert_eq!(server.requests()[0].json()["model"], "gpt-oss-20b");
+}
+
+#[test]
+fn request_changes_sends_the_comments_to_the_model_on_the_same_worktree() {
+    let fx = Fixture::new();
+    let base = fx.head("main");
+    let server = fx.server(vec![
+        turn(
+            &[],
+            json!([{"path": "greet.txt", "content": "hello, world\n"}]),
+            true,
+            "Greeted the world.",
+        ),
+        turn(
+            &[],
+            json!([{"path": "NOTES.md", "content": "# Greetings\n"}]),
+            true,
+            "Added the note.",
+        ),
+    ]);
+    fx.point_openai_at(&server);
+    let first = fx.run_model(MODEL, TASK, VERIFY, &[]);
+    first.expect_code(0);
+    let revision = fx.run(
+        &[
+            "request-changes",
+            &first.id(),
+            "--comment",
+            "Also add NOTES.md with a heading.",
+            "--line",
+            "greet.txt:1=keep this line as it is",
+            "--json",
+        ],
+        &[("OPENAI_API_KEY", KEY)],
+    );
+    revision.assert_no_key();
+    let review = revision.expect_code(0);
+    assert_eq!(review["status"], "review");
+    assert_eq!(review["parent"], first.id().as_str());
+    // The revision continues the first attempt's worktree: its diff against the base holds both.
+    let mut paths: Vec<&str> = review["diff"]["files"]
+        .as_array()
+        .expect("files")
+        .iter()
+        .filter_map(|f| f["path"].as_str())
+        .collect();
+    paths.sort_unstable();
+    assert_eq!(paths, ["NOTES.md", "greet.txt"]);
+    let sent = sent_text(&server, 1);
+    assert!(
+        sent.contains("Also add NOTES.md with a heading.")
+            && sent.contains("keep this line as it is")
+            && sent.contains(TASK),
+        "the task and the comments go to the model: {sent}"
+    );
+    let old = fx.run(&["review", &first.id(), "--json"], &[]);
+    assert_eq!(old.expect_code(0)["status"], "superseded");
+
+    let approved = fx.run(
+        &[
+            "approve",
+            review["run"].as_str().expect("id"),
+            "--message",
+            "Greet",
+            "--json",
+        ],
+        &[],
+    );
+    assert_eq!(approved.expect_code(0)["status"], "integrated");
+    assert_eq!(fx.head("main~1"), base);
+    assert_eq!(fx.git(&["show", "main:NOTES.md"]), "# Greetings\n");
 }
