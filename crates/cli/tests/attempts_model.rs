@@ -585,6 +585,12 @@ fn a_model_reference_no_provider_serves_is_bad_input_before_any_attempt() {
         assert_eq!(out["error"]["code"], code, "{model}: {out}");
         let message = out["error"]["message"].as_str().expect("message");
         assert!(message.contains(model), "names the worker: {message}");
+        if model == "gpt-oss-20b" {
+            assert!(
+                message.contains("did you mean model:openai/gpt-oss-20b"),
+                "points at the catalog id: {message}"
+            );
+        }
     }
     // In a compare, every worker is checked before any attempt starts.
     let compare = fx.run(

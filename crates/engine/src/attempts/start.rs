@@ -54,13 +54,47 @@ impl Engine {
     pub(crate) async fn check_worker(&self, text: &str) -> Result<WorkerSpec, EngineError> {
         let spec = parse_worker(text)?;
         if let WorkerSpec::Model { id } = &spec {
-            self.route_model(id).await.map_err(|error| match error {
-                EngineError::InvalidInput(m) => EngineError::InvalidInput(format!("{text}: {m}")),
-                EngineError::NotFound(m) => EngineError::NotFound(format!("{text}: {m}")),
-                other => other,
-            })?;
+            match self.route_model(id).await {
+                Ok(_) => {}
+                Err(EngineError::InvalidInput(m)) => {
+                    let named = self.catalog_ids_named(id).await;
+                    let hint = if named.is_empty() {
+                        String::new()
+                    } else {
+                        let tries: Vec<String> =
+                            named.iter().map(|n| format!("model:{n}")).collect();
+                        format!("; did you mean {}?", tries.join(" or "))
+                    };
+                    return Err(EngineError::InvalidInput(format!("{text}: {m}{hint}")));
+                }
+                Err(EngineError::NotFound(m)) => {
+                    return Err(EngineError::NotFound(format!("{text}: {m}")))
+                }
+                Err(other) => return Err(other),
+            }
         }
         Ok(spec)
+    }
+
+    /// Catalog ids whose model name is `name` (`gpt-oss-20b` → `openai/gpt-oss-20b`), at
+    /// most three: a hint for a reference given without its vendor.
+    async fn catalog_ids_named(&self, name: &str) -> Vec<String> {
+        let name = name.trim().to_ascii_lowercase();
+        if name.is_empty() || name.contains('/') {
+            return Vec::new();
+        }
+        let Ok(state) = self.catalog_state().await else {
+            return Vec::new();
+        };
+        let suffix = format!("/{name}");
+        state
+            .catalog
+            .models
+            .iter()
+            .filter(|m| m.id.to_ascii_lowercase().ends_with(&suffix))
+            .map(|m| m.id.clone())
+            .take(3)
+            .collect()
     }
 
     /// Validates `req` (a git repository with a commit, a worker that parses, a non-empty
