@@ -623,6 +623,29 @@ fn decision_json(decision: &switchyard_core::attempt::ReviewDecision) -> Value {
     }
 }
 
+/// Tokens and cost in one line: `usage: 600 in, 240 out; $0.000049 (estimated)`.
+fn usage_line(usage: &Usage, cost: Option<f64>) -> String {
+    let mut line = format!("usage: {} in, {} out", usage.input, usage.output);
+    if usage.cached > 0 {
+        line.push_str(&format!(", {} cached", usage.cached));
+    }
+    match cost.or(usage.cost_usd) {
+        Some(cost) if usage.estimated => line.push_str(&format!("; {} (estimated)", dollars(cost))),
+        Some(cost) => line.push_str(&format!("; {}", dollars(cost))),
+        None => line.push_str("; cost unknown"),
+    }
+    line
+}
+
+/// Dollars with enough digits that a cheap model's cost does not print as $0.0000.
+fn dollars(cost: f64) -> String {
+    if cost == 0.0 || cost >= 0.01 {
+        format!("${cost:.4}")
+    } else {
+        format!("${cost:.6}")
+    }
+}
+
 fn first_line(text: &str) -> &str {
     text.lines().next().unwrap_or("")
 }
@@ -658,8 +681,10 @@ fn describe(review: &AttemptReview) -> String {
             gate.detail
         ));
     }
-    if let Some(cost) = s.cost_usd {
-        out.push_str(&format!("cost: ${cost:.4}\n"));
+    if let Some(usage) = &review.usage {
+        out.push_str(&format!("{}\n", usage_line(usage, s.cost_usd)));
+    } else if let Some(cost) = s.cost_usd {
+        out.push_str(&format!("cost: {}\n", dollars(cost)));
     }
     if let Some(error) = &s.error {
         out.push_str(&format!("error: {}\n", error.message));
@@ -704,6 +729,38 @@ mod tests {
         ] {
             assert!(parse_line_comment(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn usage_lines_show_tokens_and_a_readable_cost() {
+        let usage = Usage {
+            input: 600,
+            output: 240,
+            cached: 0,
+            cost_usd: Some(0.000_049_2),
+            estimated: true,
+        };
+        assert_eq!(
+            usage_line(&usage, usage.cost_usd),
+            "usage: 600 in, 240 out; $0.000049 (estimated)"
+        );
+        let reported = Usage {
+            cached: 100,
+            estimated: false,
+            ..usage
+        };
+        assert_eq!(
+            usage_line(&reported, Some(1.5)),
+            "usage: 600 in, 240 out, 100 cached; $1.5000"
+        );
+        let unknown = Usage {
+            cost_usd: None,
+            ..usage
+        };
+        assert_eq!(
+            usage_line(&unknown, None),
+            "usage: 600 in, 240 out; cost unknown"
+        );
     }
 
     #[test]

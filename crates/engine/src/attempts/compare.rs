@@ -48,6 +48,9 @@ impl Engine {
         let mut req = req;
         req.worker.clone_from(&workers[0]);
         let prepared = self.prepare_attempt(req).await?;
+        for worker in &workers[1..] {
+            self.check_worker(worker).await?;
+        }
         let now = now_ms();
         let id = format!(
             "c{}",

@@ -47,6 +47,56 @@ pub(crate) fn parse_worker(text: &str) -> Result<WorkerSpec, EngineError> {
 }
 
 impl Engine {
+    /// [`parse_worker`], and for the model worker the route its model takes: a reference no
+    /// provider serves, or a provider without a usable key, is refused before an attempt (and
+    /// its worktree) exists. Errors: `InvalidInput` (the reference), `NotFound` (an unknown
+    /// provider), `MissingCredential` naming the provider(s) that need a key, `Keychain`.
+    pub(crate) async fn check_worker(&self, text: &str) -> Result<WorkerSpec, EngineError> {
+        let spec = parse_worker(text)?;
+        if let WorkerSpec::Model { id } = &spec {
+            match self.route_model(id).await {
+                Ok(_) => {}
+                Err(EngineError::InvalidInput(m)) => {
+                    let named = self.catalog_ids_named(id).await;
+                    let hint = if named.is_empty() {
+                        String::new()
+                    } else {
+                        let tries: Vec<String> =
+                            named.iter().map(|n| format!("model:{n}")).collect();
+                        format!("; did you mean {}?", tries.join(" or "))
+                    };
+                    return Err(EngineError::InvalidInput(format!("{text}: {m}{hint}")));
+                }
+                Err(EngineError::NotFound(m)) => {
+                    return Err(EngineError::NotFound(format!("{text}: {m}")))
+                }
+                Err(other) => return Err(other),
+            }
+        }
+        Ok(spec)
+    }
+
+    /// Catalog ids whose model name is `name` (`gpt-oss-20b` → `openai/gpt-oss-20b`), at
+    /// most three: a hint for a reference given without its vendor.
+    async fn catalog_ids_named(&self, name: &str) -> Vec<String> {
+        let name = name.trim().to_ascii_lowercase();
+        if name.is_empty() || name.contains('/') {
+            return Vec::new();
+        }
+        let Ok(state) = self.catalog_state().await else {
+            return Vec::new();
+        };
+        let suffix = format!("/{name}");
+        state
+            .catalog
+            .models
+            .iter()
+            .filter(|m| m.id.to_ascii_lowercase().ends_with(&suffix))
+            .map(|m| m.id.clone())
+            .take(3)
+            .collect()
+    }
+
     /// Validates `req` (a git repository with a commit, a worker that parses, a non-empty
     /// task, valid globs and timeout, a known preset), pins the current head as the base,
     /// records the attempt as `queued` and runs its pipeline in the background. Returns at
@@ -54,7 +104,8 @@ impl Engine {
     ///
     /// Takes `self: &Arc<Self>` because the pipeline outlives the call.
     ///
-    /// Errors: `InvalidInput`, `NotFound` (preset), `Canceled` (the engine is closing).
+    /// Errors: `InvalidInput`, `NotFound` (preset, provider), `MissingCredential` (the model
+    /// worker's provider has no usable key), `Keychain`, `Canceled` (the engine is closing).
     pub async fn start_attempt(
         self: &Arc<Self>,
         req: AttemptRequest,
@@ -104,6 +155,7 @@ impl Engine {
             .resolve_base()
             .await
             .map_err(|e| EngineError::InvalidInput(format!("{}: {e}", req.repo)))?;
+        self.check_worker(&req.worker).await?;
         let prompt = match req.preset.as_deref().map(str::trim) {
             Some(preset) if !preset.is_empty() => {
                 let composed = self

@@ -174,16 +174,26 @@ pub(crate) fn provider_error(provider: &str, source: ClientError) -> EngineError
 }
 
 impl Engine {
-    /// The catalog's prices for a model reference: the id as given, or the part after
-    /// `<provider>:` (`openrouter:anthropic/claude-opus-4.5`).
+    /// The catalog's prices for a model reference: the id as given, the part after
+    /// `<provider>:` (`openrouter:anthropic/claude-opus-4.5`), or that part under the
+    /// provider's vendor (`openai:gpt-4o-mini` is the catalog's `openai/gpt-4o-mini`).
     pub(crate) async fn catalog_pricing(&self, model: &str) -> Option<Pricing> {
-        let mut ids = vec![model];
+        let mut ids = vec![model.to_owned()];
         if let Some((provider, rest)) = model.split_once(':') {
             if !provider.contains('/') {
-                ids.push(rest);
+                ids.push(rest.to_owned());
+                let vendor = self.providers().await.ok().and_then(|providers| {
+                    providers
+                        .into_iter()
+                        .find(|p| p.id == provider && !p.custom)
+                        .and_then(|p| p.vendor)
+                });
+                if let Some(vendor) = vendor.filter(|_| !rest.contains('/')) {
+                    ids.push(format!("{vendor}/{rest}"));
+                }
             }
         }
-        for id in ids {
+        for id in &ids {
             if let Ok(card) = self.model(id).await {
                 return Some(card.pricing);
             }
