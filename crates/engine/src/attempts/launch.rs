@@ -470,9 +470,7 @@ impl Engine {
             })?;
         Ok((
             located.path,
-            located
-                .child_path
-                .map(|p| p.to_string_lossy().into_owned()),
+            located.child_path.map(|p| p.to_string_lossy().into_owned()),
         ))
     }
 
@@ -647,4 +645,3 @@ async fn cli_version(binary: &Path, path_env: Option<&str>) -> Option<String> {
         .find(|l| !l.is_empty())
         .map(|l| l.chars().take(200).collect())
 }
-

@@ -48,6 +48,9 @@ pub(crate) struct AttemptsRuntime {
     pub token: String,
     pub pid: u32,
     pub running: Running,
+    /// Hand-off tokens this engine holds besides its own (see `detach`): registered as open
+    /// in this process, so an engine here never takes their attempts for orphans.
+    held: Mutex<Vec<String>>,
 }
 
 impl AttemptsRuntime {
@@ -62,6 +65,38 @@ impl AttemptsRuntime {
             token,
             pid: std::process::id(),
             running: Running::default(),
+            held: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// A fresh hand-off token, held by this engine until [`AttemptsRuntime::release`].
+    pub(crate) fn new_handoff(&self) -> String {
+        let token = format!("h{:016x}{:016x}", random_u64(), random_u64());
+        self.hold(&token);
+        token
+    }
+
+    /// Holds `token` as this process's (until released or this engine is dropped).
+    pub(crate) fn hold(&self, token: &str) {
+        open_tokens()
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(token.to_owned());
+        self.held
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(token.to_owned());
+    }
+
+    /// Stops holding `token`.
+    pub(crate) fn release(&self, token: &str) {
+        let mut held = self.held.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(at) = held.iter().position(|t| t == token) {
+            held.remove(at);
+            open_tokens()
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .remove(token);
         }
     }
 
@@ -73,10 +108,12 @@ impl AttemptsRuntime {
 
 impl Drop for AttemptsRuntime {
     fn drop(&mut self) {
-        open_tokens()
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .remove(&self.token);
+        let held = std::mem::take(&mut *self.held.lock().unwrap_or_else(|p| p.into_inner()));
+        let mut open = open_tokens().lock().unwrap_or_else(|p| p.into_inner());
+        open.remove(&self.token);
+        for token in held {
+            open.remove(&token);
+        }
     }
 }
 

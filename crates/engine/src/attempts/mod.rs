@@ -14,11 +14,15 @@
 //! [`Engine::recover_attempt`] re-captures and re-verifies them. An engine never advances an
 //! attempt it does not own, and opening a second engine never disturbs a live owner.
 //!
+//! Detached attempts (`detach`): the lease handed to another process at start, so the
+//! starting one may exit (the CLI's `run --detach`).
+//!
 //! Review actions (`review`): approve (re-hash, commit, integrate), reject, request changes
 //! (a new attempt on the same worktree), recover. Compare groups (`compare`).
 
 mod artifacts;
 mod compare;
+mod detach;
 mod launch;
 mod lease;
 mod pipeline;
@@ -31,6 +35,7 @@ use std::path::Path;
 use std::sync::Mutex;
 use std::time::Duration;
 
+pub use detach::{Handoff, Launch};
 use switchyard_core::attempt::verify_defaults::MARKER_FILES;
 use switchyard_core::attempt::{
     default_verification, AttemptLog, AttemptLogEntry, AttemptReview, AttemptSummary, RepoMarkers,
