@@ -17,9 +17,12 @@
 //! skipped). A child that dies before adopting leaves its dead pid on the row: the next
 //! start-up marks the attempt interrupted as for any dead owner, and `recover` applies.
 
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use switchyard_core::attempt::{AttemptRequest, AttemptState, AttemptSummary};
+use switchyard_runner::process::{spawn_detached, DetachedSpec};
 use switchyard_store::attempts::{AttemptChanges, Guard};
 
 use super::record::{now_ms, summary};
@@ -46,7 +49,54 @@ impl std::fmt::Debug for Handoff {
 /// not be started.
 pub type Launch<'a> = dyn FnMut(&Handoff) -> Result<u32, String> + Send + 'a;
 
+/// Whether the detached engine needs this variable of ours: Switchyard's own settings
+/// (`SWITCHYARD_*`: data dir, log filter), where the platform data and config dirs are
+/// (`XDG_*`), the session bus the keychain is reached through, and provider keys the engine
+/// falls back to when the keychain has none (`*_API_KEY`). Its workers still get only the
+/// runner's allowlist plus their own key.
+fn engine_needs(name: &str) -> bool {
+    name.starts_with("SWITCHYARD_")
+        || name.starts_with("XDG_")
+        || name == "DBUS_SESSION_BUS_ADDRESS"
+        || name.ends_with("_API_KEY")
+}
+
+/// Where the detached process of attempt `id` writes its log.
+pub fn detached_log(home: &Path, id: &str) -> PathBuf {
+    home.join("logs").join("attempts").join(format!("{id}.log"))
+}
+
 impl Engine {
+    /// A [`Launch`] that starts `program args… <attempt id>` detached (see
+    /// `switchyard_runner::process::spawn_detached`): in this data dir, with the token on its
+    /// stdin (one line), its output appended to [`detached_log`], and the environment the
+    /// engine needs there. `program` must open the engine with [`Engine::open_for_handoff`]
+    /// and call [`Engine::adopt_attempt`] (the CLI's hidden `attempt-worker`).
+    pub fn detached_launcher(
+        &self,
+        program: PathBuf,
+        args: Vec<OsString>,
+    ) -> impl FnMut(&Handoff) -> Result<u32, String> + Send + 'static {
+        let home = self.home().to_owned();
+        move |handoff: &Handoff| {
+            let mut spec = DetachedSpec::new(program.clone())
+                .args(
+                    args.iter()
+                        .cloned()
+                        .chain([handoff.attempt_id.clone().into()]),
+                )
+                .current_dir(&home)
+                .forward_if(engine_needs)
+                .env(crate::paths::HOME_ENV, home.clone())
+                .stdin(format!("{}\n", handoff.token))
+                .log_to(detached_log(&home, &handoff.attempt_id));
+            if std::env::var_os("SWITCHYARD_LOG").is_none() {
+                spec = spec.env("SWITCHYARD_LOG", "info");
+            }
+            spawn_detached(spec).map_err(|e| e.to_string())
+        }
+    }
+
     /// Opens the engine in the process an attempt is being handed to: `token` counts as held
     /// here from the start, so the start-up check does not take the attempt (whose row names
     /// this pid) for an orphan. Then call [`Engine::adopt_attempt`].

@@ -117,7 +117,10 @@ impl Drop for AttemptsRuntime {
     }
 }
 
-/// Whether a process with this id exists (signal 0 checks without sending anything).
+/// Whether a process with this id exists and has not exited (signal 0 checks without
+/// sending anything). A zombie has exited and can advance nothing: a detached owner killed
+/// after its parent is gone stays one until init reaps it, which some containers' init never
+/// does (Linux `/proc`; elsewhere a zombie counts as alive until reaped).
 pub(crate) fn pid_alive(pid: u32) -> bool {
     let Ok(raw) = i32::try_from(pid) else {
         return false;
@@ -125,12 +128,24 @@ pub(crate) fn pid_alive(pid: u32) -> bool {
     if raw <= 0 {
         return false;
     }
-    match nix::sys::signal::kill(nix::unistd::Pid::from_raw(raw), None) {
+    let exists = match nix::sys::signal::kill(nix::unistd::Pid::from_raw(raw), None) {
         Ok(()) => true,
         // It exists but belongs to another user.
         Err(nix::errno::Errno::EPERM) => true,
         Err(_) => false,
-    }
+    };
+    exists && !is_zombie(pid)
+}
+
+/// Whether `/proc` shows `pid` as a zombie (`pid (comm) Z …`).
+fn is_zombie(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|stat| {
+            stat.rsplit_once(") ")
+                .map(|(_, rest)| rest.starts_with('Z'))
+        })
+        .unwrap_or(false)
 }
 
 /// Whether the owner recorded on `row` is gone.

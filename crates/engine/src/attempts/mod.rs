@@ -35,7 +35,7 @@ use std::path::Path;
 use std::sync::Mutex;
 use std::time::Duration;
 
-pub use detach::{Handoff, Launch};
+pub use detach::{detached_log, Handoff, Launch};
 use switchyard_core::attempt::verify_defaults::MARKER_FILES;
 use switchyard_core::attempt::{
     default_verification, AttemptLog, AttemptLogEntry, AttemptReview, AttemptSummary, RepoMarkers,
