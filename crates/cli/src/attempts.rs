@@ -65,7 +65,8 @@ pub struct RunArgs {
     #[arg(long, value_name = "WORKER")]
     pub worker: String,
     /// Print the attempt as soon as it is queued and exit 0: a detached Switchyard process
-    /// runs it to review (`review <id>` shows the outcome, `cancel <id>` stops it).
+    /// runs it to review (`review <id>` shows the outcome; SIGTERM to that process, whose
+    /// pid `cancel <id>` names, cancels the attempt).
     #[arg(long)]
     pub detach: bool,
 }

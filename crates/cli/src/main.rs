@@ -161,6 +161,8 @@ fn main() -> ExitCode {
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
         )
         .with_writer(std::io::stderr)
+        // No colour codes in a log file (a detached attempt's stderr is one).
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,

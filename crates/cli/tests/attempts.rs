@@ -1024,6 +1024,70 @@ fn a_killed_detached_process_leaves_the_attempt_interrupted_and_recover_reaches_
 }
 
 #[test]
+fn sigterm_to_the_detached_process_cancels_the_attempt_and_stops_its_worker() {
+    let fx = Fixture::new();
+    let started = fx.outside("started");
+    let pid_file = fx.outside("worker.pid");
+    let worker = format!(
+        "exec:echo $$ > {}; touch {}; exec sleep 60",
+        pid_file.display(),
+        started.display()
+    );
+    let run = fx.run(&[
+        "run",
+        "--repo",
+        &fx.repo_arg(),
+        "--task",
+        "Wait.",
+        "--worker",
+        &worker,
+        "--verify",
+        VERIFY,
+        "--detach",
+        "--json",
+    ]);
+    run.expect_code(0);
+    let id = run.id();
+    eventually("the worker to start", LIMIT, || started.exists());
+    let owners = processes_of(&fx.home());
+    let (owner, _) = owners
+        .iter()
+        .find(|(_, cmd)| cmd.contains("attempt-worker"))
+        .cloned()
+        .unwrap_or_else(|| panic!("no detached attempt process: {owners:?}"));
+    // `cancel` from another process is busy and names the owner to signal.
+    let busy = fx.run(&["cancel", &id, "--json"]);
+    let error = busy.expect_code(1);
+    assert_eq!(error["error"]["code"], "busy", "{error}");
+    assert!(
+        error["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains(&owner.to_string())),
+        "{error}"
+    );
+    let signalled = Command::new("kill")
+        .args(["-TERM", &owner.to_string()])
+        .status()
+        .expect("kill");
+    assert!(signalled.success());
+    let settled = review_when_settled(&fx, &id);
+    assert_eq!(settled.json["status"], "canceled", "{}", settled.json);
+    let worker_pid: u32 = std::fs::read_to_string(&pid_file)
+        .expect("worker pid")
+        .trim()
+        .parse()
+        .expect("pid");
+    eventually("the worker to be stopped", Duration::from_secs(10), || {
+        !alive(worker_pid)
+    });
+    eventually(
+        "the detached process to exit",
+        Duration::from_secs(10),
+        || processes_of(&fx.home()).is_empty(),
+    );
+}
+
+#[test]
 fn compare_detach_returns_the_queued_group_and_each_attempt_reaches_review() {
     let fx = Fixture::new();
     let started = Instant::now();
