@@ -146,6 +146,14 @@ impl Engine {
     /// when it is no longer live (review, approved, final).
     pub async fn cancel_attempt(&self, id: &str) -> Result<AttemptSummary, EngineError> {
         let row = self.attempt_row(id).await?;
+        // Checked first: a pipeline that just ended may still be listed as ours for a moment.
+        if !row.state.is_live() && row.state != switchyard_core::attempt::AttemptState::Interrupted
+        {
+            return Err(EngineError::InvalidInput(format!(
+                "attempt {id} is {}; only a live attempt can be canceled",
+                row.state.as_str()
+            )));
+        }
         let ours = self.attempts.cancel(id);
         if ours {
             let review = self.wait_attempt(id).await?;
