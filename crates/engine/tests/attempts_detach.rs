@@ -1,7 +1,8 @@
 //! Detached attempts: the lease handed to another process at start. The starting engine
 //! closes (its process "exits") before the new owner adopts; an engine opened meanwhile (a
 //! third process) must not take the attempt for an orphan; the adopter runs it to review; a
-//! new owner that died before adopting leaves it interrupted at the next open.
+//! new owner that died before adopting leaves it interrupted at the next open, and recover
+//! then runs it from the start.
 // The stand-in for the detached child is a real process the test starts directly.
 #![allow(clippy::disallowed_methods)]
 
@@ -80,6 +81,18 @@ async fn a_third_open_before_adoption_leaves_the_attempt_to_its_live_new_owner()
         .await
         .expect_err("interrupted");
     assert_eq!(late.code(), ErrorCode::Busy);
+    // Its worker never ran, so recovering runs it from the start, to review.
+    let recovered = next
+        .recover_attempt(&handoff.attempt_id)
+        .await
+        .expect("recover");
+    assert_eq!(
+        recovered.summary.state,
+        AttemptState::Review,
+        "{recovered:?}"
+    );
+    assert_eq!(recovered.summary.gates_passed, Some(true));
+    assert!(recovered.diff.is_some_and(|d| d.files.len() == 1));
     next.close().await;
 }
 

@@ -21,9 +21,9 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use switchyard_core::attempt::{AttemptRequest, AttemptState, AttemptSummary};
+use switchyard_core::attempt::{AttemptRequest, AttemptReview, AttemptState, AttemptSummary};
 use switchyard_runner::process::{spawn_detached, DetachedSpec};
-use switchyard_store::attempts::{AttemptChanges, Guard};
+use switchyard_store::attempts::{AttemptChanges, AttemptRow, Guard};
 
 use super::record::{now_ms, summary};
 use super::start::{Origin, Prepared};
@@ -230,5 +230,43 @@ impl Engine {
         tracing::info!(attempt = %id, "adopted a handed-off attempt");
         self.spawn_pipeline(id).await?;
         Ok(summary(&self.attempt_row(id).await?, now_ms()))
+    }
+
+    /// Whether interrupted `row` never got as far as its worker: no start time and no
+    /// worktree of its own (a detached owner that died before adopting it).
+    pub(crate) fn never_ran(&self, row: &AttemptRow) -> bool {
+        let home = std::fs::canonicalize(self.home()).unwrap_or_else(|_| self.home().to_owned());
+        row.started_ms.is_none()
+            && row.worktree_id == row.id
+            && !home.join("worktrees").join(&row.id).exists()
+    }
+
+    /// Recovers an attempt that [`Engine::never_ran`]: back to `queued` under this engine's
+    /// lease and through the whole pipeline, in this call (the CLI's `recover` waits for it
+    /// anyway; cancel reaches it as any attempt this engine runs).
+    pub(crate) async fn start_over(&self, row: &AttemptRow) -> Result<AttemptReview, EngineError> {
+        let id = row.id.as_str();
+        let token = self.attempts.token.clone();
+        let taken = self
+            .move_attempt(
+                row,
+                AttemptState::Queued,
+                None,
+                AttemptChanges::new()
+                    .owner(self.attempts.pid, &token, now_ms())
+                    .clear_error(),
+                Some("recovering: its worker never ran, so it starts over".into()),
+            )
+            .await?;
+        if !taken {
+            return Err(EngineError::Busy(format!(
+                "attempt {id} is being recovered elsewhere"
+            )));
+        }
+        let cancel = self.supervisor.cancellation();
+        self.attempts.running.insert(id, cancel.clone());
+        self.run_pipeline(id, cancel).await;
+        self.attempts.running.remove(id);
+        self.attempt_review(id).await
     }
 }
