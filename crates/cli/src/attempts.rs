@@ -8,7 +8,10 @@
 //!
 //! The attempt runs inside this process's engine, so commands that start one (`run`,
 //! `request-changes`, `compare`, `recover`) wait for it: when the process ends, the engine
-//! closes and cancels what it still owns.
+//! closes and cancels what it still owns. With `--detach` (`run`, `compare`) the attempt is
+//! handed to a detached copy of this binary instead (the hidden `attempt-worker` verb, its
+//! token on stdin, its log under `<data dir>/logs/attempts/`), which owns it to the end; this
+//! process prints it queued and exits.
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -61,9 +64,9 @@ pub struct RunArgs {
     /// model:<id>, claude, codex, gemini, opencode, aider or exec:<command>.
     #[arg(long, value_name = "WORKER")]
     pub worker: String,
-    /// Print the attempt as soon as it is queued, then keep running it to review without
-    /// printing again (start it in the background; `review <id>` shows the outcome). The
-    /// attempt lives in this process: ending it early leaves the attempt interrupted.
+    /// Print the attempt as soon as it is queued and exit 0: a detached Switchyard process
+    /// runs it to review (`review <id>` shows the outcome; SIGTERM to that process, whose
+    /// pid `cancel <id>` names, cancels the attempt).
     #[arg(long)]
     pub detach: bool,
 }
@@ -183,19 +186,83 @@ fn request(args: TaskArgs, worker: String) -> Result<AttemptRequest, Failure> {
 /// `switchyard run`: start, wait until review (or failure), print the review.
 pub async fn run(engine: &Arc<Engine>, args: RunArgs, json: bool) -> Result<ExitCode, Failure> {
     let req = request(args.task, args.worker)?;
-    let started = engine.start_attempt(req, LAUNCHER).await?;
     if args.detach {
-        // The attempt lives in this process's engine (closing it would cancel the attempt),
-        // so "detached" means: the caller gets the attempt at once, and this process keeps
-        // driving it to review without printing again. Run it in the background (`&`).
+        let mut launch = worker_launcher(engine)?;
+        let started = engine
+            .start_attempt_detached(req, LAUNCHER, &mut launch)
+            .await?;
         let queued = engine.attempt_review(&started.id).await?;
         print_review(&queued, json);
-        flush_stdout();
-        let review = wait(engine, &started.id).await?;
-        return Ok(ExitCode::from(review_exit(&review)));
+        return Ok(ExitCode::SUCCESS);
     }
+    let started = engine.start_attempt(req, LAUNCHER).await?;
     let review = wait(engine, &started.id).await?;
     Ok(show(&review, json))
+}
+
+/// Starts `<this binary> attempt-worker <id>` detached for each handed-off attempt.
+fn worker_launcher(
+    engine: &Engine,
+) -> Result<impl FnMut(&switchyard_engine::attempts::Handoff) -> Result<u32, String>, Failure> {
+    let exe = std::env::current_exe()
+        .map_err(|e| CliError::internal(format!("cannot find this program's path: {e}")))?;
+    Ok(engine.detached_launcher(exe, vec![WORKER_VERB.into()]))
+}
+
+/// The hidden verb a detached attempt runs under.
+pub const WORKER_VERB: &str = "attempt-worker";
+
+/// Most bytes of hand-off token read from stdin.
+const MAX_TOKEN: u64 = 4096;
+
+/// The hand-off token `run --detach` wrote on this process's stdin (one line).
+pub fn read_handoff_token() -> Result<String, CliError> {
+    use std::io::Read;
+    let mut text = String::new();
+    std::io::stdin()
+        .take(MAX_TOKEN)
+        .read_to_string(&mut text)
+        .map_err(|e| CliError::invalid(format!("cannot read the hand-off token: {e}")))?;
+    let token = text.trim();
+    if token.is_empty() {
+        return Err(CliError::invalid(
+            "attempt-worker expects its hand-off token on stdin".into(),
+        ));
+    }
+    Ok(token.to_owned())
+}
+
+/// `switchyard attempt-worker <id>` (hidden; started by `run --detach`): adopts the attempt
+/// handed to this process and runs it to its end. SIGINT and SIGTERM cancel it (its worker's
+/// group is stopped); a hang-up is ignored, so closing the terminal it came from does not end
+/// it. Writes only to its log (stderr).
+pub async fn attempt_worker(
+    engine: &Arc<Engine>,
+    id: &str,
+    token: &str,
+) -> Result<ExitCode, Failure> {
+    use tokio::signal::unix::{signal, SignalKind};
+    let signal_error =
+        |e: std::io::Error| CliError::internal(format!("cannot watch for signals: {e}"));
+    let mut terminate = signal(SignalKind::terminate()).map_err(signal_error)?;
+    let mut interrupt = signal(SignalKind::interrupt()).map_err(signal_error)?;
+    // Held, never polled: a SIGHUP is then delivered to this stream instead of ending us.
+    let _hangup = signal(SignalKind::hangup()).map_err(signal_error)?;
+    engine.adopt_attempt(id, token).await?;
+    eprintln!("attempt {id}: adopted by pid {}", std::process::id());
+    let review = tokio::select! {
+        review = engine.wait_attempt(id) => review?,
+        _ = terminate.recv() => stop(engine, id).await?,
+        _ = interrupt.recv() => stop(engine, id).await?,
+    };
+    eprintln!("attempt {id}: ended {}", review.summary.state.as_str());
+    Ok(ExitCode::from(review_exit(&review)))
+}
+
+async fn stop(engine: &Arc<Engine>, id: &str) -> Result<AttemptReview, Failure> {
+    eprintln!("attempt {id}: canceling on a signal");
+    engine.cancel_attempt(id).await?;
+    Ok(engine.wait_attempt(id).await?)
 }
 
 /// Waits for the attempt; Ctrl-C cancels it (the process would otherwise leave it
@@ -295,6 +362,7 @@ pub async fn compare(
     engine: &Arc<Engine>,
     args: TaskArgs,
     workers: Vec<String>,
+    detach: bool,
     json: bool,
 ) -> Result<ExitCode, Failure> {
     if !(2..=5).contains(&workers.len()) {
@@ -305,13 +373,26 @@ pub async fn compare(
         .into());
     }
     let req = request(args, workers[0].clone())?;
-    let group = engine.start_compare(req, workers, LAUNCHER).await?;
-    let mut reviews = Vec::with_capacity(group.attempts.len());
-    for attempt in &group.attempts {
-        reviews.push(wait(engine, &attempt.id).await?);
-    }
+    let mut reviews = Vec::with_capacity(workers.len());
+    let group = if detach {
+        let mut launch = worker_launcher(engine)?;
+        let group = engine
+            .start_compare_detached(req, workers, LAUNCHER, &mut launch)
+            .await?;
+        for attempt in &group.attempts {
+            reviews.push(engine.attempt_review(&attempt.id).await?);
+        }
+        group
+    } else {
+        let group = engine.start_compare(req, workers, LAUNCHER).await?;
+        for attempt in &group.attempts {
+            reviews.push(wait(engine, &attempt.id).await?);
+        }
+        group
+    };
     let codes: Vec<u8> = reviews.iter().map(review_exit).collect();
-    let code = if codes.contains(&0) {
+    // Detached: every attempt is queued, which is success for this call.
+    let code = if detach || codes.contains(&0) {
         0
     } else if codes.contains(&3) {
         3
@@ -403,12 +484,6 @@ fn print_review(review: &AttemptReview, json: bool) {
     } else {
         println!("{}", describe(review));
     }
-}
-
-fn flush_stdout() {
-    use std::io::Write;
-    // Nothing useful to do if the reader has gone; the attempt still runs to review.
-    let _ = std::io::stdout().flush();
 }
 
 fn pretty(value: &Value) -> String {

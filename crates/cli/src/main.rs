@@ -57,6 +57,10 @@ enum Command {
         /// opencode, aider or exec:<command>.
         #[arg(long = "worker", value_name = "WORKER", requires = "repo")]
         workers: Vec<String>,
+        /// With --repo: print the attempts as soon as they are queued and exit 0; detached
+        /// Switchyard processes run them to review.
+        #[arg(long, requires = "repo")]
+        detach: bool,
     },
     /// Catalog sources: status, refresh, match corrections.
     Catalog {
@@ -136,6 +140,9 @@ enum Command {
     Recover { id: String },
     /// Cancel a live attempt (its worker's whole process group is stopped).
     Cancel { id: String },
+    /// Runs an attempt handed over by `run --detach` (its token on stdin) to its end.
+    #[command(name = "attempt-worker", hide = true)]
+    AttemptWorker { id: String },
     /// Rate a model 1–5 in a category; ratings move later picks.
     Rate {
         /// Catalog id, e.g. openai/gpt-4o-mini.
@@ -154,6 +161,8 @@ fn main() -> ExitCode {
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
         )
         .with_writer(std::io::stderr)
+        // No colour codes in a log file (a detached attempt's stderr is one).
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -176,6 +185,9 @@ fn main() -> ExitCode {
 
 async fn run(cli: Cli) -> ExitCode {
     let json = cli.json;
+    if let Command::AttemptWorker { id } = &cli.command {
+        return attempt_worker(id, json).await;
+    }
     let engine = match Engine::open(EngineConfig::default()).await {
         Ok(engine) => std::sync::Arc::new(engine),
         Err(e) => return fail(&CliError::from(e), json),
@@ -185,11 +197,16 @@ async fn run(cli: Cli) -> ExitCode {
         Command::Info => app::info(&engine, json).await,
         Command::Models(args) => catalog::models(&engine, args, json).await,
         Command::Model { id } => catalog::model(&engine, &id, json).await,
-        Command::Compare { ids, task, workers } => {
+        Command::Compare {
+            ids,
+            task,
+            workers,
+            detach,
+        } => {
             if task.repo.is_some() {
                 return finish(
                     &engine,
-                    attempts::compare(&engine, task, workers, json).await,
+                    attempts::compare(&engine, task, workers, detach, json).await,
                     json,
                 )
                 .await;
@@ -238,6 +255,8 @@ async fn run(cli: Cli) -> ExitCode {
         Command::Cancel { id } => {
             return finish(&engine, attempts::cancel(&engine, &id, json).await, json).await
         }
+        // Handled before the engine opens.
+        Command::AttemptWorker { .. } => Ok(ExitCode::from(2)),
         Command::Catalog { command } => catalog::catalog(&engine, command, json).await,
         Command::Roles(args) => roles::run(&engine, args, json).await,
         Command::Keys(args) => keys::keys(&engine, args, json).await,
@@ -264,6 +283,21 @@ async fn run(cli: Cli) -> ExitCode {
         Ok(code) => code,
         Err(e) => fail(&e, json),
     }
+}
+
+/// `attempt-worker <id>`: the engine opens holding the token from stdin, so its own start-up
+/// check does not take the handed-over attempt (whose row names this pid) for an orphan.
+async fn attempt_worker(id: &str, json: bool) -> ExitCode {
+    let token = match attempts::read_handoff_token() {
+        Ok(token) => token,
+        Err(e) => return attempts::fail(&e.into(), json),
+    };
+    let engine = match Engine::open_for_handoff(EngineConfig::default(), &token).await {
+        Ok(engine) => std::sync::Arc::new(engine),
+        Err(e) => return fail(&CliError::from(e), json),
+    };
+    let result = attempts::attempt_worker(&engine, id, &token).await;
+    finish(&engine, result, json).await
 }
 
 /// Closes the engine, then reports an attempt verb's result with its own exit codes.

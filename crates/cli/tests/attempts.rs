@@ -813,57 +813,330 @@ fn cancel_and_recover_refuse_unknown_attempts() {
     }
 }
 
+/// Live (not zombie) processes whose environment names `home` as `SWITCHYARD_HOME`, as the
+/// e2e tests find leftovers: the detached attempt process carries it, its workers do not.
+fn processes_of(home: &Path) -> Vec<(u32, String)> {
+    let marker = format!("SWITCHYARD_HOME={}", home.display()).into_bytes();
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| entry.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| alive(*pid))
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/environ"))
+                .map(|env| env.split(|b| *b == 0).any(|var| var == marker.as_slice()))
+                .unwrap_or(false)
+        })
+        .map(|pid| {
+            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            (pid, String::from_utf8_lossy(&cmdline).replace('\0', " "))
+        })
+        .collect()
+}
+
+/// Whether `pid` is alive and not a zombie.
+fn alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|stat| {
+            let close = stat.rfind(')')?;
+            stat.get(close + 2..close + 3).map(|s| s != "Z")
+        })
+        .unwrap_or(false)
+}
+
+/// Waits (bounded) until `done` holds.
+#[track_caller]
+fn eventually(what: &str, limit: Duration, mut done: impl FnMut() -> bool) {
+    let deadline = Instant::now() + limit;
+    while !done() {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// Polls `review <id> --json` until the attempt is no longer live; returns the last review.
+fn review_when_settled(fx: &Fixture, id: &str) -> Run {
+    let deadline = Instant::now() + LIMIT;
+    loop {
+        let shown = fx.run(&["review", id, "--json"]);
+        let status = shown.json["status"].as_str().unwrap_or_default().to_owned();
+        if !["queued", "preparing", "running", "verifying"].contains(&status.as_str()) {
+            return shown;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{id} never settled: {}",
+            shown.json
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
 #[test]
-fn detach_prints_the_attempt_at_once_and_it_still_reaches_review() {
+fn detach_returns_at_once_and_a_detached_process_runs_the_attempt_to_review() {
     let fx = Fixture::new();
-    let gate_file = fx.outside("go");
-    let task = format!(
-        "Greet the world.\n@write greet.txt <<EOF\nhello, world\nEOF\n@run while [ ! -e {} ]; do sleep 0.1; done\n",
-        gate_file.display()
-    );
-    let mut child = fx.spawn(&[
+    let base = fx.head("main");
+    let worker = "exec:sleep 3; printf 'hello, world\\n' > greet.txt";
+    let started = Instant::now();
+    let run = fx.run(&[
         "run",
         "--repo",
         &fx.repo_arg(),
         "--task",
-        &task,
+        "Greet the world.",
         "--worker",
-        "opencode",
+        worker,
         "--verify",
         VERIFY,
         "--detach",
         "--json",
     ]);
-    // The JSON arrives while the worker is still waiting for us.
-    let mut stdout = child.stdout.take().expect("stdout");
-    let mut text = String::new();
-    let deadline = Instant::now() + LIMIT;
-    let mut buf = [0u8; 4096];
-    while serde_json::from_str::<Value>(&text).is_err() {
-        assert!(Instant::now() < deadline, "no JSON from --detach: {text}");
-        let n = std::io::Read::read(&mut stdout, &mut buf).expect("read");
-        assert!(n > 0, "stdout closed before the JSON was complete: {text}");
-        text.push_str(&String::from_utf8_lossy(&buf[..n]));
-    }
-    let queued: Value = serde_json::from_str(&text).expect("json");
+    let elapsed = started.elapsed();
+    let queued = run.expect_code(0);
+    assert!(
+        elapsed < Duration::from_millis(2500),
+        "--detach must not wait for the 3 s worker: {elapsed:?}"
+    );
     let status = queued["status"].as_str().expect("status");
     assert!(
         ["queued", "preparing", "running"].contains(&status),
         "{queued}"
     );
-    let id = queued["run"].as_str().expect("id").to_owned();
-    std::fs::write(&gate_file, "").expect("release the worker");
-    let mut rest = Vec::new();
-    std::io::Read::read_to_end(&mut stdout, &mut rest).expect("read the rest");
-    let out = wait_with_limit(child, &["run", "--detach"]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(queued["worker"], worker);
     assert!(
-        String::from_utf8_lossy(&rest).trim().is_empty(),
-        "--detach prints once"
+        queued["gates"].as_array().is_some_and(Vec::is_empty),
+        "{queued}"
     );
-    let review = fx.run(&["review", &id, "--json"]);
-    assert_eq!(review.expect_code(0)["status"], "review");
+    let id = run.id();
+    // The attempt is owned by a detached process that carries this data dir, not by us.
+    let owners = processes_of(&fx.home());
+    assert!(
+        owners
+            .iter()
+            .any(|(_, cmd)| cmd.contains("attempt-worker") && cmd.contains(&id)),
+        "no detached attempt process: {owners:?}"
+    );
+    // Another CLI opening the database meanwhile leaves it running.
+    let list = fx.run(&["runs", "list", "--json"]);
+    let row = list.expect_code(0)[0].clone();
+    assert!(
+        ["queued", "preparing", "running"].contains(&row["status"].as_str().unwrap_or_default()),
+        "{row}"
+    );
+
+    let settled = review_when_settled(&fx, &id);
+    let review = settled.expect_code(0);
+    assert_eq!(review["status"], "review", "{review}");
+    assert_eq!(gate_names(review), GATES);
+    for name in GATES {
+        assert_eq!(gate(review, name)["passed"], true, "{name}: {review}");
+    }
+    assert_eq!(
+        files(review),
+        [("greet.txt".to_owned(), "modified".to_owned(), 1, 1)]
+    );
+    let log = fx
+        .home()
+        .join("logs")
+        .join("attempts")
+        .join(format!("{id}.log"));
+    let log = std::fs::read_to_string(&log).expect("the detached process's log");
+    assert!(log.contains("adopted"), "{log}");
+
+    let approved = fx.run(&["approve", &id, "--message", "Greet the world", "--json"]);
+    assert_eq!(approved.expect_code(0)["status"], "integrated");
+    assert_eq!(fx.head("main~1"), base);
+    assert_eq!(fx.git(&["show", "main:greet.txt"]), "hello, world\n");
+    eventually(
+        "the detached process to exit",
+        Duration::from_secs(10),
+        || processes_of(&fx.home()).is_empty(),
+    );
+}
+
+#[test]
+fn a_killed_detached_process_leaves_the_attempt_interrupted_and_recover_reaches_review() {
+    let fx = Fixture::new();
+    let started = fx.outside("started");
+    let pid_file = fx.outside("worker.pid");
+    let worker = format!(
+        "exec:printf 'hello, world\\n' > greet.txt; echo $$ > {}; touch {}; exec sleep 60",
+        pid_file.display(),
+        started.display()
+    );
+    let run = fx.run(&[
+        "run",
+        "--repo",
+        &fx.repo_arg(),
+        "--task",
+        "Greet the world.",
+        "--worker",
+        &worker,
+        "--verify",
+        VERIFY,
+        "--detach",
+        "--json",
+    ]);
+    run.expect_code(0);
+    let id = run.id();
+    eventually("the worker to start", LIMIT, || started.exists());
+    let owners = processes_of(&fx.home());
+    let (owner, _) = owners
+        .iter()
+        .find(|(_, cmd)| cmd.contains("attempt-worker"))
+        .cloned()
+        .unwrap_or_else(|| panic!("no detached attempt process: {owners:?}"));
+    let killed = Command::new("kill")
+        .args(["-KILL", &owner.to_string()])
+        .status()
+        .expect("kill");
+    assert!(killed.success());
+    eventually(
+        "the detached process to die",
+        Duration::from_secs(10),
+        || !alive(owner),
+    );
+
+    // The next CLI open finds the owner gone: interrupted, and its worker stopped.
+    let shown = fx.run(&["review", &id, "--json"]);
+    assert_eq!(shown.json["status"], "interrupted", "{}", shown.json);
+    let worker_pid: u32 = std::fs::read_to_string(&pid_file)
+        .expect("worker pid")
+        .trim()
+        .parse()
+        .expect("pid");
+    eventually(
+        "the orphaned worker to be stopped",
+        Duration::from_secs(10),
+        || !alive(worker_pid),
+    );
+    let recovered = fx.run(&["recover", &id, "--json"]);
+    let review = recovered.expect_code(0);
+    assert_eq!(review["status"], "review", "{review}");
+    assert_eq!(gate(review, "verification")["passed"], true);
+    assert_eq!(
+        files(review),
+        [("greet.txt".to_owned(), "modified".to_owned(), 1, 1)]
+    );
+    assert!(processes_of(&fx.home()).is_empty());
+}
+
+#[test]
+fn sigterm_to_the_detached_process_cancels_the_attempt_and_stops_its_worker() {
+    let fx = Fixture::new();
+    let started = fx.outside("started");
+    let pid_file = fx.outside("worker.pid");
+    let worker = format!(
+        "exec:echo $$ > {}; touch {}; exec sleep 60",
+        pid_file.display(),
+        started.display()
+    );
+    let run = fx.run(&[
+        "run",
+        "--repo",
+        &fx.repo_arg(),
+        "--task",
+        "Wait.",
+        "--worker",
+        &worker,
+        "--verify",
+        VERIFY,
+        "--detach",
+        "--json",
+    ]);
+    run.expect_code(0);
+    let id = run.id();
+    eventually("the worker to start", LIMIT, || started.exists());
+    let owners = processes_of(&fx.home());
+    let (owner, _) = owners
+        .iter()
+        .find(|(_, cmd)| cmd.contains("attempt-worker"))
+        .cloned()
+        .unwrap_or_else(|| panic!("no detached attempt process: {owners:?}"));
+    // `cancel` from another process is busy and names the owner to signal.
+    let busy = fx.run(&["cancel", &id, "--json"]);
+    let error = busy.expect_code(1);
+    assert_eq!(error["error"]["code"], "busy", "{error}");
+    assert!(
+        error["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains(&owner.to_string())),
+        "{error}"
+    );
+    let signalled = Command::new("kill")
+        .args(["-TERM", &owner.to_string()])
+        .status()
+        .expect("kill");
+    assert!(signalled.success());
+    let settled = review_when_settled(&fx, &id);
+    assert_eq!(settled.json["status"], "canceled", "{}", settled.json);
+    let worker_pid: u32 = std::fs::read_to_string(&pid_file)
+        .expect("worker pid")
+        .trim()
+        .parse()
+        .expect("pid");
+    eventually("the worker to be stopped", Duration::from_secs(10), || {
+        !alive(worker_pid)
+    });
+    eventually(
+        "the detached process to exit",
+        Duration::from_secs(10),
+        || processes_of(&fx.home()).is_empty(),
+    );
+}
+
+#[test]
+fn compare_detach_returns_the_queued_group_and_each_attempt_reaches_review() {
+    let fx = Fixture::new();
+    let started = Instant::now();
+    let run = fx.run(&[
+        "compare",
+        "--repo",
+        &fx.repo_arg(),
+        "--task",
+        "Greet the world.",
+        "--worker",
+        "exec:sleep 3; printf 'hello, world\\n' > greet.txt",
+        "--worker",
+        "exec:sleep 3; printf 'hello, world\\n' > greet.txt; echo x > extra.txt",
+        "--verify",
+        VERIFY,
+        "--detach",
+        "--json",
+    ]);
+    let elapsed = started.elapsed();
+    let out = run.expect_code(0);
+    assert!(elapsed < Duration::from_millis(2500), "{elapsed:?}");
+    let attempts = out["attempts"].as_array().expect("attempts");
+    assert_eq!(attempts.len(), 2);
+    let ids: Vec<String> = attempts
+        .iter()
+        .map(|a| {
+            assert!(
+                ["queued", "preparing", "running"].contains(&a["status"].as_str().unwrap_or("")),
+                "{a}"
+            );
+            a["run"].as_str().expect("id").to_owned()
+        })
+        .collect();
+    for (id, files_changed) in ids.iter().zip([1, 2]) {
+        let settled = review_when_settled(&fx, id);
+        let review = settled.expect_code(0);
+        assert_eq!(review["status"], "review", "{review}");
+        assert_eq!(review["compare"], out["compare"]);
+        assert_eq!(files(review).len(), files_changed, "{review}");
+    }
+    let approved = fx.run(&["approve", &ids[0], "--message", "First wins", "--json"]);
+    assert_eq!(approved.expect_code(0)["status"], "integrated");
+    let other = fx.run(&["review", &ids[1], "--json"]);
+    assert_eq!(other.json["status"], "rejected");
+    eventually(
+        "the detached processes to exit",
+        Duration::from_secs(10),
+        || processes_of(&fx.home()).is_empty(),
+    );
 }
 
 /// The attempt's worktree: the one `git worktree list` shows besides the repository itself.

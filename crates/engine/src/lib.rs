@@ -90,6 +90,11 @@ impl Engine {
     /// Creates the data directory if needed, checks it is writable, opens the database and
     /// applies migrations. Errors name the path and the cause.
     pub async fn open(config: EngineConfig) -> Result<Self, EngineError> {
+        Self::open_holding(config, None).await
+    }
+
+    /// [`Engine::open`], with a hand-off token held before the start-up checks run.
+    async fn open_holding(config: EngineConfig, held: Option<&str>) -> Result<Self, EngineError> {
         let home = match config.home {
             Some(home) => home,
             None => paths::resolve_home()?,
@@ -114,6 +119,9 @@ impl Engine {
             attempts: attempts::AttemptsRuntime::new(),
             tools: Arc::new(switchyard_runner::tools::ToolSearch::from_env()),
         };
+        if let Some(token) = held {
+            engine.attempts.hold(token);
+        }
         engine.attempts_startup().await;
         Ok(engine)
     }

@@ -7,6 +7,8 @@
 //!   of the whole group, cancel and timeout as SIGINT → SIGTERM → SIGKILL to the group, one
 //!   exit monitor that records the final [`process::ProcessExit`], and a byte-capped,
 //!   replayable [`process::OutputBuffer`]. [`process::run`] is the short-command form.
+//!   [`process::spawn_detached`] is the one unowned child: a process meant to outlive this one
+//!   (the CLI's `run --detach`), in its own group, without a terminal, not killed on drop.
 //! - [`git`]: attempt worktrees, diff capture with the canonical hash, the attempt's commit,
 //!   integration into the user's branch, the orphan sweep. The gates themselves are pure and
 //!   live in `switchyard_core::review::gates`; the runner only gathers their inputs with git.

@@ -125,6 +125,9 @@ impl AttemptState {
             // A conflict on integrate leaves the attempt approved; it can be retried or rejected.
             (Approved, Integrated | Rejected) => true,
             (Interrupted, Verifying | Failed | Canceled) => true,
+            // Interrupted before its worker ever ran (a detached owner that died before
+            // adopting it): recovering starts it over.
+            (Interrupted, Queued) => true,
             (from, Failed | Canceled | Interrupted) => from.is_live(),
             _ => false,
         }
@@ -172,7 +175,9 @@ mod tests {
         assert!(Review.advance(Interrupted).is_err());
         assert!(Running.can_move_to(Interrupted));
         assert!(Interrupted.can_move_to(Verifying));
+        assert!(Interrupted.can_move_to(Queued));
         assert!(!Interrupted.can_move_to(Review));
+        assert!(!Interrupted.can_move_to(Running));
     }
 
     #[test]

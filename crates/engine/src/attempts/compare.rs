@@ -7,6 +7,7 @@ use switchyard_core::attempt::{
 };
 use switchyard_store::attempts::CompareRow;
 
+use super::detach::Launch;
 use super::lease::random_u64;
 use super::record::{now_ms, summary};
 use super::start::{parse_worker, Origin};
@@ -30,6 +31,29 @@ impl Engine {
         req: AttemptRequest,
         workers: Vec<String>,
         launcher: &str,
+    ) -> Result<CompareSummary, EngineError> {
+        self.compare_with(req, workers, launcher, None).await
+    }
+
+    /// [`Engine::start_compare`] with each attempt handed to the process `launch` starts for
+    /// it (see [`Engine::start_attempt_detached`]).
+    pub async fn start_compare_detached(
+        self: &Arc<Self>,
+        req: AttemptRequest,
+        workers: Vec<String>,
+        launcher: &str,
+        launch: &mut Launch<'_>,
+    ) -> Result<CompareSummary, EngineError> {
+        self.compare_with(req, workers, launcher, Some(launch))
+            .await
+    }
+
+    async fn compare_with(
+        self: &Arc<Self>,
+        req: AttemptRequest,
+        workers: Vec<String>,
+        launcher: &str,
+        mut launch: Option<&mut Launch<'_>>,
     ) -> Result<CompareSummary, EngineError> {
         let workers: Vec<String> = workers
             .into_iter()
@@ -70,10 +94,17 @@ impl Engine {
                 compare: Some(id.clone()),
                 ..Origin::default()
             };
-            attempts.push(
-                self.launch_attempt(&prepared, worker, launcher, origin)
-                    .await?,
-            );
+            let attempt = match launch.as_deref_mut() {
+                Some(launch) => {
+                    self.launch_detached(&prepared, worker, launcher, origin, launch)
+                        .await?
+                }
+                None => {
+                    self.launch_attempt(&prepared, worker, launcher, origin)
+                        .await?
+                }
+            };
+            attempts.push(attempt);
         }
         Ok(CompareSummary { id, attempts })
     }

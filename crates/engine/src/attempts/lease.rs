@@ -48,6 +48,9 @@ pub(crate) struct AttemptsRuntime {
     pub token: String,
     pub pid: u32,
     pub running: Running,
+    /// Hand-off tokens this engine holds besides its own (see `detach`): registered as open
+    /// in this process, so an engine here never takes their attempts for orphans.
+    held: Mutex<Vec<String>>,
 }
 
 impl AttemptsRuntime {
@@ -62,6 +65,38 @@ impl AttemptsRuntime {
             token,
             pid: std::process::id(),
             running: Running::default(),
+            held: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// A fresh hand-off token, held by this engine until [`AttemptsRuntime::release`].
+    pub(crate) fn new_handoff(&self) -> String {
+        let token = format!("h{:016x}{:016x}", random_u64(), random_u64());
+        self.hold(&token);
+        token
+    }
+
+    /// Holds `token` as this process's (until released or this engine is dropped).
+    pub(crate) fn hold(&self, token: &str) {
+        open_tokens()
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(token.to_owned());
+        self.held
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(token.to_owned());
+    }
+
+    /// Stops holding `token`.
+    pub(crate) fn release(&self, token: &str) {
+        let mut held = self.held.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(at) = held.iter().position(|t| t == token) {
+            held.remove(at);
+            open_tokens()
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .remove(token);
         }
     }
 
@@ -73,14 +108,19 @@ impl AttemptsRuntime {
 
 impl Drop for AttemptsRuntime {
     fn drop(&mut self) {
-        open_tokens()
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .remove(&self.token);
+        let held = std::mem::take(&mut *self.held.lock().unwrap_or_else(|p| p.into_inner()));
+        let mut open = open_tokens().lock().unwrap_or_else(|p| p.into_inner());
+        open.remove(&self.token);
+        for token in held {
+            open.remove(&token);
+        }
     }
 }
 
-/// Whether a process with this id exists (signal 0 checks without sending anything).
+/// Whether a process with this id exists and has not exited (signal 0 checks without
+/// sending anything). A zombie has exited and can advance nothing: a detached owner killed
+/// after its parent is gone stays one until init reaps it, which some containers' init never
+/// does (Linux `/proc`; elsewhere a zombie counts as alive until reaped).
 pub(crate) fn pid_alive(pid: u32) -> bool {
     let Ok(raw) = i32::try_from(pid) else {
         return false;
@@ -88,12 +128,24 @@ pub(crate) fn pid_alive(pid: u32) -> bool {
     if raw <= 0 {
         return false;
     }
-    match nix::sys::signal::kill(nix::unistd::Pid::from_raw(raw), None) {
+    let exists = match nix::sys::signal::kill(nix::unistd::Pid::from_raw(raw), None) {
         Ok(()) => true,
         // It exists but belongs to another user.
         Err(nix::errno::Errno::EPERM) => true,
         Err(_) => false,
-    }
+    };
+    exists && !is_zombie(pid)
+}
+
+/// Whether `/proc` shows `pid` as a zombie (`pid (comm) Z …`).
+fn is_zombie(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|stat| {
+            stat.rsplit_once(") ")
+                .map(|(_, rest)| rest.starts_with('Z'))
+        })
+        .unwrap_or(false)
 }
 
 /// Whether the owner recorded on `row` is gone.

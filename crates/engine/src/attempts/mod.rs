@@ -14,12 +14,16 @@
 //! [`Engine::recover_attempt`] re-captures and re-verifies them. An engine never advances an
 //! attempt it does not own, and opening a second engine never disturbs a live owner.
 //!
+//! Detached attempts (`detach`): the lease handed to another process at start, so the
+//! starting one may exit (the CLI's `run --detach`).
+//!
 //! Review actions (`review`): approve (re-hash, commit, integrate), reject, request changes
 //! (a new attempt on the same worktree), recover. Compare groups (`compare`).
 
 mod artifacts;
 mod binary;
 mod compare;
+mod detach;
 mod launch;
 mod lease;
 mod pipeline;
@@ -33,6 +37,7 @@ use std::path::Path;
 use std::sync::Mutex;
 use std::time::Duration;
 
+pub use detach::{detached_log, Handoff, Launch};
 use switchyard_core::attempt::{AttemptLog, AttemptLogEntry, AttemptReview, AttemptSummary};
 pub use switchyard_core::attempt::{CompareSummary, RepoProbe};
 use switchyard_core::verify::default_verification;
@@ -141,6 +146,14 @@ impl Engine {
     /// when it is no longer live (review, approved, final).
     pub async fn cancel_attempt(&self, id: &str) -> Result<AttemptSummary, EngineError> {
         let row = self.attempt_row(id).await?;
+        // Checked first: a pipeline that just ended may still be listed as ours for a moment.
+        if !row.state.is_live() && row.state != switchyard_core::attempt::AttemptState::Interrupted
+        {
+            return Err(EngineError::InvalidInput(format!(
+                "attempt {id} is {}; only a live attempt can be canceled",
+                row.state.as_str()
+            )));
+        }
         let ours = self.attempts.cancel(id);
         if ours {
             let review = self.wait_attempt(id).await?;

@@ -392,6 +392,9 @@ impl Engine {
                 row.state.as_str()
             )));
         }
+        if self.never_ran(&row) {
+            return self.start_over(&row).await;
+        }
         let cancel = self.supervisor.cancellation();
         let token = self.attempts.token.clone();
         let taken = self

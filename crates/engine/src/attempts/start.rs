@@ -194,6 +194,24 @@ impl Engine {
         launcher: &str,
         origin: Origin,
     ) -> Result<AttemptSummary, EngineError> {
+        let token = self.attempts.token.clone();
+        let id = self
+            .record_attempt(prepared, worker, launcher, origin, &token)
+            .await?;
+        self.spawn_pipeline(&id).await?;
+        Ok(summary(&self.attempt_row(&id).await?, now_ms()))
+    }
+
+    /// Records one attempt of `prepared` by `worker` as `queued`, leased by this process
+    /// under `owner_token`, logs and broadcasts it; returns its id.
+    pub(crate) async fn record_attempt(
+        &self,
+        prepared: &Prepared,
+        worker: &str,
+        launcher: &str,
+        origin: Origin,
+        owner_token: &str,
+    ) -> Result<String, EngineError> {
         if self.supervisor.is_closing() {
             return Err(EngineError::Canceled("the engine is closing".into()));
         }
@@ -227,7 +245,7 @@ impl Engine {
                 verify_json,
                 created_ms: now,
                 owner_pid: self.attempts.pid,
-                owner_token: self.attempts.token.clone(),
+                owner_token: owner_token.to_owned(),
             })
             .await?;
         let note = prepared.base.dirty.then(|| {
@@ -248,12 +266,11 @@ impl Engine {
             attempt_id: id.clone(),
             state: AttemptState::Queued,
         });
-        self.spawn_pipeline(&id).await?;
-        Ok(summary(&self.attempt_row(&id).await?, now_ms()))
+        Ok(id)
     }
 
     /// Runs the pipeline of queued attempt `id` in the supervisor.
-    async fn spawn_pipeline(self: &Arc<Self>, id: &str) -> Result<(), EngineError> {
+    pub(crate) async fn spawn_pipeline(self: &Arc<Self>, id: &str) -> Result<(), EngineError> {
         let cancel = self.supervisor.cancellation();
         self.attempts.running.insert(id, cancel.clone());
         let engine = self.clone();

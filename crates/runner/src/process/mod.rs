@@ -17,9 +17,13 @@
 //! that crate's kill-on-drop ends only the leader, and its group signal needs the child handle
 //! the monitor is waiting on, so it would have saved nothing here.
 //!
+//! The exception is [`detached`]: a child that is meant to outlive this process (the CLI's
+//! `run --detach` hands its attempt to one), with none of the ownership above.
+//!
 //! Zombies: a grandchild killed after its parent died is reparented to init, which reaps it;
 //! in a container whose init does not reap, it stays a zombie (no memory, no CPU, no files).
 
+pub mod detached;
 pub mod env;
 pub mod lines;
 mod monitor;
@@ -38,6 +42,7 @@ use nix::unistd::Pid;
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
+pub use detached::{spawn_detached, DetachedSpec};
 pub use output::{OutputBuffer, OutputChunk, OutputCursor, OutputProgress, OutputRead, Stream};
 
 /// Called with every chunk of output, in order, before it enters the buffer. The monitor calls

@@ -1,0 +1,214 @@
+//! Detached processes: the one kind of child the runner does not own.
+//!
+//! Why it exists: `switchyard run --detach` must print the attempt and return at once while
+//! the attempt goes on to review. A live attempt needs a live owner process (its lease is a
+//! pid and a token), so the CLI starts a copy of itself to own it, and that copy must outlive
+//! the CLI. Everything [`super::spawn`] guarantees is the opposite (kill on drop, one exit
+//! monitor), hence this separate, deliberately small entry point.
+//!
+//! A detached child:
+//! - leads its **own process group**, so a Ctrl-C or hang-up meant for the terminal's
+//!   foreground job never reaches it (a new session would need `setsid` in `pre_exec`, which
+//!   is unsafe code; a background group that never touches the terminal is enough);
+//! - has **no terminal**: stdin is the `stdin` payload (then closed) or `/dev/null`; stdout
+//!   and stderr go to the log file or `/dev/null`;
+//! - starts with a **cleared environment**: the [`super::env`] allowlist, plus the parent
+//!   variables the caller forwards by name, plus explicit ones. The SSH agent, askpass
+//!   programs and `GIT_*` are never forwarded: the detached process is Switchyard's own
+//!   engine, which never pushes or prompts. (It may be given the session bus, which a worker
+//!   never gets, because the engine reads its keychain through it.)
+//! - is **not killed** when the spawning process ends, and not waited for: the parent is
+//!   expected to exit soon (its init then reaps the child); a long-lived parent keeps a
+//!   zombie entry until it exits.
+
+use std::collections::BTreeMap;
+use std::ffi::{OsStr, OsString};
+use std::io::Write;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+
+use super::{env, ProcessError};
+
+/// Parent variables never forwarded to a detached process, by exact name.
+pub const NEVER_FORWARDED: &[&str] = &[
+    "SSH_AUTH_SOCK",
+    "SSH_AGENT_PID",
+    "SSH_ASKPASS",
+    "GIT_ASKPASS",
+    "SUDO_ASKPASS",
+];
+
+/// Whether a parent variable may be forwarded to a detached process at all.
+pub fn may_forward(name: &str) -> bool {
+    !NEVER_FORWARDED.contains(&name) && !name.starts_with("GIT_")
+}
+
+/// What to start detached. Build with [`DetachedSpec::new`] and the setters.
+pub struct DetachedSpec {
+    program: OsString,
+    args: Vec<OsString>,
+    cwd: Option<PathBuf>,
+    vars: BTreeMap<OsString, OsString>,
+    explicit: Vec<(String, OsString)>,
+    stdin: Option<Vec<u8>>,
+    log: Option<PathBuf>,
+}
+
+impl std::fmt::Debug for DetachedSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Values may be keys: names only; the stdin payload is a secret token.
+        let explicit: Vec<&str> = self.explicit.iter().map(|(n, _)| n.as_str()).collect();
+        f.debug_struct("DetachedSpec")
+            .field("program", &self.program)
+            .field("args", &self.args)
+            .field("cwd", &self.cwd)
+            .field("vars", &self.vars.keys().collect::<Vec<_>>())
+            .field("explicit", &explicit)
+            .field("stdin_bytes", &self.stdin.as_ref().map(Vec::len))
+            .field("log", &self.log)
+            .finish()
+    }
+}
+
+impl DetachedSpec {
+    /// `program` with the parent's allowlisted environment, no stdin and no log.
+    pub fn new(program: impl Into<OsString>) -> Self {
+        Self {
+            program: program.into(),
+            args: Vec::new(),
+            cwd: None,
+            vars: env::inherited_from_parent(),
+            explicit: Vec::new(),
+            stdin: None,
+            log: None,
+        }
+    }
+
+    pub fn args<I, A>(mut self, args: I) -> Self
+    where
+        I: IntoIterator<Item = A>,
+        A: Into<OsString>,
+    {
+        self.args.extend(args.into_iter().map(Into::into));
+        self
+    }
+
+    /// The child's working directory (default: the parent's).
+    pub fn current_dir(mut self, dir: impl AsRef<Path>) -> Self {
+        self.cwd = Some(dir.as_ref().to_path_buf());
+        self
+    }
+
+    /// Forwards every parent variable whose name `keep` accepts, except those
+    /// [`may_forward`] refuses.
+    pub fn forward_if(mut self, keep: impl Fn(&str) -> bool) -> Self {
+        self.vars.extend(std::env::vars_os().filter(|(name, _)| {
+            name.to_str()
+                .is_some_and(|name| keep(name) && may_forward(name))
+        }));
+        self
+    }
+
+    /// One variable set explicitly (overrides an inherited or forwarded one). A name
+    /// [`may_forward`] refuses makes [`spawn_detached`] fail.
+    pub fn env(mut self, name: impl Into<String>, value: impl Into<OsString>) -> Self {
+        self.explicit.push((name.into(), value.into()));
+        self
+    }
+
+    /// Bytes written to the child's stdin, which is then closed (a token that must not
+    /// appear in `ps`). Keep it under the pipe's buffer (4 KiB is always safe): the write
+    /// does not wait for the child to read.
+    pub fn stdin(mut self, payload: impl Into<Vec<u8>>) -> Self {
+        self.stdin = Some(payload.into());
+        self
+    }
+
+    /// Appends the child's stdout and stderr to `path` (created with its parent folders).
+    pub fn log_to(mut self, path: impl AsRef<Path>) -> Self {
+        self.log = Some(path.as_ref().to_path_buf());
+        self
+    }
+
+    fn environment(&self) -> Result<BTreeMap<OsString, OsString>, ProcessError> {
+        let mut vars = self.vars.clone();
+        for (name, value) in &self.explicit {
+            if !may_forward(name) {
+                return Err(ProcessError::ForbiddenEnv { name: name.clone() });
+            }
+            vars.insert(name.into(), value.clone());
+        }
+        Ok(vars)
+    }
+}
+
+// The runner's only other `Command`: this child is meant to outlive its parent, so it gets no
+// monitor and no kill-on-drop (see the module docs).
+#[allow(clippy::disallowed_methods)]
+fn command(program: &OsStr) -> std::process::Command {
+    std::process::Command::new(program)
+}
+
+/// Starts `spec` detached (see the module docs) and returns its pid. Needs no runtime.
+///
+/// # Errors
+/// [`ProcessError::ForbiddenEnv`], [`ProcessError::NoWorkingDir`], [`ProcessError::NotFound`];
+/// [`ProcessError::Spawn`] when the log cannot be opened, the start fails, or the child
+/// closed its stdin before the payload was written (it died at once).
+pub fn spawn_detached(spec: DetachedSpec) -> Result<u32, ProcessError> {
+    let vars = spec.environment()?;
+    let program = spec.program.to_string_lossy().into_owned();
+    let spawn_error = |source: std::io::Error| ProcessError::Spawn {
+        program: program.clone(),
+        source,
+    };
+    if let Some(cwd) = &spec.cwd {
+        if !cwd.is_dir() {
+            return Err(ProcessError::NoWorkingDir { path: cwd.clone() });
+        }
+    }
+    let (stdout, stderr) = match &spec.log {
+        Some(path) => {
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent).map_err(spawn_error)?;
+            }
+            let file = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(spawn_error)?;
+            let copy = file.try_clone().map_err(spawn_error)?;
+            (Stdio::from(file), Stdio::from(copy))
+        }
+        None => (Stdio::null(), Stdio::null()),
+    };
+    let mut command = command(&spec.program);
+    command
+        .args(&spec.args)
+        .env_clear()
+        .envs(&vars)
+        .process_group(0)
+        .stdin(if spec.stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(stdout)
+        .stderr(stderr);
+    if let Some(cwd) = &spec.cwd {
+        command.current_dir(cwd);
+    }
+    let mut child = command.spawn().map_err(|source| match source.kind() {
+        std::io::ErrorKind::NotFound => ProcessError::NotFound {
+            program: program.clone(),
+        },
+        _ => spawn_error(source),
+    })?;
+    if let (Some(payload), Some(mut stdin)) = (spec.stdin, child.stdin.take()) {
+        // Closing stdin (dropping it) after the write is the child's end-of-input.
+        stdin.write_all(&payload).map_err(spawn_error)?;
+    }
+    // Dropping the handle neither kills nor waits: that is the point.
+    Ok(child.id())
+}
