@@ -25,8 +25,15 @@ vi.mock("../../ipc", async (importOriginal) => {
         checks: [],
         gitVersion: null,
         workerClis: [
-          { name: "claude", path: "/usr/bin/claude" },
-          { name: "codex", path: null },
+          {
+            name: "claude",
+            cli: "claude",
+            program: "claude",
+            path: "/usr/bin/claude",
+            version: "2.1.3 (Claude Code)",
+            installed: true,
+          },
+          { name: "codex", cli: "codex", program: "codex", path: null, installed: false },
         ],
         localEndpoints: [],
       })),
@@ -91,6 +98,9 @@ describe("NewTaskForm", () => {
       true,
     );
     expect(select.querySelector("option[value='codex']")?.textContent).toContain("not installed");
+    expect(select.querySelector("option[value='claude']")?.textContent).toContain(
+      "2.1.3 (Claude Code)",
+    );
   });
 
   it("starts an exec: attempt with the typed request and opens it", async () => {

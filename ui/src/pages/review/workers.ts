@@ -1,6 +1,6 @@
 // The worker picker's choices: installed agent CLIs, catalog models for the built-in model
 // worker, and a custom command (`exec:`).
-import type { ModelSummary, WorkerCli } from "../../ipc";
+import type { ModelSummary, WorkerCliStatus } from "../../ipc";
 
 /** The CLI adapters Switchyard knows, in the order the picker lists them. */
 export const CLI_WORKERS = ["claude", "codex", "gemini", "opencode", "aider"] as const;
@@ -25,15 +25,20 @@ export interface WorkerOption {
 /** Installed CLIs first (missing ones after, disabled), then models cheapest first. */
 export function workerOptions(
   models: readonly ModelSummary[],
-  clis: readonly WorkerCli[],
+  clis: readonly WorkerCliStatus[],
 ): WorkerOption[] {
-  const found = new Map(clis.map((c) => [c.name, c.path != null]));
-  const cli: WorkerOption[] = CLI_WORKERS.map((name) => ({
-    value: name,
-    label: `${CLI_TITLE[name] ?? name}${found.get(name) ? "" : " (not installed)"}`,
-    group: "cli" as const,
-    missing: !found.get(name),
-  })).sort((a, b) => Number(a.missing) - Number(b.missing));
+  const found = new Map(clis.map((c) => [c.program, c]));
+  const cli: WorkerOption[] = CLI_WORKERS.map((name) => {
+    const status = found.get(name);
+    const installed = status?.installed === true;
+    const detail = installed ? (status?.version ? ` (${status.version})` : "") : " (not installed)";
+    return {
+      value: name,
+      label: `${CLI_TITLE[name] ?? name}${detail}`,
+      group: "cli" as const,
+      missing: !installed,
+    };
+  }).sort((a, b) => Number(a.missing) - Number(b.missing));
   const model: WorkerOption[] = [...models]
     .sort(
       (a, b) =>
