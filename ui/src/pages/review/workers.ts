@@ -1,6 +1,6 @@
 // The worker picker's choices: installed agent CLIs, catalog models for the built-in model
 // worker, and a custom command (`exec:`).
-import type { ModelSummary, WorkerCli } from "../../ipc";
+import type { ModelSummary, WorkerCliStatus } from "../../ipc";
 
 /** The CLI adapters Switchyard knows, in the order the picker lists them. */
 export const CLI_WORKERS = ["claude", "codex", "gemini", "opencode", "aider"] as const;
@@ -25,7 +25,7 @@ export interface WorkerOption {
 /** Installed CLIs first (missing ones after, disabled), then models cheapest first. */
 export function workerOptions(
   models: readonly ModelSummary[],
-  clis: readonly WorkerCli[],
+  clis: readonly WorkerCliStatus[],
 ): WorkerOption[] {
   const found = new Map(clis.map((c) => [c.name, c.path != null]));
   const cli: WorkerOption[] = CLI_WORKERS.map((name) => ({
