@@ -116,13 +116,7 @@ pub async fn watch_attempt(
     if !feed.catch_up().await? {
         return Ok(());
     }
-    let live = feed
-        .engine
-        .attempt_review(&feed.id)
-        .await?
-        .summary
-        .state
-        .is_live();
+    let live = feed.engine.attempt_summary(&feed.id).await?.state.is_live();
     if !live {
         // It ended between the replay and now: its last entries are stored already.
         feed.catch_up().await?;

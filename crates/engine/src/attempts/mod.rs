@@ -75,6 +75,13 @@ impl Engine {
         self.review_of(&row).await
     }
 
+    /// The attempt's summary alone (no diff read: cheap even for a huge change).
+    /// Errors: `NotFound`.
+    pub async fn attempt_summary(&self, id: &str) -> Result<AttemptSummary, EngineError> {
+        let row = self.attempt_row(id).await?;
+        Ok(record::summary(&row, record::now_ms()))
+    }
+
     /// [`Self::attempt_review`] with the diff's hunks kept only for the first files, up to
     /// `line_budget` diff lines; the other files keep their stats and are marked
     /// `hunks_deferred` (fetch each with [`Self::attempt_file_diff`]). For a page that must
