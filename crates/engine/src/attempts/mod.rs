@@ -40,7 +40,7 @@ use std::time::Duration;
 pub use detach::{detached_log, Handoff, Launch};
 use switchyard_core::attempt::{AttemptLog, AttemptLogEntry, AttemptReview, AttemptSummary};
 pub use switchyard_core::attempt::{CompareSummary, RepoProbe};
-use switchyard_core::review::diff::{CapturedDiff, FileChange};
+use switchyard_core::review::diff::FileChange;
 use switchyard_core::verify::default_verification;
 use switchyard_runner::git::{Git, Repo};
 use tokio_util::sync::CancellationToken;
@@ -103,13 +103,14 @@ impl Engine {
     /// captured diff yet, or no such file in it).
     pub async fn attempt_file_diff(&self, id: &str, path: &str) -> Result<FileChange, EngineError> {
         self.attempt_row(id).await?;
-        let diff: CapturedDiff = self
-            .read_artifact_json(id, artifacts::DIFF_ARTIFACT)
+        let diff = self
+            .cached_diff(id)
             .await
             .ok_or_else(|| EngineError::NotFound(format!("attempt {id} has no captured diff")))?;
         diff.files
-            .into_iter()
+            .iter()
             .find(|f| f.path == path)
+            .cloned()
             .ok_or_else(|| {
                 EngineError::NotFound(format!("attempt {id} did not change the file {path}"))
             })
