@@ -88,6 +88,7 @@ macro_rules! specta_builder {
                 $crate::commands::workers::set_worktree_retention,
                 $crate::commands::attempts::start_attempt,
                 $crate::commands::attempts::attempt_review,
+                $crate::commands::attempts::attempt_file_diff,
                 $crate::commands::attempts::list_attempts,
                 $crate::commands::attempts::attempt_log,
                 $crate::commands::attempts::watch_attempt,

@@ -60,8 +60,8 @@ pub fn attempt_state<R: Runtime>(app: &AppHandle<R>, attempt_id: &str, state: At
     let app = app.clone();
     let id = attempt_id.to_owned();
     tauri::async_runtime::spawn(async move {
-        let summary = match engine.attempt_review(&id).await {
-            Ok(review) => review.summary,
+        let summary = match engine.attempt_summary(&id).await {
+            Ok(summary) => summary,
             Err(error) => {
                 tracing::warn!(%error, attempt = %id, "no notification: cannot read the attempt");
                 return;

@@ -92,6 +92,45 @@ pub fn leftovers(pgid: i32, home: &Path) -> Vec<Leftover> {
     }
 }
 
+/// The summed PSS (proportional set size, KiB) of the WebKit web processes serving the app
+/// started with `home` (children of a process whose environment names it, or naming it
+/// themselves), with how many there were; `None` when none is found.
+pub fn webview_pss_kib(home: &Path) -> Option<(u64, usize)> {
+    let marker = format!("SWITCHYARD_HOME={}", home.display()).into_bytes();
+    let has_marker = |pid: i32| {
+        std::fs::read(format!("/proc/{pid}/environ"))
+            .map(|env| env.split(|b| *b == 0).any(|var| var == marker.as_slice()))
+            .unwrap_or(false)
+    };
+    let all: Vec<ProcStat> = processes().filter(|p| p.state != 'Z').collect();
+    let apps: Vec<i32> = all
+        .iter()
+        .filter(|p| !p.name.starts_with("WebKit") && has_marker(p.pid))
+        .map(|p| p.pid)
+        .collect();
+    // comm is cut to 15 bytes: "WebKitWebProces".
+    let web: Vec<i32> = all
+        .iter()
+        .filter(|p| p.name.starts_with("WebKitWebProc"))
+        .filter(|p| apps.contains(&p.ppid) || has_marker(p.pid))
+        .map(|p| p.pid)
+        .collect();
+    if web.is_empty() {
+        return None;
+    }
+    let total = web
+        .iter()
+        .filter_map(|pid| std::fs::read_to_string(format!("/proc/{pid}/smaps_rollup")).ok())
+        .filter_map(|rollup| {
+            rollup
+                .lines()
+                .find_map(|line| line.strip_prefix("Pss:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        })
+        .sum();
+    Some((total, web.len()))
+}
+
 fn live_in_group(pgid: i32) -> Vec<i32> {
     processes()
         .filter(|p| p.state != 'Z' && p.pgrp == pgid)
@@ -103,6 +142,7 @@ struct ProcStat {
     pid: i32,
     name: String,
     state: char,
+    ppid: i32,
     pgrp: i32,
 }
 
@@ -120,12 +160,13 @@ fn processes() -> impl Iterator<Item = ProcStat> {
             let name = stat.get(open + 1..close)?.to_owned();
             let mut rest = stat.get(close + 2..)?.split(' ');
             let state = rest.next()?.chars().next()?;
-            let _ppid = rest.next()?;
+            let ppid = rest.next()?.parse().ok()?;
             let pgrp = rest.next()?.parse().ok()?;
             Some(ProcStat {
                 pid,
                 name,
                 state,
+                ppid,
                 pgrp,
             })
         })

@@ -356,14 +356,46 @@ async fn large_diff(app: &App, fx: &Fixture) -> E2eResult {
         "e2e review_large_diff: first diff line drawn {ms:.0} ms after opening a 50,000-line diff"
     );
     app.save_screenshot("review_large_diff").await;
-    // What this asserts is the viewer's part: from the review data being in the page to the
-    // first line drawn. The total also holds the `attempt_review` round trip, which carries the
-    // whole diff; in this unoptimized test build it alone takes over a second (reported above,
-    // not asserted: the target is for the release app).
-    if ms < 0.0 || ms - pane >= 1000.0 {
+    // The target (issue 9): the first file visible within a second of opening the page. The
+    // review payload carries only the first files' hunks; the rest load as they come into view.
+    if !(0.0..1000.0).contains(&ms) {
         return Err(format!(
-            "the first file of a 50,000-line diff took {:.0} ms to draw once loaded ({ms:.0} ms in all)",
-            ms - pane
+            "the first line of a 50,000-line diff was drawn {ms:.0} ms after opening the page \
+             (review loaded after {pane:.0} ms); the target is under 1,000 ms"
+        ));
+    }
+    // Scroll through the whole diff, a screen at a time, so the deferred files load as they
+    // come into view; then weigh the webview.
+    for _ in 0..40 {
+        app.client
+            .execute(
+                "const v = document.querySelector('.diff-codeview'); \
+                 if (v) { v.scrollTop += v.clientHeight * 2; }",
+                vec![],
+            )
+            .await
+            .map_err(|e| format!("scroll: {e}"))?;
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let waiting = app
+        .client
+        .execute(
+            "return Array.from(document.querySelectorAll('[data-diff-deferred]')).map(e => e.dataset.diffDeferred).join(',');",
+            vec![],
+        )
+        .await
+        .map_err(|e| format!("count deferred: {e}"))?;
+    eprintln!("e2e review_large_diff: after scrolling to the end, file headers still waiting for lines: [{waiting}]");
+    let (pss_kib, count) = crate::procs::webview_pss_kib(&app.home)
+        .ok_or("no WebKitWebProcess of the app found to measure")?;
+    let pss_mb = pss_kib as f64 / 1024.0;
+    eprintln!(
+        "e2e review_large_diff: webview PSS {pss_mb:.0} MB over {count} WebKitWebProcess while showing it"
+    );
+    if pss_mb >= 500.0 {
+        return Err(format!(
+            "the webview uses {pss_mb:.0} MB PSS showing a 50,000-line diff; the target is under 500 MB"
         ));
     }
     let files = app
@@ -381,8 +413,8 @@ async fn large_diff(app: &App, fx: &Fixture) -> E2eResult {
 }
 
 #[tokio::test]
-async fn a_50000_line_diff_draws_its_first_file_within_a_second_of_loading() {
-    if !E2e::enabled("a_50000_line_diff_draws_its_first_file_within_a_second_of_loading") {
+async fn a_50000_line_diff_shows_its_first_file_within_a_second_in_under_500_mb() {
+    if !E2e::enabled("a_50000_line_diff_shows_its_first_file_within_a_second_in_under_500_mb") {
         return;
     }
     let fx = Fixture::new();

@@ -11,6 +11,7 @@ use specta::Type;
 use switchyard_core::attempt::{
     AttemptLogEntry, AttemptRequest, AttemptReview, AttemptSummary, LineComment,
 };
+use switchyard_core::review::diff::{FileChange, REVIEW_LINE_BUDGET};
 use switchyard_engine::attempts::{CompareSummary, RepoProbe};
 use switchyard_engine::{Engine, EngineEvent};
 use tauri::ipc::Channel;
@@ -37,13 +38,40 @@ pub async fn start_attempt(
 }
 
 /// Everything review shows for one attempt (diff, gates, verification, usage, decision).
+/// The diff carries hunks for its first files only (about `REVIEW_LINE_BUDGET` lines); the
+/// rest are marked `hunksDeferred` and come one by one from `attempt_file_diff`, so a huge
+/// change opens at once.
 #[tauri::command]
 #[specta::specta]
 pub async fn attempt_review(
     state: State<'_, AppState>,
     id: String,
 ) -> Result<AttemptReview, IpcError> {
-    Ok(state.require()?.attempt_review(&id).await?)
+    Ok(state
+        .require()?
+        .attempt_review_budgeted(&id, REVIEW_LINE_BUDGET)
+        .await?)
+}
+
+/// One changed file of the attempt's captured diff with all its hunks (for a file the review
+/// payload deferred). `not_found` for an unknown attempt, no diff, or a path not in it.
+#[tauri::command]
+#[specta::specta]
+pub async fn attempt_file_diff(
+    state: State<'_, AppState>,
+    id: String,
+    path: String,
+) -> Result<FileChange, IpcError> {
+    Ok(state.require()?.attempt_file_diff(&id, &path).await?)
+}
+
+/// The review as the page receives it: hunks budgeted like `attempt_review`'s, since the
+/// decision commands hand the page a fresh review too.
+fn budgeted(mut review: AttemptReview) -> AttemptReview {
+    if let Some(diff) = review.diff.as_mut() {
+        diff.defer_hunks(REVIEW_LINE_BUDGET);
+    }
+    review
 }
 
 /// Every attempt, newest first.
@@ -88,13 +116,7 @@ pub async fn watch_attempt(
     if !feed.catch_up().await? {
         return Ok(());
     }
-    let live = feed
-        .engine
-        .attempt_review(&feed.id)
-        .await?
-        .summary
-        .state
-        .is_live();
+    let live = feed.engine.attempt_summary(&feed.id).await?.state.is_live();
     if !live {
         // It ended between the replay and now: its last entries are stored already.
         feed.catch_up().await?;
@@ -184,7 +206,7 @@ pub async fn recover_attempt(
     state: State<'_, AppState>,
     id: String,
 ) -> Result<AttemptReview, IpcError> {
-    Ok(state.require()?.recover_attempt(&id).await?)
+    Ok(budgeted(state.require()?.recover_attempt(&id).await?))
 }
 
 /// What Approve sends.
@@ -207,10 +229,12 @@ pub async fn approve_attempt(
     state: State<'_, AppState>,
     request: ApproveRequest,
 ) -> Result<AttemptReview, IpcError> {
-    Ok(state
-        .require()?
-        .approve_attempt(&request.id, &request.message, request.integrate)
-        .await?)
+    Ok(budgeted(
+        state
+            .require()?
+            .approve_attempt(&request.id, &request.message, request.integrate)
+            .await?,
+    ))
 }
 
 /// Rejects the attempt with a reason and removes its worktree.
@@ -221,7 +245,9 @@ pub async fn reject_attempt(
     id: String,
     reason: String,
 ) -> Result<AttemptReview, IpcError> {
-    Ok(state.require()?.reject_attempt(&id, &reason).await?)
+    Ok(budgeted(
+        state.require()?.reject_attempt(&id, &reason).await?,
+    ))
 }
 
 /// What Request changes sends.
@@ -288,10 +314,12 @@ pub async fn pick_attempt(
     state: State<'_, AppState>,
     request: PickRequest,
 ) -> Result<AttemptReview, IpcError> {
-    Ok(state
-        .require()?
-        .pick_attempt(&request.compare, &request.winner, &request.message)
-        .await?)
+    Ok(budgeted(
+        state
+            .require()?
+            .pick_attempt(&request.compare, &request.winner, &request.message)
+            .await?,
+    ))
 }
 
 /// The repository around `repo`: top level, branch, head, uncommitted paths and the

@@ -186,8 +186,18 @@ export const commands = {
 	 *  Progress arrives as `AttemptStateChanged` events and through `watch_attempt`.
 	 */
 	startAttempt: (request: AttemptRequest_Deserialize) => typedError<AttemptSummary_Serialize, IpcError>(__TAURI_INVOKE("start_attempt", { request })),
-	/**  Everything review shows for one attempt (diff, gates, verification, usage, decision). */
+	/**
+	 *  Everything review shows for one attempt (diff, gates, verification, usage, decision).
+	 *  The diff carries hunks for its first files only (about `REVIEW_LINE_BUDGET` lines); the
+	 *  rest are marked `hunksDeferred` and come one by one from `attempt_file_diff`, so a huge
+	 *  change opens at once.
+	 */
 	attemptReview: (id: string) => typedError<AttemptReview_Serialize, IpcError>(__TAURI_INVOKE("attempt_review", { id })),
+	/**
+	 *  One changed file of the attempt's captured diff with all its hunks (for a file the review
+	 *  payload deferred). `not_found` for an unknown attempt, no diff, or a path not in it.
+	 */
+	attemptFileDiff: (id: string, path: string) => typedError<FileChange_Serialize, IpcError>(__TAURI_INVOKE("attempt_file_diff", { id, path })),
 	/**  Every attempt, newest first. */
 	listAttempts: () => typedError<AttemptSummary_Serialize[], IpcError>(__TAURI_INVOKE("list_attempts")),
 	/**  The stored log entries after `after_seq` (0 = all). */
@@ -1404,8 +1414,16 @@ export type FileChange_Deserialize = {
 	oldSize?: number | null,
 	/**  Either side is over [`CONTENT_LIMIT_BYTES`]: `hunks` is empty on purpose. */
 	contentOmitted: boolean,
-	/**  The line diff (three lines of context), empty for binary and omitted files. */
+	/**
+	 *  The line diff (three lines of context), empty for binary and omitted files, and for
+	 *  a file whose hunks were left out of a budgeted payload (see `hunks_deferred`).
+	 */
 	hunks: Hunk_Deserialize[],
+	/**
+	 *  `hunks` was emptied to keep a large review payload small; fetch this one file's
+	 *  change to see them. Never set in the stored diff, so absent from most JSON.
+	 */
+	hunksDeferred?: boolean,
 };
 
 /**  One changed file. */
@@ -1448,8 +1466,16 @@ export type FileChange_Serialize = {
 	oldSize: number | null,
 	/**  Either side is over [`CONTENT_LIMIT_BYTES`]: `hunks` is empty on purpose. */
 	contentOmitted: boolean,
-	/**  The line diff (three lines of context), empty for binary and omitted files. */
+	/**
+	 *  The line diff (three lines of context), empty for binary and omitted files, and for
+	 *  a file whose hunks were left out of a budgeted payload (see `hunks_deferred`).
+	 */
 	hunks: Hunk_Serialize[],
+	/**
+	 *  `hunks` was emptied to keep a large review payload small; fetch this one file's
+	 *  change to see them. Never set in the stored diff, so absent from most JSON.
+	 */
+	hunksDeferred?: boolean,
 };
 
 /**  How a file changed. */

@@ -312,6 +312,8 @@ export const reviewIpc = {
   list: () => unwrap(commands.listAttempts()),
   /** One attempt with its diff, gates, verification, usage and decision. */
   review: (id: string) => unwrap(commands.attemptReview(id)),
+  /** One file of the attempt's diff with all its hunks (for a file marked `hunksDeferred`). */
+  fileDiff: (id: string, path: string) => unwrap(commands.attemptFileDiff(id, path)),
   /** Log entries after `afterSeq` (0 = from the start). */
   log: (id: string, afterSeq: number) => unwrap(commands.attemptLog(id, afterSeq)),
   /**

@@ -114,11 +114,49 @@ pub struct FileChange {
     pub old_size: Option<u64>,
     /// Either side is over [`CONTENT_LIMIT_BYTES`]: `hunks` is empty on purpose.
     pub content_omitted: bool,
-    /// The line diff (three lines of context), empty for binary and omitted files.
+    /// The line diff (three lines of context), empty for binary and omitted files, and for
+    /// a file whose hunks were left out of a budgeted payload (see `hunks_deferred`).
     pub hunks: Vec<Hunk>,
+    /// `hunks` was emptied to keep a large review payload small; fetch this one file's
+    /// change to see them. Never set in the stored diff, so absent from most JSON.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[specta(optional)]
+    pub hunks_deferred: bool,
+}
+
+/// How many diff lines a budgeted review payload carries (see [`CapturedDiff::defer_hunks`]).
+pub const REVIEW_LINE_BUDGET: usize = 2_000;
+
+impl CapturedDiff {
+    /// Keeps the hunks of the first files, in order, while their lines fit in `budget` (the
+    /// first file with hunks is always kept, so something shows at once), and empties the
+    /// rest, marking them `hunks_deferred`. File list, stats and hashes are untouched.
+    pub fn defer_hunks(&mut self, budget: usize) {
+        let mut used = 0usize;
+        let mut kept_one = false;
+        for file in &mut self.files {
+            if file.hunks.is_empty() {
+                continue;
+            }
+            let lines = file.line_count();
+            if kept_one && used + lines > budget {
+                used = budget;
+                file.hunks = Vec::new();
+                file.hunks_deferred = true;
+            } else {
+                used += lines;
+                kept_one = true;
+            }
+        }
+    }
 }
 
 impl FileChange {
+    /// Diff lines (hunk headers not counted) this change carries.
+    pub fn line_count(&self) -> usize {
+        self.hunks.iter().map(|h| h.lines.len()).sum()
+    }
+
     /// The new side is a symlink (so the tree after the change holds a link at `path`).
     pub fn new_is_symlink(&self) -> bool {
         self.new_mode.as_deref() == Some(MODE_SYMLINK)
@@ -338,6 +376,7 @@ impl CapturedDiff {
                 old_size,
                 content_omitted: omitted,
                 hunks: Vec::new(),
+                hunks_deferred: false,
             };
             file.is_symlink = file.new_is_symlink()
                 || (file.new_mode.is_none() && file.old_mode.as_deref() == Some(MODE_SYMLINK));

@@ -80,6 +80,43 @@ impl Engine {
     }
 }
 
+/// A parsed diff artifact and what identifies the file it came from.
+#[derive(Debug)]
+pub(crate) struct CachedDiff {
+    id: String,
+    len: u64,
+    modified: Option<std::time::SystemTime>,
+    diff: std::sync::Arc<switchyard_core::review::diff::CapturedDiff>,
+}
+
+impl Engine {
+    /// The stored diff of `id`, parsed once while the file stays the same (length and mtime);
+    /// `None` when missing or unreadable. Callers asking at once wait for one parse.
+    pub(crate) async fn cached_diff(
+        &self,
+        id: &str,
+    ) -> Option<std::sync::Arc<switchyard_core::review::diff::CapturedDiff>> {
+        let path = self.artifact_dir(id).join(DIFF_ARTIFACT);
+        let mut cache = self.attempts.diff_cache.lock().await;
+        let meta = tokio::fs::metadata(&path).await.ok()?;
+        let (len, modified) = (meta.len(), meta.modified().ok());
+        if let Some(hit) = cache.as_ref() {
+            if hit.id == id && hit.len == len && hit.modified == modified {
+                return Some(hit.diff.clone());
+            }
+        }
+        let bytes = tokio::fs::read(&path).await.ok()?;
+        let diff = std::sync::Arc::new(serde_json::from_slice(&bytes).ok()?);
+        *cache = Some(CachedDiff {
+            id: id.to_owned(),
+            len,
+            modified,
+            diff: std::sync::Arc::clone(&diff),
+        });
+        Some(diff)
+    }
+}
+
 /// The raw output file, written as output arrives (from the runner's tap), hashed as written
 /// and capped at [`MAX_RAW_OUTPUT`].
 #[derive(Debug)]

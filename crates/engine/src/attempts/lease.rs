@@ -51,6 +51,9 @@ pub(crate) struct AttemptsRuntime {
     /// Hand-off tokens this engine holds besides its own (see `detach`): registered as open
     /// in this process, so an engine here never takes their attempts for orphans.
     held: Mutex<Vec<String>>,
+    /// The last diff artifact parsed for `attempt_file_diff`, so a page loading a large
+    /// change file by file parses it once, not once per file.
+    pub diff_cache: tokio::sync::Mutex<Option<super::artifacts::CachedDiff>>,
 }
 
 impl AttemptsRuntime {
@@ -66,6 +69,7 @@ impl AttemptsRuntime {
             pid: std::process::id(),
             running: Running::default(),
             held: Mutex::new(Vec::new()),
+            diff_cache: tokio::sync::Mutex::new(None),
         }
     }
 

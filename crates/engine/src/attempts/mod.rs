@@ -40,6 +40,7 @@ use std::time::Duration;
 pub use detach::{detached_log, Handoff, Launch};
 use switchyard_core::attempt::{AttemptLog, AttemptLogEntry, AttemptReview, AttemptSummary};
 pub use switchyard_core::attempt::{CompareSummary, RepoProbe};
+use switchyard_core::review::diff::FileChange;
 use switchyard_core::verify::default_verification;
 use switchyard_runner::git::{Git, Repo};
 use tokio_util::sync::CancellationToken;
@@ -72,6 +73,47 @@ impl Engine {
     pub async fn attempt_review(&self, id: &str) -> Result<AttemptReview, EngineError> {
         let row = self.attempt_row(id).await?;
         self.review_of(&row).await
+    }
+
+    /// The attempt's summary alone (no diff read: cheap even for a huge change).
+    /// Errors: `NotFound`.
+    pub async fn attempt_summary(&self, id: &str) -> Result<AttemptSummary, EngineError> {
+        let row = self.attempt_row(id).await?;
+        Ok(record::summary(&row, record::now_ms()))
+    }
+
+    /// [`Self::attempt_review`] with the diff's hunks kept only for the first files, up to
+    /// `line_budget` diff lines; the other files keep their stats and are marked
+    /// `hunks_deferred` (fetch each with [`Self::attempt_file_diff`]). For a page that must
+    /// show a large change at once. Errors: `NotFound`.
+    pub async fn attempt_review_budgeted(
+        &self,
+        id: &str,
+        line_budget: usize,
+    ) -> Result<AttemptReview, EngineError> {
+        let mut review = self.attempt_review(id).await?;
+        if let Some(diff) = review.diff.as_mut() {
+            diff.defer_hunks(line_budget);
+        }
+        Ok(review)
+    }
+
+    /// One file's change, with every hunk, from the stored diff of attempt `id`. `path` is
+    /// the file's (new) path as listed in the diff. Errors: `NotFound` (no such attempt, no
+    /// captured diff yet, or no such file in it).
+    pub async fn attempt_file_diff(&self, id: &str, path: &str) -> Result<FileChange, EngineError> {
+        self.attempt_row(id).await?;
+        let diff = self
+            .cached_diff(id)
+            .await
+            .ok_or_else(|| EngineError::NotFound(format!("attempt {id} has no captured diff")))?;
+        diff.files
+            .iter()
+            .find(|f| f.path == path)
+            .cloned()
+            .ok_or_else(|| {
+                EngineError::NotFound(format!("attempt {id} did not change the file {path}"))
+            })
     }
 
     /// The attempt's log entries after `after_seq` (0: from the start), in order, at most

@@ -31,6 +31,7 @@ export function AttemptDetail({ id, now }: { id: string; now: () => number }) {
       setError(describeError(e).message);
     }
   }, [id]);
+  const loadFile = useCallback((path: string) => reviewIpc.fileDiff(id, path), [id]);
 
   // The log replays from the last entry this view holds, then streams while the attempt lives.
   useEffect(() => {
@@ -186,6 +187,7 @@ export function AttemptDetail({ id, now }: { id: string; now: () => number }) {
           {review.diff ? (
             <DiffPane
               diff={review.diff}
+              loadFile={loadFile}
               comments={comments.filter((c) => c.text.trim() !== "")}
               onLineClick={summary.state === "review" ? addLineComment : undefined}
             />

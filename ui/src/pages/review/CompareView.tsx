@@ -148,7 +148,13 @@ export function CompareView({ id }: { id: string }) {
                   Pick this one
                 </button>
               </div>
-              {r.diff && <DiffPane diff={r.diff} compact />}
+              {r.diff && (
+                <DiffPane
+                  diff={r.diff}
+                  loadFile={(path) => reviewIpc.fileDiff(s.id, path)}
+                  compact
+                />
+              )}
             </section>
           );
         })}

@@ -1,6 +1,7 @@
-import { lazy, Suspense, useCallback, useRef, useState } from "react";
-import type { CapturedDiff, LineComment } from "../../../ipc";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { type CapturedDiff, describeError, type FileChange, type LineComment } from "../../../ipc";
 import type { DiffRendererHandle, DiffStyle } from "./DiffRenderer";
+import { type Deferred, withLoaded } from "./deferred";
 import { FileTree } from "./FileTree";
 import { collapseReason, lineCount } from "./model";
 
@@ -16,21 +17,59 @@ interface Props {
   onLineClick?: (path: string, line: number) => void;
   /** Compact: no file tree (the Compare view's columns). */
   compact?: boolean;
+  /** Fetches one file's full change, for files the payload marked `hunksDeferred`. */
+  loadFile?: (path: string) => Promise<FileChange>;
 }
 
 /** Rough pixel height of the rendered diff, so a small change does not sit in a tall empty box. */
 function bodyHeight(diff: CapturedDiff, compact: boolean): string {
   let rows = 0;
   for (const file of diff.files) {
-    rows += 2.5 + (collapseReason(file.path) ? 0 : lineCount(file) + file.hunks.length * 1.6);
+    const lines = file.hunksDeferred ? file.additions + file.deletions : lineCount(file);
+    rows += 2.5 + (collapseReason(file.path) ? 0 : lines + file.hunks.length * 1.6);
   }
   const px = Math.max(compact ? 140 : 220, Math.round(rows * 20) + 40);
   return `min(${px}px, ${compact ? 55 : 70}vh)`;
 }
 
 /** File tree with +/− counts beside the unified or split diff of every file. */
-export function DiffPane({ diff, comments = [], onLineClick, compact = false }: Props) {
+export function DiffPane({
+  diff: payload,
+  comments = [],
+  onLineClick,
+  compact = false,
+  loadFile,
+}: Props) {
   const [style, setStyle] = useState<DiffStyle>("unified");
+  const [loaded, setLoaded] = useState<ReadonlyMap<string, Deferred>>(new Map());
+  const loader = useRef(loadFile);
+  loader.current = loadFile;
+  // Loads belong to one captured diff: a new one starts over.
+  const sha = payload.sha256;
+  const started = useRef({ sha, paths: new Set<string>() });
+  useEffect(() => {
+    if (started.current.sha !== sha) {
+      started.current = { sha, paths: new Set() };
+      setLoaded(new Map());
+    }
+  }, [sha]);
+
+  // Fetches a deferred file once (again after an error, when asked).
+  const need = useCallback((path: string, retry = false) => {
+    const load = loader.current;
+    const mine = started.current;
+    if (!load || (mine.paths.has(path) && !retry)) return;
+    mine.paths.add(path);
+    const put = (entry: Deferred) => {
+      if (started.current === mine) setLoaded((prev) => new Map(prev).set(path, entry));
+    };
+    put({ state: "loading" });
+    load(path).then(
+      (file) => put({ state: "done", file }),
+      (e: unknown) => put({ state: "error", message: describeError(e).message }),
+    );
+  }, []);
+  const diff = useMemo(() => withLoaded(payload, loaded), [payload, loaded]);
   const [toggled, setToggled] = useState<ReadonlySet<string>>(new Set());
   const [selected, setSelected] = useState<string | null>(null);
   const renderer = useRef<DiffRendererHandle>(null);
@@ -44,10 +83,14 @@ export function DiffPane({ diff, comments = [], onLineClick, compact = false }: 
     });
   }, []);
 
-  const select = useCallback((path: string) => {
-    setSelected(path);
-    renderer.current?.scrollToFile(path);
-  }, []);
+  const select = useCallback(
+    (path: string) => {
+      setSelected(path);
+      need(path);
+      renderer.current?.scrollToFile(path);
+    },
+    [need],
+  );
 
   return (
     <div className={`diff-pane${compact ? " compact" : ""}`} data-diff-sha={diff.sha256}>
@@ -92,6 +135,8 @@ export function DiffPane({ diff, comments = [], onLineClick, compact = false }: 
                 onToggleCollapsed={toggle}
                 comments={comments}
                 onLineClick={onLineClick}
+                deferred={loaded}
+                onNeedFile={loadFile ? need : undefined}
               />
             </Suspense>
           )}

@@ -12,6 +12,8 @@ import {
 } from "@pierre/diffs/react";
 import { forwardRef, useImperativeHandle, useMemo, useRef } from "react";
 import type { CapturedDiff, FileChange, LineComment } from "../../../ipc";
+import { DeferredNote } from "./DeferredNote";
+import type { Deferred } from "./deferred";
 import { collapseReason, fileNotes, filePatch } from "./model";
 
 export type DiffStyle = "unified" | "split";
@@ -25,6 +27,10 @@ export interface DiffRendererProps {
   comments: readonly LineComment[];
   /** A click on a new-side line (to comment on it). */
   onLineClick?: (path: string, line: number) => void;
+  /** Load state of the files marked `hunksDeferred`. */
+  deferred?: ReadonlyMap<string, Deferred>;
+  /** Asks for a deferred file's hunks (its header came into view); `retry` after an error. */
+  onNeedFile?: (path: string, retry?: boolean) => void;
 }
 
 export interface DiffRendererHandle {
@@ -48,12 +54,24 @@ export function toFileDiff(file: FileChange, cacheKey: string): FileDiffMetadata
 }
 
 export const DiffRenderer = forwardRef<DiffRendererHandle, DiffRendererProps>(function DiffRenderer(
-  { diff, style, collapsed, onToggleCollapsed, comments, onLineClick },
+  { diff, style, collapsed, onToggleCollapsed, comments, onLineClick, deferred, onNeedFile },
   ref,
 ) {
   const view = useRef<CodeViewHandle<Note, undefined>>(null);
+  // Parsed once per file and form (deferred or full), so a file loading in does not re-parse
+  // the others.
+  const cache = useRef(new Map<string, FileDiffMetadata | null>());
   const parsed = useMemo(
-    () => diff.files.map((file) => toFileDiff(file, `${diff.sha256}:${file.path}`)),
+    () =>
+      diff.files.map((file) => {
+        const key = `${diff.sha256}:${file.hunksDeferred ? "deferred" : "full"}:${file.path}`;
+        let hit = cache.current.get(key);
+        if (hit === undefined) {
+          hit = toFileDiff(file, key);
+          cache.current.set(key, hit);
+        }
+        return hit;
+      }),
     [diff],
   );
   const byPath = useMemo(() => new Map(diff.files.map((f) => [f.path, f])), [diff]);
@@ -138,6 +156,14 @@ export const DiffRenderer = forwardRef<DiffRendererHandle, DiffRendererProps>(fu
         return (
           <span className="diff-notes" data-diff-notes={file.path}>
             {reason && <span className={`diff-note note-${reason}`}>{reason}</span>}
+            {file.hunksDeferred && (
+              <DeferredNote
+                path={file.path}
+                entry={deferred?.get(file.path)}
+                open={!(item.type === "diff" && item.collapsed)}
+                onNeed={onNeedFile}
+              />
+            )}
             {fileNotes(file)
               .filter((note) => note.kind !== "renamed" && note.kind !== "added")
               .map((note) => (
