@@ -6,6 +6,7 @@ mod attempts_support;
 use attempts_support::{git, settle, write, Fixture, FIX};
 use switchyard_core::attempt::{AttemptLog, AttemptState, ReviewDecision};
 use switchyard_core::error::ErrorCode;
+use switchyard_core::review::diff::FileStatus;
 use switchyard_core::review::gates::GateName;
 
 #[tokio::test]
@@ -201,6 +202,16 @@ async fn request_changes_continues_in_the_same_worktree_with_the_comments() {
         .map(|f| f.path.clone())
         .collect();
     assert_eq!(files, ["calc.sh"], "the diff is still against the base");
+    let since = revised
+        .previous
+        .as_ref()
+        .expect("diff against the previous attempt");
+    let since: Vec<(String, FileStatus)> = since
+        .files
+        .iter()
+        .map(|f| (f.path.clone(), f.status))
+        .collect();
+    assert_eq!(since, [("stray.txt".to_owned(), FileStatus::Deleted)]);
     let seen = std::fs::read_to_string(fx.home.join("prompt-seen.txt")).expect("prompt");
     assert!(
         seen.contains("Only touch calc.sh") && seen.contains("stray.txt:1: delete this file"),
@@ -216,6 +227,48 @@ async fn request_changes_continues_in_the_same_worktree_with_the_comments() {
     assert_eq!(approved.summary.state, AttemptState::Integrated);
     assert!(!fx.worktree(&first.id).exists());
     assert!(fx.attempt_branches().is_empty());
+    engine.close().await;
+}
+
+#[tokio::test]
+async fn a_revision_is_shown_against_the_base_and_against_the_previous_attempt() {
+    let fx = Fixture::new();
+    let engine = fx.engine().await;
+    // First pass: the fix. Second pass: keeps the fix and adds a note, nothing else.
+    let worker = fx.worker(
+        "revise-note",
+        &format!("if grep -q 'Review comments' ; then printf 'why\\n' > NOTES.md; else {FIX} fi\n"),
+    );
+    let first = engine
+        .start_attempt(fx.request(&worker), "cli")
+        .await
+        .expect("start");
+    let review = settle(&engine, &first.id).await;
+    assert_eq!(review.summary.state, AttemptState::Review, "{review:?}");
+    assert!(review.previous.is_none(), "a first attempt has no previous");
+    let base_commit = review.diff.as_ref().expect("diff").base.clone();
+    let second = engine
+        .request_changes(&first.id, "Explain the fix in NOTES.md", Vec::new())
+        .await
+        .expect("request changes");
+    let revised = settle(&engine, &second.id).await;
+    assert_eq!(revised.summary.state, AttemptState::Review, "{revised:?}");
+    let paths = |diff: &switchyard_core::review::diff::CapturedDiff| -> Vec<String> {
+        diff.files.iter().map(|f| f.path.clone()).collect()
+    };
+    let against_base = revised.diff.as_ref().expect("diff");
+    assert_eq!(paths(against_base), ["NOTES.md", "calc.sh"]);
+    let since = revised.previous.as_ref().expect("previous");
+    assert_eq!(paths(since), ["NOTES.md"], "only what the revision changed");
+    assert_eq!(since.files[0].status, FileStatus::Added);
+    assert_eq!((since.additions, since.deletions), (1, 0));
+    assert_ne!(
+        since.base, base_commit,
+        "measured from the first attempt's tree"
+    );
+    // The same view survives a reload (read from what was recorded, not recomputed).
+    let again = engine.attempt_review(&second.id).await.expect("review");
+    assert_eq!(again.previous.as_ref(), Some(since));
     engine.close().await;
 }
 

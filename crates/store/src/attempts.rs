@@ -58,6 +58,8 @@ pub struct AttemptRow {
     pub started_ms: Option<i64>,
     pub finished_ms: Option<i64>,
     pub diff_sha256: Option<String>,
+    /// The captured index's tree object (see the `attempt_tree` migration).
+    pub diff_tree: Option<String>,
     pub files_changed: Option<u32>,
     pub additions: Option<u32>,
     pub deletions: Option<u32>,
@@ -136,6 +138,11 @@ impl AttemptChanges {
             .set("files_changed", Value::Int(i64::from(files)))
             .set("additions", Value::Int(i64::from(additions)))
             .set("deletions", Value::Int(i64::from(deletions)))
+    }
+
+    /// The tree object of the captured change.
+    pub fn tree(self, tree: String) -> Self {
+        self.set("diff_tree", Value::Text(tree))
     }
 
     /// Every gate's result (JSON) and whether all passed.
@@ -263,6 +270,7 @@ fn attempt_row(row: &SqliteRow) -> Result<AttemptRow, StoreError> {
         started_ms: row.try_get("started_ms")?,
         finished_ms: row.try_get("finished_ms")?,
         diff_sha256: row.try_get("diff_sha256")?,
+        diff_tree: row.try_get("diff_tree")?,
         files_changed: u32_col(row, "files_changed")?,
         additions: u32_col(row, "additions")?,
         deletions: u32_col(row, "deletions")?,

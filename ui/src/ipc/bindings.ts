@@ -433,6 +433,12 @@ export type AttemptReview_Deserialize = {
 	summary: AttemptSummary_Deserialize,
 	/**  The change against the base, captured from the worktree by Switchyard. */
 	diff?: CapturedDiff_Deserialize | null,
+	/**
+	 *  For a revision (an attempt with a parent): the change against the parent attempt's
+	 *  captured tree, i.e. what this revision changed (`base` is that tree's id). `None`
+	 *  without a parent, before capture, or when the parent's tree is not known.
+	 */
+	previous?: CapturedDiff_Deserialize | null,
 	/**  Each gate's verdict with evidence; verification is the last one. */
 	gates: GateResult_Deserialize[],
 	/**  Switchyard's own verification record. */
@@ -454,6 +460,12 @@ export type AttemptReview_Serialize = {
 	summary: AttemptSummary_Serialize,
 	/**  The change against the base, captured from the worktree by Switchyard. */
 	diff: CapturedDiff_Serialize | null,
+	/**
+	 *  For a revision (an attempt with a parent): the change against the parent attempt's
+	 *  captured tree, i.e. what this revision changed (`base` is that tree's id). `None`
+	 *  without a parent, before capture, or when the parent's tree is not known.
+	 */
+	previous: CapturedDiff_Serialize | null,
 	/**  Each gate's verdict with evidence; verification is the last one. */
 	gates: GateResult_Serialize[],
 	/**  Switchyard's own verification record. */

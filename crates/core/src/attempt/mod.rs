@@ -145,6 +145,10 @@ pub struct AttemptReview {
     pub summary: AttemptSummary,
     /// The change against the base, captured from the worktree by Switchyard.
     pub diff: Option<CapturedDiff>,
+    /// For a revision (an attempt with a parent): the change against the parent attempt's
+    /// captured tree, i.e. what this revision changed (`base` is that tree's id). `None`
+    /// without a parent, before capture, or when the parent's tree is not known.
+    pub previous: Option<CapturedDiff>,
     /// Each gate's verdict with evidence; verification is the last one.
     pub gates: Vec<GateResult>,
     /// Switchyard's own verification record.

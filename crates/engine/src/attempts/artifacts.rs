@@ -12,6 +12,9 @@ use crate::{Engine, EngineError};
 
 /// The captured diff (`CapturedDiff` as JSON).
 pub(crate) const DIFF_ARTIFACT: &str = "diff.json";
+/// The captured change against the parent attempt's captured tree (`CapturedDiff` as JSON;
+/// its `base` is that tree), for revisions only.
+pub(crate) const PREVIOUS_DIFF_ARTIFACT: &str = "diff-previous.json";
 /// The worker's raw stdout and stderr, in arrival order.
 pub(crate) const OUTPUT_ARTIFACT: &str = "worker-output.log";
 /// Switchyard's verification record (JSON).

@@ -15,7 +15,7 @@ use switchyard_runner::verify::{verify, VerifyOptions};
 use switchyard_store::attempts::{AttemptChanges, AttemptRow, Guard};
 use tokio_util::sync::CancellationToken;
 
-use super::artifacts::{DIFF_ARTIFACT, VERIFICATION_ARTIFACT};
+use super::artifacts::{DIFF_ARTIFACT, PREVIOUS_DIFF_ARTIFACT, VERIFICATION_ARTIFACT};
 use super::launch::WorkerEnd;
 use super::open_repo;
 use super::record::{code_name, now_ms};
@@ -288,6 +288,8 @@ impl Engine {
         let diff_json = serde_json::to_vec(&capture.diff).map_err(internal("diff"))?;
         self.write_artifact(&row.id, DIFF_ARTIFACT, &diff_json)
             .await?;
+        self.record_previous_diff(row, worktree, &capture.tree)
+            .await?;
         let policy = GatePolicy {
             locked: LockedPaths::new(&request.lock)
                 .map_err(|e| EngineError::InvalidInput(e.to_string()))?,
@@ -347,6 +349,7 @@ impl Engine {
         let files = u32::try_from(diff.files.len()).unwrap_or(u32::MAX);
         changes = changes
             .diff(diff.sha256.clone(), files, diff.additions, diff.deletions)
+            .tree(capture.tree.clone())
             .gates(passed, gates_json);
         let guard = Guard {
             state: AttemptState::Verifying,
@@ -363,6 +366,34 @@ impl Engine {
             )));
         }
         Ok(())
+    }
+
+    /// For a revision, writes its change against the parent attempt's captured tree. A parent
+    /// without a recorded tree (captured before trees were kept) or whose tree git no longer
+    /// has leaves no artifact: the review then offers only the diff against the base.
+    async fn record_previous_diff(
+        &self,
+        row: &AttemptRow,
+        worktree: &Worktree,
+        tree: &str,
+    ) -> Result<(), EngineError> {
+        let Some(parent) = row.parent.as_deref() else {
+            return Ok(());
+        };
+        let Some(parent_tree) = self.attempt_row(parent).await?.diff_tree else {
+            return Ok(());
+        };
+        match worktree.diff_trees(&parent_tree, tree).await {
+            Ok(diff) => {
+                let json = serde_json::to_vec(&diff).map_err(internal("previous diff"))?;
+                self.write_artifact(&row.id, PREVIOUS_DIFF_ARTIFACT, &json)
+                    .await
+            }
+            Err(error) => {
+                tracing::warn!(attempt = %row.id, %parent, %error, "diff against the previous attempt unavailable");
+                Ok(())
+            }
+        }
     }
 
     /// Every key Switchyard holds in the keychain (label = provider id), for the secrets

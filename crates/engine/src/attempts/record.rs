@@ -11,7 +11,7 @@ use switchyard_core::verify::VerificationRecord;
 use switchyard_core::worker::Usage;
 use switchyard_store::attempts::{AttemptChanges, AttemptRow, Guard};
 
-use super::artifacts::DIFF_ARTIFACT;
+use super::artifacts::{DIFF_ARTIFACT, PREVIOUS_DIFF_ARTIFACT};
 use crate::events::EngineEvent;
 use crate::{Engine, EngineError};
 
@@ -185,10 +185,18 @@ impl Engine {
     pub(crate) async fn review_of(&self, row: &AttemptRow) -> Result<AttemptReview, EngineError> {
         let gates: Vec<GateResult> = json(row.gates_json.as_deref()).unwrap_or_default();
         let diff = self.read_artifact_json(&row.id, DIFF_ARTIFACT).await;
+        let previous = match row.parent {
+            Some(_) => {
+                self.read_artifact_json(&row.id, PREVIOUS_DIFF_ARTIFACT)
+                    .await
+            }
+            None => None,
+        };
         let blocked = approve_blocked(row, &gates);
         Ok(AttemptReview {
             summary: summary(row, now_ms()),
             diff,
+            previous,
             verification: json::<VerificationRecord>(row.verification_json.as_deref()),
             usage: json::<Usage>(row.usage_json.as_deref()),
             decision: json::<ReviewDecision>(row.decision_json.as_deref()),

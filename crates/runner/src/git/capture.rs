@@ -34,10 +34,9 @@ const DIFF_CONFIG: &[&str] = &[
     "color.diff=never",
 ];
 
-/// Arguments pinned for both the raw listing and the patch.
+/// Arguments pinned for both the raw listing and the patch, after `diff` (and `--cached` when
+/// the index is one side).
 const DIFF_ARGS: &[&str] = &[
-    "diff",
-    "--cached",
     "--full-index",
     "--no-color",
     "--no-ext-diff",
@@ -70,6 +69,9 @@ pub struct Capture {
     pub diff: CapturedDiff,
     /// The canonical patch (its SHA-256 is `diff.sha256`).
     pub patch: CanonicalPatch,
+    /// The tree object of the staged index (`git write-tree`), so a later attempt's change
+    /// can be diffed against exactly this one ([`Worktree::diff_trees`]).
+    pub tree: String,
 }
 
 impl Worktree {
@@ -87,11 +89,14 @@ impl Worktree {
             .config("core.checkStat=default")
     }
 
-    fn diff_cmd(&self) -> GitCmd<'_> {
+    /// The pinned diff command; `cached`: the private index is the new side.
+    fn diff_cmd(&self, cached: bool) -> GitCmd<'_> {
         let mut cmd = self.in_index().isolated();
         for setting in DIFF_CONFIG {
             cmd = cmd.config(setting);
         }
+        let cmd = cmd.arg("diff");
+        let cmd = if cached { cmd.arg("--cached") } else { cmd };
         cmd.args(DIFF_ARGS)
     }
 
@@ -145,20 +150,52 @@ impl Worktree {
 
     /// Reads the capture from the already staged private index.
     pub(crate) async fn read_capture(&self) -> Result<Capture, GitError> {
+        // Before the reads: write-tree takes the index lock to store its cache-tree.
+        let tree = self.in_index().args(["write-tree"]).run().await?;
+        let tree = String::from_utf8_lossy(&tree).trim().to_owned();
+        let (diff, patch) = self.read_diff(self.base(), None).await?;
+        Ok(Capture { diff, patch, tree })
+    }
+
+    /// The change from tree-ish `from` to tree-ish `to` (`None`: the staged private index),
+    /// read with the same pinned options and canonical parsing as a capture. The model's
+    /// `base` is `from`.
+    async fn read_diff(
+        &self,
+        from: &str,
+        to: Option<&str>,
+    ) -> Result<(CapturedDiff, CanonicalPatch), GitError> {
+        let sides: Vec<&str> = std::iter::once(from).chain(to).chain(["--"]).collect();
         let raw = self
-            .diff_cmd()
-            .args(["--raw", "-z", "--no-abbrev", self.base(), "--"])
+            .diff_cmd(to.is_none())
+            .args(["--raw", "-z", "--no-abbrev"])
+            .args(sides.iter().copied())
             .run();
         let patch = self
-            .diff_cmd()
+            .diff_cmd(to.is_none())
             .args(PATCH_ARGS)
-            .args([self.base(), "--"])
+            .args(sides.iter().copied())
             .run();
         let (raw, patch) = tokio::join!(raw, patch);
         let entries = parse_raw(&raw?)?;
         let sizes = self.sizes(&entries).await?;
-        let (diff, patch) = CapturedDiff::assemble(self.base(), &entries, patch?, &sizes)?;
-        Ok(Capture { diff, patch })
+        Ok(CapturedDiff::assemble(from, &entries, patch?, &sizes)?)
+    }
+
+    /// The change between two captured trees (e.g. a revision against the attempt it
+    /// revises), in the capture's model: renames, binaries and modes as a capture shows them.
+    /// Attributes are still read from this worktree's base.
+    ///
+    /// # Errors
+    /// [`GitError::Unreadable`] when an id is not a full object id, or a git
+    /// failure (a tree that no longer exists).
+    pub async fn diff_trees(&self, from: &str, to: &str) -> Result<CapturedDiff, GitError> {
+        for id in [from, to] {
+            if id.len() < 40 || !id.bytes().all(|b| b.is_ascii_hexdigit()) {
+                return Err(GitError::Unreadable(format!("not a tree id: {id:?}")));
+            }
+        }
+        Ok(self.read_diff(from, Some(to)).await?.0)
     }
 
     async fn sizes(&self, entries: &[RawEntry]) -> Result<HashMap<String, u64>, GitError> {

@@ -2,7 +2,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-libra
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AttemptLogEntry } from "../../ipc";
 import { AttemptDetail } from "./AttemptDetail";
-import { logEntry, review, summary } from "./testdata";
+import { capturedDiff, file, logEntry, review, summary } from "./testdata";
 
 const state = vi.hoisted(() => ({
   push: null as null | ((entry: AttemptLogEntry) => void),
@@ -132,5 +132,44 @@ describe("AttemptDetail while the worker runs", () => {
     );
     expect(state.recover).toHaveBeenCalledWith("a3");
     expect(screen.queryByText("Recover")).toBeNull();
+  });
+});
+
+describe("AttemptDetail for a revision", () => {
+  it("switches the diff between the base and the previous attempt", async () => {
+    state.review.mockResolvedValue(
+      review("a3", {
+        summary: summary("a3", { state: "review", parent: "a1" }),
+        diff: capturedDiff([file("calc.sh"), file("NOTES.md")]),
+        previous: capturedDiff([file("NOTES.md")]),
+      }),
+    );
+    render(<AttemptDetail id="a3" now={() => START} />);
+    const toPrevious = await screen.findByRole("button", { name: "Against previous attempt" });
+    const toBase = screen.getByRole("button", { name: "Against base" });
+    const main = () => document.querySelector(".attempt-main")?.textContent ?? "";
+    expect(toBase.getAttribute("aria-pressed")).toBe("true");
+    expect(main()).toContain("calc.sh");
+    expect(main()).toContain("NOTES.md");
+    fireEvent.click(toPrevious);
+    expect(toPrevious.getAttribute("aria-pressed")).toBe("true");
+    expect(main()).not.toContain("calc.sh");
+    expect(main()).toContain("NOTES.md");
+    fireEvent.click(toBase);
+    expect(main()).toContain("calc.sh");
+  });
+
+  it("offers no toggle for a first attempt", async () => {
+    state.review.mockResolvedValue(
+      review("a4", {
+        summary: summary("a4", { state: "review" }),
+        diff: capturedDiff([file("calc.sh"), file("NOTES.md")]),
+      }),
+    );
+    render(<AttemptDetail id="a4" now={() => START} />);
+    await waitFor(() =>
+      expect(document.querySelector(".attempt-main")?.textContent).toContain("calc.sh"),
+    );
+    expect(screen.queryByRole("button", { name: "Against previous attempt" })).toBeNull();
   });
 });

@@ -21,6 +21,7 @@ export function AttemptDetail({ id, now }: { id: string; now: () => number }) {
   const [error, setError] = useState<string | null>(null);
   const [comments, setComments] = useState<LineComment[]>([]);
   const [tick, setTick] = useState(0);
+  const [against, setAgainst] = useState<"base" | "previous">("base");
   const lastSeq = useRef(0);
 
   const reload = useCallback(async () => {
@@ -184,7 +185,28 @@ export function AttemptDetail({ id, now }: { id: string; now: () => number }) {
 
       <div className="attempt-grid">
         <div className="attempt-main">
-          {review.diff ? (
+          {review.previous && review.diff && (
+            <fieldset className="diff-against" aria-label="Diff against">
+              <button
+                type="button"
+                aria-pressed={against === "base"}
+                onClick={() => setAgainst("base")}
+              >
+                Against base
+              </button>
+              <button
+                type="button"
+                aria-pressed={against === "previous"}
+                onClick={() => setAgainst("previous")}
+              >
+                Against previous attempt
+              </button>
+            </fieldset>
+          )}
+          {against === "previous" && review.previous && review.diff ? (
+            // Line comments go on the diff against the base: that is what the worker revises.
+            <DiffPane diff={review.previous} />
+          ) : review.diff ? (
             <DiffPane
               diff={review.diff}
               loadFile={loadFile}

@@ -163,6 +163,7 @@ export function review(id: string, over: Partial<AttemptReview> = {}): AttemptRe
   return {
     summary: summary(id),
     diff: capturedDiff(files),
+    previous: null,
     gates: [
       gate("lockedPaths", true),
       gate("escape", true),
