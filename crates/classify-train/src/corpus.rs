@@ -155,8 +155,7 @@ fn split_of(normalized: &str, seed: u64) -> Split {
 fn cjk_share(text: &str) -> f64 {
     let (mut cjk, mut letters) = (0usize, 0usize);
     for c in text.chars() {
-        if matches!(c as u32, 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF)
-        {
+        if switchyard_core::text::is_cjk(c) {
             cjk += 1;
         } else if c.is_alphabetic() {
             letters += 1;

@@ -3,9 +3,9 @@
 //! planning ([`routing`]), roles composition ([`roles`]), provider and doctor types
 //! ([`providers`], [`doctor`]), the script facts and token estimate they share ([`text`]),
 //! coding-agent invocations and transcript parsing ([`worker`]), test-runner summaries
-//! ([`verify`]) and [`review`]: the captured-diff model with its canonical hash and the gates
-//! over it. Runs, nodes and their state machines do not exist yet; they will live here when
-//! they do.
+//! ([`verify`]), [`review`]: the captured-diff model with its canonical hash and the gates
+//! over it, [`attempt`]: an attempt's states with their pure transitions and the review shapes,
+//! and [`origin`]: the origin a provider key is bound to.
 //!
 //! No IO, no async runtime, no `tauri`: everything here is a function of its inputs, so it is
 //! tested without a disk, a network or a display. Types that cross the IPC boundary derive

@@ -773,3 +773,18 @@ fn score_breakdowns_add_up_to_the_card_scores_they_explain() {
     }
     assert!(explained > 5, "{explained} scores explained");
 }
+
+#[test]
+fn every_card_carries_the_blended_price_routing_uses_so_the_ui_need_not_recompute_it() {
+    let catalog = build_catalog(&input(models(), vec![arena_source(arena_records())]));
+    assert!(!catalog.models.is_empty());
+    for card in &catalog.models {
+        let expected = if card.local {
+            Some(0.0)
+        } else {
+            card.pricing.blended_per_m()
+        };
+        assert_eq!(card.blended_per_m, expected, "{}", card.id);
+    }
+    assert!(catalog.models.iter().any(|c| c.blended_per_m.is_some()));
+}

@@ -1,5 +1,5 @@
 //! The one crate that starts processes: no other crate of the workspace spawns one outside
-//! its tests. Worker CLIs will be started here too, once runs exist.
+//! its tests: git, verification commands and the coding-agent CLIs of attempts all start here.
 //!
 //! Entry points:
 //! - [`process`]: the owned child. [`process::spawn`] gives every child its own process
@@ -18,10 +18,9 @@
 //!
 //! Nothing else in the workspace spawns processes: the workspace `clippy.toml` disallows
 //! `std::process::Command::new` and `tokio::process::Command::new`, allowed only in
-//! [`process`], in the git runner's own command helper (`git::cmd`, which has its own process
-//! group, timeout and environment rules) and in test files that drive real binaries. No
-//! dependency on storage, HTTP, secrets or the UI; the pure parsing (worker transcripts, test
-//! summaries, gates) lives in `core`.
+//! [`process`] (git's own command helper, `git::cmd`, goes through it too) and in test files
+//! that drive real binaries. No dependency on storage, HTTP, secrets or the UI; the pure
+//! parsing (worker transcripts, test summaries, gates) lives in `core`.
 
 pub mod git;
 pub mod process;

@@ -540,3 +540,30 @@ async fn dropping_the_handle_of_a_live_child_kills_its_group_and_is_recorded_as_
     assert_eq!(recorded.signal, Some(9));
     assert_group_gone(pgid);
 }
+
+/// The crate docs promise that only `process` may call `Command::new`: an allowance of
+/// clippy's `disallowed_methods` anywhere else in the runner's sources breaks that promise.
+#[test]
+fn only_the_process_module_is_allowed_to_construct_commands() {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut offenders = Vec::new();
+    let mut stack = vec![src.clone()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).expect("read src") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).expect("read source");
+                let inside_process = path.starts_with(src.join("process"));
+                if text.contains("disallowed_methods") && !inside_process {
+                    offenders.push(path.display().to_string());
+                }
+            }
+        }
+    }
+    assert!(
+        offenders.is_empty(),
+        "Command allowed outside process/: {offenders:?}"
+    );
+}

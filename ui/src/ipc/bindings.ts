@@ -2045,6 +2045,11 @@ export type ModelCard_Deserialize = {
 	/**  Median seconds to first token when measured. */
 	ttftSeconds?: number | null,
 	local: boolean,
+	/**
+	 *  [`Pricing::blended_per_m`] of `pricing` (0 for a local model), sent so the UI shows
+	 *  and sorts by the same figure routing uses instead of recomputing it.
+	 */
+	blendedPerM?: number | null,
 };
 
 /**  A base model with everything Switchyard knows about it. */
@@ -2079,6 +2084,11 @@ export type ModelCard_Serialize = {
 	/**  Median seconds to first token when measured. */
 	ttftSeconds: number | null,
 	local: boolean,
+	/**
+	 *  [`Pricing::blended_per_m`] of `pricing` (0 for a local model), sent so the UI shows
+	 *  and sorts by the same figure routing uses instead of recomputing it.
+	 */
+	blendedPerM: number | null,
 };
 
 /**  One model in full, with each category score taken apart (the drawer's "why this score"). */

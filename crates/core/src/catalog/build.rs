@@ -298,6 +298,10 @@ fn openrouter_card(models: &[OpenRouterModel], group: &Group) -> ModelCard {
         .split_once(": ")
         .map_or(rep.name.as_str(), |(_, n)| n)
         .trim();
+    let pricing = Pricing {
+        prompt_per_m: rep.prompt_per_m,
+        completion_per_m: rep.completion_per_m,
+    };
     ModelCard {
         id: group.base_id.clone(),
         name: name.to_string(),
@@ -318,10 +322,8 @@ fn openrouter_card(models: &[OpenRouterModel], group: &Group) -> ModelCard {
         output_modalities: rep.output_modalities.clone(),
         supported_parameters: rep.supported_parameters.clone(),
         hugging_face_id: rep.hugging_face_id.clone(),
-        pricing: Pricing {
-            prompt_per_m: rep.prompt_per_m,
-            completion_per_m: rep.completion_per_m,
-        },
+        pricing,
+        blended_per_m: pricing.blended_per_m(),
         tier: Tier::Standard,
         tags: Vec::new(),
         categories: Default::default(),
@@ -363,17 +365,14 @@ fn local_card(model: &LocalModel) -> ModelCard {
         output_speed: None,
         ttft_seconds: None,
         local: true,
+        blended_per_m: Some(0.0),
     }
 }
 
 /// Price and context as metrics (source OpenRouter, record = the card id) so fast-cheap and
 /// research can weigh them like any benchmark.
 fn add_derived_metrics(card: &mut ModelCard) {
-    let price = if card.local {
-        Some(0.0)
-    } else {
-        card.pricing.blended_per_m()
-    };
+    let price = card.blended_per_m;
     let derived = [
         (PRICE_METRIC, price.filter(|p| p.is_finite() && *p >= 0.0)),
         (

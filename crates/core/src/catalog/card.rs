@@ -188,6 +188,10 @@ pub struct ModelCard {
     /// Median seconds to first token when measured.
     pub ttft_seconds: Option<f64>,
     pub local: bool,
+    /// [`Pricing::blended_per_m`] of `pricing` (0 for a local model), sent so the UI shows
+    /// and sorts by the same figure routing uses instead of recomputing it.
+    #[serde(default)]
+    pub blended_per_m: Option<f64>,
 }
 
 /// One source's state after the last refresh.

@@ -39,6 +39,11 @@ pub fn card(id: &str, price: Option<f64>) -> ModelCard {
         output_speed: None,
         ttft_seconds: None,
         local: false,
+        blended_per_m: Pricing {
+            prompt_per_m: price,
+            completion_per_m: price.map(|p| p * 4.0),
+        }
+        .blended_per_m(),
     }
 }
 

@@ -38,23 +38,13 @@ export interface ModelDrawerProps {
   onChanged: () => void;
 }
 
-function blended(card: ModelCard): number | null {
-  if (card.local) {
-    return 0;
-  }
-  const { promptPerM, completionPerM } = card.pricing;
-  return promptPerM === null || completionPerM === null
-    ? null
-    : (3 * promptPerM + completionPerM) / 4;
-}
-
 function Facts({ card }: { card: ModelCard }) {
   return (
     <dl className="facts drawer-facts">
       <dt>Price per M tokens</dt>
       <dd>
         {formatPrice(card.pricing.promptPerM)} input · {formatPrice(card.pricing.completionPerM)}{" "}
-        output · <strong>{formatPrice(blended(card))}</strong> blended (3:1)
+        output · <strong>{formatPrice(card.blendedPerM)}</strong> blended (3:1)
       </dd>
       <dt>Context</dt>
       <dd>

@@ -85,16 +85,6 @@ function numeric(value: number | null | undefined, text: string): Omit<CompareCe
   return { value: value ?? null, text };
 }
 
-function blended(card: ModelCard): number | null {
-  if (card.local) {
-    return 0;
-  }
-  const { promptPerM, completionPerM } = card.pricing;
-  return promptPerM === null || completionPerM === null
-    ? null
-    : (3 * promptPerM + completionPerM) / 4;
-}
-
 function sourcesOf(card: ModelCard): string {
   const names = [...new Set(card.benchmarks.map((b) => b.source))]
     .filter((s) => s !== "openRouter")
@@ -128,7 +118,7 @@ export function compareRows(cards: readonly ModelCard[]): CompareRow[] {
       "Blended $/M (3:1)",
       "facts",
       "lower",
-      models.map((m) => numeric(blended(m), formatPrice(blended(m)))),
+      models.map((m) => numeric(m.blendedPerM, formatPrice(m.blendedPerM))),
     ),
     row(
       "prompt",

@@ -29,7 +29,15 @@ export function summary(overrides: Partial<ModelSummary> & { id: string }): Mode
 
 /** A model card with sensible defaults; `overrides` set what a test is about. */
 export function card(overrides: Partial<ModelCard> & { id: string }): ModelCard {
+  const pricing = overrides.pricing ?? { promptPerM: 1, completionPerM: 4 };
+  // What the catalog sends for these prices (Rust computes it; tests state it).
+  const blendedPerM = overrides.local
+    ? 0
+    : pricing.promptPerM === null || pricing.completionPerM === null
+      ? null
+      : (3 * pricing.promptPerM + pricing.completionPerM) / 4;
   return {
+    blendedPerM,
     name: overrides.id.split("/")[1] ?? overrides.id,
     provider: overrides.id.split("/")[0] ?? "vendor",
     description: null,

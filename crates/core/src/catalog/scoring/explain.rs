@@ -202,6 +202,7 @@ mod tests {
             output_speed: None,
             ttft_seconds: None,
             local: false,
+            blended_per_m: None,
         }
     }
 
