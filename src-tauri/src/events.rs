@@ -1,13 +1,15 @@
 //! Typed events (low rate, state changes). Ids go in payloads; names are never built at runtime.
 //!
 //! Catalog refresh events are the engine's own ([`switchyard_engine::EngineEvent`]), forwarded
-//! here by [`forward`]; every one carries its refresh's id.
+//! here by [`forward`]; every one carries its refresh's id. Run events carry the run's id and
+//! the number of the log entry stored before they were sent.
 
 use serde::{Deserialize, Serialize};
 use specta::Type;
 use switchyard_core::attempt::AttemptState;
 use switchyard_core::catalog::view::{RefreshId, RefreshProgress, RefreshReport, RefreshTrigger};
 use switchyard_core::doctor::DoctorReport;
+use switchyard_core::run::{NodeState, RunState};
 use switchyard_engine::{Engine, EngineEvent};
 use tauri::{AppHandle, Runtime};
 use tauri_specta::Event;
@@ -57,6 +59,36 @@ pub struct CatalogRefreshed {
 pub struct AttemptStateChanged {
     pub attempt_id: String,
     pub state: AttemptState,
+}
+
+/// A run moved to a new state (stored as event `seq` of its log before this is sent). Lists
+/// reload; an open run page follows its run through `watch_run`.
+#[derive(Debug, Clone, Serialize, Type, Event)]
+#[serde(rename_all = "camelCase")]
+pub struct RunStateChanged {
+    pub run_id: String,
+    pub state: RunState,
+    pub seq: u32,
+}
+
+/// A node of a run moved to a new state (stored as event `seq`).
+#[derive(Debug, Clone, Serialize, Type, Event)]
+#[serde(rename_all = "camelCase")]
+pub struct RunNodeChanged {
+    pub run_id: String,
+    pub node_id: String,
+    pub state: NodeState,
+    pub seq: u32,
+}
+
+/// A run's ledger moved: a call reserved its worst case or settled (stored as event `seq`).
+#[derive(Debug, Clone, Serialize, Type, Event)]
+#[serde(rename_all = "camelCase")]
+pub struct RunBudgetChanged {
+    pub run_id: String,
+    pub spent_usd: f64,
+    pub reserved_usd: f64,
+    pub seq: u32,
 }
 
 /// Forwards the engine's events to the webview as the typed events above, until the engine
@@ -110,6 +142,36 @@ fn emit<R: Runtime>(app: &AppHandle<R>, event: EngineEvent) {
             crate::notify::attempt_state(app, &attempt_id, state);
             AttemptStateChanged { attempt_id, state }.emit(app)
         }
+        EngineEvent::RunState { run_id, state, seq } => {
+            crate::notify::run_state(app, &run_id, state);
+            RunStateChanged { run_id, state, seq }.emit(app)
+        }
+        EngineEvent::RunNode {
+            run_id,
+            node_id,
+            state,
+            seq,
+        } => RunNodeChanged {
+            run_id,
+            node_id,
+            state,
+            seq,
+        }
+        .emit(app),
+        EngineEvent::RunBudget {
+            run_id,
+            spent_usd,
+            reserved_usd,
+            seq,
+        } => RunBudgetChanged {
+            run_id,
+            spent_usd,
+            reserved_usd,
+            seq,
+        }
+        .emit(app),
+        // Streamed text is high rate: it reaches the page only through `watch_run`.
+        EngineEvent::RunOutput { .. } => Ok(()),
         _ => Ok(()),
     };
     if let Err(error) = sent {

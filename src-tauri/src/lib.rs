@@ -10,6 +10,7 @@ pub mod error;
 pub mod events;
 pub mod links;
 pub mod notify;
+pub mod run_watch;
 pub mod startup;
 mod state;
 
@@ -86,6 +87,9 @@ macro_rules! specta_builder {
                 $crate::commands::workers::set_worker_path,
                 $crate::commands::workers::worktree_usage,
                 $crate::commands::workers::set_worktree_retention,
+                $crate::commands::workers::prune_worktrees,
+                $crate::commands::agents::agent_connect_configs,
+                $crate::commands::agents::set_agents_may_approve,
                 $crate::commands::attempts::start_attempt,
                 $crate::commands::attempts::attempt_review,
                 $crate::commands::attempts::attempt_file_diff,
@@ -102,13 +106,30 @@ macro_rules! specta_builder {
                 $crate::commands::attempts::pick_attempt,
                 $crate::commands::attempts::detect_verification,
                 $crate::commands::attempts::pick_repo_folder::<$runtime>,
+                $crate::commands::runs::preview_run,
+                $crate::commands::runs::start_run,
+                $crate::commands::runs::resume_run,
+                $crate::commands::runs::list_runs,
+                $crate::commands::runs::run_detail,
+                $crate::commands::runs::run_log,
+                $crate::commands::runs::run_output,
+                $crate::commands::runs::watch_run,
+                $crate::commands::runs::cancel_run,
+                $crate::commands::runs::recover_run,
+                $crate::commands::runs::rate_run_node,
+                $crate::commands::runs::runs_spend,
+                $crate::commands::runs::run_defaults,
+                $crate::commands::runs::set_run_defaults,
             ])
             .events($crate::__tauri_specta::collect_events![
                 $crate::events::DoctorUpdated,
                 $crate::events::CatalogRefreshStarted,
                 $crate::events::CatalogRefreshProgress,
                 $crate::events::CatalogRefreshed,
-                $crate::events::AttemptStateChanged
+                $crate::events::AttemptStateChanged,
+                $crate::events::RunStateChanged,
+                $crate::events::RunNodeChanged,
+                $crate::events::RunBudgetChanged
             ])
     };
 }
@@ -163,7 +184,7 @@ pub fn run() {
         .plugin(navigation_guard())
         // For dialogs raised from Rust; the webview gets no dialog permission.
         .plugin(tauri_plugin_dialog::init())
-        // Raised from Rust only (attempt ready / failed); the webview gets no permission.
+        // Raised from Rust only (attempt or run ready / finished); the webview gets no permission.
         .plugin(tauri_plugin_notification::init())
         .invoke_handler(builder.invoke_handler())
         .setup(move |app| {

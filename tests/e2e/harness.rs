@@ -232,10 +232,20 @@ impl App {
         ))
     }
 
-    /// Clicks an element once it exists.
+    /// Clicks an element once it exists, scrolled to the middle of its scroller first: an
+    /// element inside the viewport but under the status bar (outside the page's scroller) is
+    /// not scrolled by WebDriver, and its click lands on the bar.
     pub async fn click(&self, css: &str) -> E2eResult {
-        self.wait_for(css)
-            .await?
+        let element = self.wait_for(css).await?;
+        self.client
+            .execute(
+                "const el = document.querySelector(arguments[0]); \
+                 if (el) el.scrollIntoView({ block: 'center', inline: 'nearest' });",
+                vec![serde_json::Value::String(css.to_owned())],
+            )
+            .await
+            .map_err(|e| format!("scroll {css} into view: {e}"))?;
+        element
             .click()
             .await
             .map_err(|e| format!("click {css}: {e}"))
@@ -287,13 +297,49 @@ impl App {
     }
 
     /// Saves a review artifact (the screenshots folder is git-ignored) when
-    /// `SWITCHYARD_E2E_SCREENSHOTS=1`; failing to save is not a test failure. Off by default:
+    /// `SWITCHYARD_E2E_SCREENSHOTS` is `1` (WebDriver's snapshot) or `x11` (the X display,
+    /// through ImageMagick's `import`); failing to save is not a test failure. Off by default:
     /// WebKitWebDriver's snapshot has been seen to stall on some pages, and a stalled command
-    /// blocks every later command of the session.
+    /// blocks every later command of the session. The X display never involves WebDriver.
     pub async fn save_screenshot(&self, name: &str) {
-        if std::env::var("SWITCHYARD_E2E_SCREENSHOTS").as_deref() == Ok("1") {
+        if screenshot_mode().is_some() {
             save_screenshot(&self.client, name).await;
         }
+    }
+}
+
+/// How pictures are taken: `SWITCHYARD_E2E_SCREENSHOTS=1` through WebDriver, `=x11` from the
+/// X display; `None` when off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ScreenshotMode {
+    WebDriver,
+    Display,
+}
+
+fn screenshot_mode() -> Option<ScreenshotMode> {
+    match std::env::var("SWITCHYARD_E2E_SCREENSHOTS").as_deref() {
+        Ok("1") => Some(ScreenshotMode::WebDriver),
+        Ok("x11") => Some(ScreenshotMode::Display),
+        _ => None,
+    }
+}
+
+/// Captures the whole X display (the app's window fills the Xvfb screen) into `path`.
+async fn capture_display(path: &Path) -> Result<(), String> {
+    let display = std::env::var("DISPLAY").map_err(|_| "no DISPLAY".to_owned())?;
+    let mut child = tokio::process::Command::new("import")
+        .args(["-display", &display, "-window", "root"])
+        .arg(path)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .map_err(|e| format!("cannot run ImageMagick's import ({e})"))?;
+    match tokio::time::timeout(SCREENSHOT_TIMEOUT, child.wait()).await {
+        Ok(Ok(status)) if status.success() => Ok(()),
+        Ok(Ok(status)) => Err(format!("import exited with {status}")),
+        Ok(Err(e)) => Err(e.to_string()),
+        Err(_) => Err(format!("import did not finish in {SCREENSHOT_TIMEOUT:?}")),
     }
 }
 
@@ -309,6 +355,14 @@ async fn save_screenshot(client: &Client, name: &str) {
     let _ = tokio::time::timeout(SCREENSHOT_TIMEOUT, frames).await;
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/e2e/screenshots");
     let _ = std::fs::create_dir_all(&dir);
+    if screenshot_mode() == Some(ScreenshotMode::Display) {
+        let path = dir.join(format!("{name}.png"));
+        match capture_display(&path).await {
+            Ok(()) => eprintln!("e2e {name}: screenshot saved to {}", path.display()),
+            Err(e) => eprintln!("e2e {name}: no screenshot ({e})"),
+        }
+        return;
+    }
     match tokio::time::timeout(SCREENSHOT_TIMEOUT, client.screenshot()).await {
         Ok(Ok(png)) => {
             let path = dir.join(format!("{name}.png"));

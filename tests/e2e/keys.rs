@@ -4,12 +4,9 @@
 //! banner when no keychain can be reached. The key must not reach the data directory or the
 //! page.
 
-#[path = "../../crates/providers/tests/support/mod.rs"]
-mod http;
-
 use std::path::Path;
 
-use http::{wire, Reply, TestServer};
+use crate::http::{wire, Reply, TestServer};
 use switchyard_store::{Store, DATABASE_FILE};
 
 use crate::harness::{App, E2e, E2eResult, Launch};

@@ -11,9 +11,9 @@ use std::time::{Duration, Instant};
 use crate::harness::{App, E2e, E2eResult, Launch};
 
 /// Attempts run a worker, git and verification: allow more than a UI wait.
-const ATTEMPT_WAIT: Duration = Duration::from_secs(60);
+pub(crate) const ATTEMPT_WAIT: Duration = Duration::from_secs(60);
 
-fn git(dir: &Path, args: &[&str]) -> String {
+pub(crate) fn git(dir: &Path, args: &[&str]) -> String {
     let out = std::process::Command::new("git")
         .args(args)
         .current_dir(dir)
@@ -86,7 +86,7 @@ impl Fixture {
 }
 
 /// Sets a `<select>` the way a user's choice does (React listens for `change`).
-async fn choose(app: &App, css: &str, value: &str) -> E2eResult {
+pub(crate) async fn choose(app: &App, css: &str, value: &str) -> E2eResult {
     app.wait_for(css).await?;
     app.client
         .execute(
@@ -101,7 +101,7 @@ async fn choose(app: &App, css: &str, value: &str) -> E2eResult {
 }
 
 /// Blurs an input so the form probes the repository.
-async fn blur(app: &App, css: &str) -> E2eResult {
+pub(crate) async fn blur(app: &App, css: &str) -> E2eResult {
     app.client
         .execute(
             "const el = document.querySelector(arguments[0]); el.focus(); el.blur();",
@@ -113,7 +113,7 @@ async fn blur(app: &App, css: &str) -> E2eResult {
 }
 
 /// Waits (up to [`ATTEMPT_WAIT`]) until `css`'s attribute `name` is `value`.
-async fn wait_attr(app: &App, css: &str, name: &str, value: &str) -> E2eResult {
+pub(crate) async fn wait_attr(app: &App, css: &str, name: &str, value: &str) -> E2eResult {
     let start = Instant::now();
     let mut last = None;
     while start.elapsed() < ATTEMPT_WAIT {

@@ -16,6 +16,7 @@ const RolesPage = lazy(() =>
 const ReviewPage = lazy(() =>
   import("./pages/review/ReviewPage").then((m) => ({ default: m.ReviewPage })),
 );
+const RunsPage = lazy(() => import("./pages/runs/RunsPage").then((m) => ({ default: m.RunsPage })));
 const RoutePage = lazy(() =>
   import("./pages/route/RoutePage").then((m) => ({ default: m.RoutePage })),
 );
@@ -90,6 +91,8 @@ export function App() {
             <KeysPage />
           ) : page === "route" ? (
             <RoutePage />
+          ) : page === "runs" ? (
+            <RunsPage />
           ) : page === "review" ? (
             <ReviewPage />
           ) : (

@@ -1,33 +1,33 @@
-//! Attempts from the command line: `run`, `review`, `approve`, `reject`, `request-changes`,
-//! `compare --repo …`, `runs list`, `recover`, `cancel`.
+//! Attempts from the command line: `run --repo … --worker …` (without `--mode`), `review`,
+//! `approve`, `reject`, `request-changes`, `compare --repo …`, `recover`, `cancel`,
+//! `worktrees prune` (runs, and `runs list|log`, are `runs.rs`).
 //!
-//! The JSON is a contract scripts and benches depend on, so it is built here field by field in
-//! snake_case (the engine's own types are camelCase for the UI). Exit codes: 0 the attempt
-//! reached review with every gate passed (or the action succeeded), 3 it reached review with a
-//! gate failed (or the action is blocked by a gate), 2 bad input, 1 anything else.
+//! The JSON (`review_json`) is a contract scripts and benches depend on. Exit codes: 0 the
+//! attempt reached review with every gate passed (or the action succeeded), 3 it reached review
+//! with a gate failed (or the action is blocked by a gate), 2 bad input, 1 anything else.
 //!
 //! The attempt runs inside this process's engine, so commands that start one (`run`,
 //! `request-changes`, `compare`, `recover`) wait for it: when the process ends, the engine
-//! closes and cancels what it still owns. With `--detach` (`run`, `compare`) the attempt is
-//! handed to a detached copy of this binary instead (the hidden `attempt-worker` verb, its
-//! token on stdin, its log under `<data dir>/logs/attempts/`), which owns it to the end; this
-//! process prints it queued and exits.
+//! closes and cancels what it still owns. With `--detach` (`run`, `compare`, `recover`) the
+//! attempt is handed to a detached copy of this binary instead (the hidden `attempt-worker`
+//! verb, its token on stdin, its log under `<data dir>/logs/attempts/`), which owns it to the
+//! end; this process prints it and exits. `cancel` of an attempt another process runs asks
+//! that process to stop it and waits for it (up to 10 s).
 
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::{Args, Subcommand};
-use serde_json::{json, Map, Value};
+use serde_json::json;
 use switchyard_core::attempt::{
-    file_status_name, AttemptRequest, AttemptReview, AttemptState, AttemptSummary, LineComment,
+    file_status_name, AttemptRequest, AttemptReview, AttemptState, LineComment,
 };
 use switchyard_core::error::ErrorCode;
-use switchyard_core::review::gates::{GateName, GateResult};
-use switchyard_core::verify::VerificationRecord;
 use switchyard_core::worker::Usage;
 use switchyard_engine::Engine;
 
 use crate::output::CliError;
+pub(crate) use crate::review_json::{gate_name, pretty, review_json, summary_json};
 
 /// Who starts attempts from here (recorded with each attempt).
 const LAUNCHER: &str = "cli";
@@ -56,39 +56,19 @@ pub struct TaskArgs {
     pub preset: Option<String>,
 }
 
-/// `switchyard run`
+/// `switchyard worktrees …`
 #[derive(Args, Debug)]
-pub struct RunArgs {
-    #[command(flatten)]
-    pub task: TaskArgs,
-    /// model:<id>, claude, codex, gemini, opencode, aider or exec:<command>.
-    #[arg(long, value_name = "WORKER")]
-    pub worker: String,
-    /// Print the attempt as soon as it is queued and exit 0: a detached Switchyard process
-    /// runs it to review (`review <id>` shows the outcome; SIGTERM to that process, whose
-    /// pid `cancel <id>` names, cancels the attempt).
-    #[arg(long)]
-    pub detach: bool,
-}
-
-/// `switchyard runs …`
-#[derive(Args, Debug)]
-pub struct RunsArgs {
+pub struct WorktreesArgs {
     #[command(subcommand)]
-    pub command: RunsCommand,
+    pub command: WorktreesCommand,
 }
 
 #[derive(Subcommand, Debug)]
-pub enum RunsCommand {
-    /// Every attempt, newest first.
-    List,
-    /// An attempt's event log (state changes, worker output, gate results).
-    Log {
-        id: String,
-        /// Only entries after this sequence number.
-        #[arg(long, default_value_t = 0)]
-        after: u32,
-    },
+pub enum WorktreesCommand {
+    /// Remove now the worktrees, `switchyard/*` branches and detached logs of attempts that
+    /// ended without integrating longer ago than the retention (Settings → Worktrees; also
+    /// done at every start). Attempts that are live, in review or approved keep theirs.
+    Prune,
 }
 
 /// One `--line PATH:N=TEXT` comment.
@@ -183,10 +163,19 @@ fn request(args: TaskArgs, worker: String) -> Result<AttemptRequest, Failure> {
     })
 }
 
-/// `switchyard run`: start, wait until review (or failure), print the review.
-pub async fn run(engine: &Arc<Engine>, args: RunArgs, json: bool) -> Result<ExitCode, Failure> {
-    let req = request(args.task, args.worker)?;
-    if args.detach {
+/// `switchyard run --repo … --worker …` (no `--mode`): start one attempt, wait until review
+/// (or failure), print the review. With `detach`, print it queued: a detached Switchyard
+/// process runs it to review (`review <id>` shows the outcome; SIGTERM to that process, whose
+/// pid `cancel <id>` names, cancels the attempt).
+pub async fn run(
+    engine: &Arc<Engine>,
+    task: TaskArgs,
+    worker: String,
+    detach: bool,
+    json: bool,
+) -> Result<ExitCode, Failure> {
+    let req = request(task, worker)?;
+    if detach {
         let mut launch = worker_launcher(engine)?;
         let started = engine
             .start_attempt_detached(req, LAUNCHER, &mut launch)
@@ -215,8 +204,9 @@ pub const WORKER_VERB: &str = "attempt-worker";
 /// Most bytes of hand-off token read from stdin.
 const MAX_TOKEN: u64 = 4096;
 
-/// The hand-off token `run --detach` wrote on this process's stdin (one line).
-pub fn read_handoff_token() -> Result<String, CliError> {
+/// The hand-off token `run --detach` wrote on this process's stdin (one line); `verb` names
+/// the hidden verb reading it.
+pub fn read_handoff_token(verb: &str) -> Result<String, CliError> {
     use std::io::Read;
     let mut text = String::new();
     std::io::stdin()
@@ -225,9 +215,9 @@ pub fn read_handoff_token() -> Result<String, CliError> {
         .map_err(|e| CliError::invalid(format!("cannot read the hand-off token: {e}")))?;
     let token = text.trim();
     if token.is_empty() {
-        return Err(CliError::invalid(
-            "attempt-worker expects its hand-off token on stdin".into(),
-        ));
+        return Err(CliError::invalid(format!(
+            "{verb} expects its hand-off token on stdin"
+        )));
     }
     Ok(token.to_owned())
 }
@@ -336,8 +326,21 @@ pub async fn request_changes(
     Ok(show(&review, json))
 }
 
-/// `switchyard recover <id>`: re-captures and re-runs the gates of an interrupted attempt.
-pub async fn recover(engine: &Arc<Engine>, id: &str, json: bool) -> Result<ExitCode, Failure> {
+/// `switchyard recover <id> [--detach]`: re-captures and re-runs the gates of an interrupted
+/// attempt (or, if its worker never ran, runs it from the start) and waits like `run`; with
+/// `detach`, a detached Switchyard process does it and this prints the attempt at once.
+pub async fn recover(
+    engine: &Arc<Engine>,
+    id: &str,
+    detach: bool,
+    json: bool,
+) -> Result<ExitCode, Failure> {
+    if detach {
+        let mut launch = worker_launcher(engine)?;
+        let handed = engine.recover_attempt_detached(id, &mut launch).await?;
+        print_review(&engine.attempt_review(&handed.id).await?, json);
+        return Ok(ExitCode::SUCCESS);
+    }
     let review = engine.recover_attempt(id).await?;
     let review = if review.summary.state.is_live() {
         wait(engine, id).await?
@@ -347,12 +350,51 @@ pub async fn recover(engine: &Arc<Engine>, id: &str, json: bool) -> Result<ExitC
     Ok(show(&review, json))
 }
 
-/// `switchyard cancel <id>`
+/// `switchyard cancel <id>`: stops the attempt here or asks the process that runs it.
 pub async fn cancel(engine: &Arc<Engine>, id: &str, json: bool) -> Result<ExitCode, Failure> {
     let summary = engine.cancel_attempt(id).await?;
     let review = engine.attempt_review(&summary.id).await?;
     print_review(&review, json);
     Ok(ExitCode::SUCCESS)
+}
+
+/// `switchyard worktrees prune`: applies the worktree retention now.
+pub async fn worktrees(
+    engine: &Arc<Engine>,
+    args: WorktreesArgs,
+    json: bool,
+) -> Result<ExitCode, Failure> {
+    match args.command {
+        WorktreesCommand::Prune => {
+            let pruned = engine.prune_worktrees().await?;
+            if json {
+                let value = json!({
+                    "removed_worktrees": pruned.worktrees,
+                    "removed_logs": pruned.logs,
+                    "problems": pruned.problems,
+                    "retention_days": pruned.usage.retention_days,
+                    "worktrees": pruned.usage.worktrees,
+                    "bytes": pruned.usage.bytes,
+                    "path": pruned.usage.path,
+                });
+                println!("{}", pretty(&value));
+            } else {
+                println!(
+                    "removed {} worktree(s) and {} log(s) older than {} day(s); {} worktree(s) \
+                     left in {}",
+                    pruned.worktrees.len(),
+                    pruned.logs.len(),
+                    pruned.usage.retention_days,
+                    pruned.usage.worktrees,
+                    pruned.usage.path
+                );
+                for problem in &pruned.problems {
+                    println!("not swept: {problem}");
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
 }
 
 /// `switchyard compare --repo … --task … --worker W1 --worker W2 …`: one attempt per worker from
@@ -415,47 +457,8 @@ pub async fn compare(
     Ok(ExitCode::from(code))
 }
 
-/// `switchyard runs …`
-pub async fn runs(engine: &Arc<Engine>, args: RunsArgs, json: bool) -> Result<ExitCode, Failure> {
-    match args.command {
-        RunsCommand::List => {
-            let list = engine.list_attempts().await?;
-            if json {
-                let rows: Vec<Value> = list.iter().map(summary_json).collect();
-                println!("{}", pretty(&Value::Array(rows)));
-            } else if list.is_empty() {
-                println!("no attempts yet");
-            } else {
-                for s in &list {
-                    println!(
-                        "{}  {:<11} {:<16} {}",
-                        s.id,
-                        s.state.as_str(),
-                        s.worker,
-                        first_line(&s.task)
-                    );
-                }
-            }
-        }
-        RunsCommand::Log { id, after } => {
-            let entries = engine.attempt_log(&id, after).await?;
-            if json {
-                let text = serde_json::to_string_pretty(&entries)
-                    .map_err(|e| CliError::internal(format!("cannot serialize output: {e}")))?;
-                println!("{text}");
-            } else {
-                for entry in &entries {
-                    let line = serde_json::to_string(&entry.entry).unwrap_or_default();
-                    println!("{:>5} {line}", entry.seq);
-                }
-            }
-        }
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
 /// 1 when the attempt failed, was canceled or interrupted; 3 when a gate failed; 0 otherwise.
-fn review_exit(review: &AttemptReview) -> u8 {
+pub(crate) fn review_exit(review: &AttemptReview) -> u8 {
     let state = review.summary.state;
     if matches!(
         state,
@@ -486,218 +489,6 @@ fn print_review(review: &AttemptReview, json: bool) {
     }
 }
 
-fn pretty(value: &Value) -> String {
-    serde_json::to_string_pretty(value).unwrap_or_else(|_| value.to_string())
-}
-
-/// The gate's name as the CLI prints it.
-pub fn gate_name(name: GateName) -> &'static str {
-    match name {
-        GateName::LockedPaths => "locked_paths",
-        GateName::Escape => "escape",
-        GateName::Secrets => "secrets",
-        GateName::Size => "size",
-        GateName::Verification => "verification",
-    }
-}
-
-fn gate_json(gate: &GateResult) -> Value {
-    json!({
-        "name": gate_name(gate.name),
-        "passed": gate.passed,
-        "detail": gate.detail,
-        "evidence": gate.evidence.iter().map(|f| json!({
-            "path": f.path,
-            "line": f.line,
-            "rule": f.rule,
-            "message": f.message,
-        })).collect::<Vec<_>>(),
-    })
-}
-
-fn usage_json(usage: &Usage) -> Value {
-    json!({
-        "input": usage.input,
-        "output": usage.output,
-        "cached": usage.cached,
-        "cost_usd": usage.cost_usd,
-        "estimated": usage.estimated,
-    })
-}
-
-/// Switchyard's verification in one object: the first failing command decides the exit code
-/// and the log tail (the last command when all passed).
-fn verification_json(record: &VerificationRecord) -> Value {
-    let deciding = record.first_failure().or(record.commands.last());
-    let summary = if record.commands.is_empty() {
-        "no verification commands".to_owned()
-    } else {
-        let counts: Vec<String> = record.commands.iter().filter_map(|c| c.summary()).collect();
-        if !counts.is_empty() {
-            counts.join("; ")
-        } else {
-            let passed = record.commands.iter().filter(|c| c.passed).count();
-            format!("{passed} of {} commands passed", record.commands.len())
-        }
-    };
-    json!({
-        "passed": record.passed,
-        "exit_code": deciding.and_then(|c| c.exit_code),
-        "duration_ms": record.duration_ms,
-        "summary": summary,
-        "log_tail": deciding.map(|c| c.log_tail.as_str()).unwrap_or(""),
-        "commands": record.commands.iter().map(|c| json!({
-            "command": c.command,
-            "passed": c.passed,
-            "exit_code": c.exit_code,
-            "signal": c.signal,
-            "duration_ms": c.duration_ms,
-            "summary": c.summary(),
-            "log_sha256": c.log_sha256,
-            "log_bytes": c.log_bytes,
-            "error": c.error,
-        })).collect::<Vec<_>>(),
-    })
-}
-
-fn error_json(summary: &AttemptSummary) -> Value {
-    summary.error.as_ref().map_or(Value::Null, |e| {
-        json!({
-            "code": serde_json::to_value(e.code).unwrap_or(Value::Null),
-            "message": e.message,
-        })
-    })
-}
-
-/// One attempt as `runs list` prints it.
-fn summary_json(s: &AttemptSummary) -> Value {
-    json!({
-        "run": s.id,
-        "status": s.state.as_str(),
-        "worker": s.worker,
-        "worker_version": s.worker_version,
-        "task": s.task,
-        "repo": s.repo,
-        "base": s.base,
-        "target_branch": s.target_branch,
-        "parent": s.parent,
-        "compare": s.compare,
-        "launcher": s.launcher,
-        "created_ms": s.created_ms,
-        "updated_ms": s.updated_ms,
-        "elapsed_ms": s.elapsed_ms,
-        "files_changed": s.files_changed,
-        "additions": s.additions,
-        "deletions": s.deletions,
-        "gates_passed": s.gates_passed,
-        "cost_usd": s.cost_usd,
-        "error": error_json(s),
-    })
-}
-
-/// The review JSON `run`, `review` and the other verbs print.
-pub fn review_json(review: &AttemptReview) -> Value {
-    let s = &review.summary;
-    let mut out = Map::new();
-    let mut put = |k: &str, v: Value| {
-        out.insert(k.to_owned(), v);
-    };
-    put("run", json!(s.id));
-    put("status", json!(s.state.as_str()));
-    put("worker", json!(s.worker));
-    put(
-        "diff",
-        review.diff.as_ref().map_or(Value::Null, |d| {
-            json!({
-                "files": d.files.iter().map(|f| json!({
-                    "path": f.path,
-                    "status": file_status_name(f.status),
-                    "additions": f.additions,
-                    "deletions": f.deletions,
-                    "old_path": f.old_path,
-                    "binary": f.is_binary,
-                    "symlink": f.is_symlink,
-                    "content_omitted": f.content_omitted,
-                })).collect::<Vec<_>>(),
-                "additions": d.additions,
-                "deletions": d.deletions,
-                "sha256": d.sha256,
-                "base": d.base,
-                "patch_bytes": d.patch_bytes,
-            })
-        }),
-    );
-    put(
-        "gates",
-        Value::Array(review.gates.iter().map(gate_json).collect()),
-    );
-    put(
-        "verification",
-        review
-            .verification
-            .as_ref()
-            .map_or(Value::Null, verification_json),
-    );
-    put(
-        "usage",
-        review.usage.as_ref().map_or(Value::Null, usage_json),
-    );
-    put(
-        "cost_usd",
-        json!(s.cost_usd.or(review.usage.and_then(|u| u.cost_usd))),
-    );
-    put("error", error_json(s));
-    put("worker_version", json!(s.worker_version));
-    put("task", json!(s.task));
-    put("repo", json!(s.repo));
-    put("base", json!(s.base));
-    put("target_branch", json!(s.target_branch));
-    put("parent", json!(s.parent));
-    put("compare", json!(s.compare));
-    put("created_ms", json!(s.created_ms));
-    put("elapsed_ms", json!(s.elapsed_ms));
-    put("can_approve", json!(review.can_approve));
-    put("approve_blocked", json!(review.approve_blocked));
-    put("verify_commands", json!(review.verify_commands));
-    put(
-        "decision",
-        review.decision.as_ref().map_or(Value::Null, decision_json),
-    );
-    put(
-        "integration",
-        review.integration.as_ref().map_or(Value::Null, |i| {
-            json!({
-                "branch": i.branch,
-                "old": i.old,
-                "new": i.new,
-                "fast_forward": i.fast_forward,
-            })
-        }),
-    );
-    Value::Object(out)
-}
-
-fn decision_json(decision: &switchyard_core::attempt::ReviewDecision) -> Value {
-    use switchyard_core::attempt::ReviewDecision;
-    match decision {
-        ReviewDecision::Approved { message, commit } => {
-            json!({"kind": "approved", "message": message, "commit": commit})
-        }
-        ReviewDecision::Rejected { reason } => json!({"kind": "rejected", "reason": reason}),
-        ReviewDecision::ChangesRequested {
-            comment,
-            lines,
-            next_attempt,
-        } => json!({
-            "kind": "changes_requested",
-            "comment": comment,
-            "lines": lines.iter().map(|l| json!({"path": l.path, "line": l.line, "text": l.text}))
-                .collect::<Vec<_>>(),
-            "next_attempt": next_attempt,
-        }),
-    }
-}
-
 /// Tokens and cost in one line: `usage: 600 in, 240 out; $0.000049 (estimated)`.
 fn usage_line(usage: &Usage, cost: Option<f64>) -> String {
     let mut line = format!("usage: {} in, {} out", usage.input, usage.output);
@@ -713,7 +504,7 @@ fn usage_line(usage: &Usage, cost: Option<f64>) -> String {
 }
 
 /// Dollars with enough digits that a cheap model's cost does not print as $0.0000.
-fn dollars(cost: f64) -> String {
+pub(crate) fn dollars(cost: f64) -> String {
     if cost == 0.0 || cost >= 0.01 {
         format!("${cost:.4}")
     } else {
@@ -721,7 +512,7 @@ fn dollars(cost: f64) -> String {
     }
 }
 
-fn first_line(text: &str) -> &str {
+pub(crate) fn first_line(text: &str) -> &str {
     text.lines().next().unwrap_or("")
 }
 

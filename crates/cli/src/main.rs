@@ -7,9 +7,12 @@ mod ask;
 mod attempts;
 mod catalog;
 mod keys;
+mod mcp;
 mod output;
+mod review_json;
 mod roles;
 mod routing;
+mod runs;
 
 use std::process::ExitCode;
 
@@ -98,13 +101,15 @@ enum Command {
     },
     /// Split a task into sequential steps (--mode plan) or a DAG (--mode swarm), a model each.
     Plan(routing::PlanArgs),
-    /// Send a coding task to a worker in its own git worktree; Switchyard's gates and
-    /// verification decide, then wait for review (exit 0 all gates passed, 3 a gate failed,
-    /// 2 bad input, 1 the attempt failed).
-    Run(attempts::RunArgs),
-    /// An attempt's diff, gates, verification, usage and cost.
+    /// A run: one task across one or many models (--mode single, collective, cascade, plan
+    /// or swarm) under limits and a hard USD cap, waited for until it ends or needs review.
+    /// With --repo and --worker but no --mode: one coding task sent to a worker in its own
+    /// git worktree, Switchyard's gates and verification deciding. Exit 0 completed (or in
+    /// review with all gates passed), 3 a gate failed, 2 bad input, 1 failed or canceled.
+    Run(runs::RunArgs),
+    /// An attempt's diff, gates, verification, usage and cost (a code run's id: its attempt).
     Review {
-        /// The attempt id (`run` in the JSON).
+        /// The attempt id (`run` in the attempt JSON), or a single or cascade code run's id.
         id: String,
     },
     /// Approve an attempt in review: commit the verified tree and integrate it into the
@@ -134,21 +139,39 @@ enum Command {
         #[arg(long = "line", value_name = "PATH:N=TEXT", value_parser = attempts::parse_line_comment)]
         lines: Vec<switchyard_core::attempt::LineComment>,
     },
-    /// Attempts: list, log.
-    Runs(attempts::RunsArgs),
-    /// Resume an interrupted attempt: re-capture the worktree and re-run the gates.
-    Recover { id: String },
-    /// Cancel a live attempt (its worker's whole process group is stopped).
+    /// Runs and attempts: list, show, cancel, recover, output, log, spend.
+    Runs(runs::RunsArgs),
+    /// Resume an interrupted run (finished nodes kept) or attempt (worktree re-captured,
+    /// gates re-run; one whose worker never ran starts over), and wait for it.
+    Recover {
+        id: String,
+        /// Print it at once and exit 0: a detached Switchyard process recovers it.
+        #[arg(long)]
+        detach: bool,
+    },
+    /// Cancel a live run (every call and worker stops) or attempt (its worker's whole
+    /// process group is stopped); one another Switchyard process runs is asked to stop, and
+    /// waited for up to 10 s.
     Cancel { id: String },
+    /// Attempt worktrees: prune the old ones now.
+    Worktrees(attempts::WorktreesArgs),
+    /// The MCP server over stdio, for a coding agent (Claude Code, Codex, Cursor, Claude
+    /// Desktop) to delegate to Switchyard; `--guide` and `--config CLIENT` print and exit.
+    Mcp(mcp::McpArgs),
     /// Runs an attempt handed over by `run --detach` (its token on stdin) to its end.
     #[command(name = "attempt-worker", hide = true)]
     AttemptWorker { id: String },
-    /// Rate a model 1–5 in a category; ratings move later picks.
+    /// Executes a run handed over by `run --detach` (its token on stdin) to its end.
+    #[command(name = "run-worker", hide = true)]
+    RunWorker { id: String },
+    /// Rate a model 1–5 in a category (`rate <model> <category> <1-5>`), or a run's node
+    /// output (`rate <run> <node> <1-5>`); ratings move later picks.
     Rate {
-        /// Catalog id, e.g. openai/gpt-4o-mini.
-        model: String,
-        /// coding, reasoning, math, creative, vision, research, fast-cheap or general.
-        category: String,
+        /// A run id, or a catalog id, e.g. openai/gpt-4o-mini.
+        target: String,
+        /// With a run: the node id (n1, m1, merge, c1, a step's id). With a model: coding,
+        /// reasoning, math, creative, vision, research, fast-cheap or general.
+        what: String,
         /// 1 (bad) to 5 (excellent).
         rating: u8,
     },
@@ -188,6 +211,17 @@ async fn run(cli: Cli) -> ExitCode {
     if let Command::AttemptWorker { id } = &cli.command {
         return attempt_worker(id, json).await;
     }
+    if let Command::Mcp(args) = &cli.command {
+        if args.guide {
+            return mcp::guide();
+        }
+        if args.config.is_none() {
+            return serve_mcp().await;
+        }
+    }
+    if let Command::RunWorker { id } = &cli.command {
+        return run_worker(id, json).await;
+    }
     let engine = match Engine::open(EngineConfig::default()).await {
         Ok(engine) => std::sync::Arc::new(engine),
         Err(e) => return fail(&CliError::from(e), json),
@@ -225,21 +259,31 @@ async fn run(cli: Cli) -> ExitCode {
             }
         }
         Command::Run(args) => {
-            return finish(&engine, attempts::run(&engine, args, json).await, json).await
+            return finish(&engine, runs::run(&engine, args, json).await, json).await
         }
         Command::Review { id } => {
-            return finish(&engine, attempts::review(&engine, &id, json).await, json).await
+            let result = match runs::attempt_of(&engine, &id).await {
+                Ok(id) => attempts::review(&engine, &id, json).await,
+                Err(failure) => Err(failure),
+            };
+            return finish(&engine, result, json).await;
         }
         Command::Approve {
             id,
             message,
             no_integrate,
         } => {
-            let result = attempts::approve(&engine, &id, &message, !no_integrate, json).await;
+            let result = match runs::attempt_of(&engine, &id).await {
+                Ok(id) => attempts::approve(&engine, &id, &message, !no_integrate, json).await,
+                Err(failure) => Err(failure),
+            };
             return finish(&engine, result, json).await;
         }
         Command::Reject { id, reason } => {
-            let result = attempts::reject(&engine, &id, &reason, json).await;
+            let result = match runs::attempt_of(&engine, &id).await {
+                Ok(id) => attempts::reject(&engine, &id, &reason, json).await,
+                Err(failure) => Err(failure),
+            };
             return finish(&engine, result, json).await;
         }
         Command::RequestChanges { id, comment, lines } => {
@@ -247,16 +291,29 @@ async fn run(cli: Cli) -> ExitCode {
             return finish(&engine, result, json).await;
         }
         Command::Runs(args) => {
-            return finish(&engine, attempts::runs(&engine, args, json).await, json).await
+            return finish(&engine, runs::runs(&engine, args, json).await, json).await
         }
-        Command::Recover { id } => {
-            return finish(&engine, attempts::recover(&engine, &id, json).await, json).await
+        Command::Recover { id, detach } => {
+            let result = runs::recover(&engine, &id, detach, json).await;
+            return finish(&engine, result, json).await;
+        }
+        Command::Worktrees(args) => {
+            return finish(
+                &engine,
+                attempts::worktrees(&engine, args, json).await,
+                json,
+            )
+            .await
         }
         Command::Cancel { id } => {
-            return finish(&engine, attempts::cancel(&engine, &id, json).await, json).await
+            return finish(&engine, runs::cancel(&engine, &id, json).await, json).await
         }
         // Handled before the engine opens.
-        Command::AttemptWorker { .. } => Ok(ExitCode::from(2)),
+        Command::AttemptWorker { .. } | Command::RunWorker { .. } => Ok(ExitCode::from(2)),
+        Command::Mcp(args) => match args.config {
+            Some(client) => mcp::config(&engine, &client, json).await,
+            None => Ok(ExitCode::from(2)),
+        },
         Command::Catalog { command } => catalog::catalog(&engine, command, json).await,
         Command::Roles(args) => roles::run(&engine, args, json).await,
         Command::Keys(args) => keys::keys(&engine, args, json).await,
@@ -273,10 +330,10 @@ async fn run(cli: Cli) -> ExitCode {
         }
         Command::Plan(args) => routing::plan(&engine, args, json).await,
         Command::Rate {
-            model,
-            category,
+            target,
+            what,
             rating,
-        } => routing::rate(&engine, &model, &category, rating, json).await,
+        } => runs::rate(&engine, &target, &what, rating, json).await,
     };
     engine.close().await;
     match result {
@@ -288,7 +345,7 @@ async fn run(cli: Cli) -> ExitCode {
 /// `attempt-worker <id>`: the engine opens holding the token from stdin, so its own start-up
 /// check does not take the handed-over attempt (whose row names this pid) for an orphan.
 async fn attempt_worker(id: &str, json: bool) -> ExitCode {
-    let token = match attempts::read_handoff_token() {
+    let token = match attempts::read_handoff_token(attempts::WORKER_VERB) {
         Ok(token) => token,
         Err(e) => return attempts::fail(&e.into(), json),
     };
@@ -297,6 +354,36 @@ async fn attempt_worker(id: &str, json: bool) -> ExitCode {
         Err(e) => return fail(&CliError::from(e), json),
     };
     let result = attempts::attempt_worker(&engine, id, &token).await;
+    finish(&engine, result, json).await
+}
+
+/// `switchyard mcp`: stdout carries only protocol messages, so even a start-up failure is
+/// reported on stderr.
+async fn serve_mcp() -> ExitCode {
+    let engine = match Engine::open(EngineConfig::default()).await {
+        Ok(engine) => std::sync::Arc::new(engine),
+        Err(e) => {
+            eprintln!("switchyard mcp: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let code = mcp::serve(engine.clone()).await;
+    engine.close().await;
+    code
+}
+
+/// `run-worker <id>`: like `attempt-worker`, for a run handed over by `run --detach` or
+/// `runs recover --detach`.
+async fn run_worker(id: &str, json: bool) -> ExitCode {
+    let token = match attempts::read_handoff_token(runs::WORKER_VERB) {
+        Ok(token) => token,
+        Err(e) => return attempts::fail(&e.into(), json),
+    };
+    let engine = match Engine::open_for_run_handoff(EngineConfig::default(), &token).await {
+        Ok(engine) => std::sync::Arc::new(engine),
+        Err(e) => return fail(&CliError::from(e), json),
+    };
+    let result = runs::run_worker(&engine, id, &token).await;
     finish(&engine, result, json).await
 }
 

@@ -15,15 +15,14 @@
 #[path = "../../providers/tests/support/mod.rs"]
 mod http;
 
-use std::path::{Path, PathBuf};
+mod support;
+
+use std::path::Path;
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicU32, Ordering};
 
 use http::{wire, Reply, TestServer};
 use serde_json::{json, Value};
-use switchyard_store::{Store, DATABASE_FILE};
-
-static HOMES: AtomicU32 = AtomicU32::new(0);
+use support::{gate, Run, Workspace};
 
 /// A recognizable key: its bytes may reach the server's header and nothing else.
 const KEY: &str = "sk-MODELRUN-7e57c0de-a1b2c3d4";
@@ -37,8 +36,16 @@ const VERIFY: &str = "sh check.sh";
 
 /// A home, a repository on `main` with a test script, and a runtime for the server.
 struct Fixture {
-    dir: tempfile::TempDir,
+    ws: Workspace,
     rt: tokio::runtime::Runtime,
+}
+
+impl std::ops::Deref for Fixture {
+    type Target = Workspace;
+
+    fn deref(&self) -> &Workspace {
+        &self.ws
+    }
 }
 
 impl Fixture {
@@ -48,81 +55,18 @@ impl Fixture {
             .enable_all()
             .build()
             .expect("runtime");
-        let fx = Self {
-            dir: tempfile::tempdir().expect("tempdir"),
-            rt,
-        };
-        std::fs::create_dir_all(fx.home()).expect("home");
-        std::fs::create_dir_all(fx.repo()).expect("repo");
-        let service = format!(
-            "dev.switchyard.test.modelrun.{}.{}",
-            std::process::id(),
-            HOMES.fetch_add(1, Ordering::Relaxed)
+        let ws = Workspace::new(
+            "modelrun",
+            &[
+                ("greet.txt", "hello\n"),
+                ("notes.txt", "user notes\n"),
+                (
+                    "check.sh",
+                    "#!/bin/sh\ngrep -qx 'hello, world' greet.txt || { echo 'greet.txt does not greet the world'; exit 1; }\necho '1 passed, 0 failed'\n",
+                ),
+            ],
         );
-        let db = fx.home().join(DATABASE_FILE);
-        fx.rt.block_on(async {
-            let store = Store::open(&db).await.expect("open store");
-            store
-                .set_setting("keychain.service", &service, "2026-12-02T00:00:00Z")
-                .await
-                .expect("keychain service setting");
-            store.close().await;
-        });
-        fx.write("greet.txt", "hello\n");
-        fx.write("notes.txt", "user notes\n");
-        fx.write(
-            "check.sh",
-            "#!/bin/sh\ngrep -qx 'hello, world' greet.txt || { echo 'greet.txt does not greet the world'; exit 1; }\necho '1 passed, 0 failed'\n",
-        );
-        fx.git(&["init", "-q", "-b", "main"]);
-        fx.git(&["config", "user.name", "Test User"]);
-        fx.git(&["config", "user.email", "user@example.com"]);
-        fx.git(&["add", "."]);
-        fx.git(&["commit", "-qm", "base"]);
-        fx
-    }
-
-    fn home(&self) -> PathBuf {
-        self.dir.path().join("home")
-    }
-
-    fn repo(&self) -> PathBuf {
-        self.dir.path().join("repo")
-    }
-
-    fn repo_arg(&self) -> String {
-        self.repo().to_string_lossy().into_owned()
-    }
-
-    fn write(&self, rel: &str, text: &str) {
-        let path = self.repo().join(rel);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).expect("mkdir");
-        }
-        std::fs::write(path, text).expect("write");
-    }
-
-    fn read(&self, rel: &str) -> String {
-        std::fs::read_to_string(self.repo().join(rel)).expect("read")
-    }
-
-    fn git(&self, args: &[&str]) -> String {
-        let out = Command::new("git")
-            .args(args)
-            .current_dir(self.repo())
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .output()
-            .expect("git");
-        assert!(
-            out.status.success(),
-            "git {args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-
-    fn head(&self, rev: &str) -> String {
-        self.git(&["rev-parse", rev]).trim().to_owned()
+        Self { ws, rt }
     }
 
     /// A server answering `script` in order (a 500 once it runs out).
@@ -151,22 +95,7 @@ impl Fixture {
         for (name, value) in env {
             command.env(name, value);
         }
-        let out = command.output().expect("run switchyard");
-        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-        let json = if args.contains(&"--json") {
-            serde_json::from_str(&stdout).unwrap_or_else(|e| {
-                panic!("switchyard {args:?} must print JSON ({e}): {stdout}\nstderr: {stderr}")
-            })
-        } else {
-            Value::Null
-        };
-        Run {
-            code: out.status.code().unwrap_or(-1),
-            json,
-            stdout,
-            stderr,
-        }
+        Run::new(command.output().expect("run switchyard"), args)
     }
 
     /// Points the built-in `openai` provider at `server`.
@@ -218,28 +147,13 @@ impl Fixture {
     }
 }
 
-struct Run {
-    code: i32,
-    json: Value,
-    stdout: String,
-    stderr: String,
+/// The model tests' extra check on a finished command.
+trait NoKey {
+    /// Neither stdout nor stderr holds the key.
+    fn assert_no_key(&self);
 }
 
-impl Run {
-    #[track_caller]
-    fn expect_code(&self, code: i32) -> &Value {
-        assert_eq!(
-            self.code, code,
-            "exit code; stdout: {}\nstderr: {}",
-            self.stdout, self.stderr
-        );
-        &self.json
-    }
-
-    fn id(&self) -> String {
-        self.json["run"].as_str().expect("run id").to_owned()
-    }
-
+impl NoKey for Run {
     #[track_caller]
     fn assert_no_key(&self) {
         assert!(
@@ -258,13 +172,6 @@ fn turn(read: &[&str], edits: Value, done: bool, summary: &str) -> Reply {
         200,
         wire::openai_completion("gpt-oss-20b", &answer.to_string(), Some((300, 120))),
     )
-}
-
-fn gate<'a>(review: &'a Value, name: &str) -> &'a Value {
-    review["gates"]
-        .as_array()
-        .and_then(|gates| gates.iter().find(|g| g["name"] == name))
-        .unwrap_or_else(|| panic!("no gate {name} in {review}"))
 }
 
 /// The text of every message of request `index` the server received, joined.
@@ -453,7 +360,7 @@ fn a_provider_failure_fails_the_attempt_with_the_providers_error_and_no_key() {
 #[test]
 fn a_preset_puts_the_composed_role_before_the_task() {
     let fx = Fixture::new();
-    let roles = fx.dir.path().join("roles.json");
+    let roles = fx.outside("roles.json");
     let file = json!({
         "version": 1,
         "blocks": [{

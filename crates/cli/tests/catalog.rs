@@ -6,6 +6,9 @@
 #[path = "../../engine/tests/support/mod.rs"]
 mod sources;
 
+#[path = "../../engine/tests/leak_scan/mod.rs"]
+mod leak_scan;
+
 use std::collections::HashMap;
 use std::path::Path;
 use std::process::{Command, Output};
@@ -264,19 +267,6 @@ fn contains(haystack: &[u8], needle: &str) -> bool {
         .any(|w| w == needle.as_bytes())
 }
 
-fn all_bytes(dir: &Path) -> Vec<u8> {
-    let mut bytes = Vec::new();
-    for entry in std::fs::read_dir(dir).expect("read dir").flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            bytes.extend(all_bytes(&path));
-        } else {
-            bytes.extend(std::fs::read(&path).expect("read file"));
-        }
-    }
-    bytes
-}
-
 #[test]
 fn catalog_refresh_never_prints_or_stores_the_artificial_analysis_key() {
     const KEY: &str = "aa-CLILEAK-0d15ea5e-77c1b2a9f3";
@@ -349,7 +339,7 @@ fn catalog_refresh_never_prints_or_stores_the_artificial_analysis_key() {
     }
     assert!(!out.stderr.is_empty(), "trace logs were written");
     assert!(
-        !contains(&all_bytes(home.path()), KEY),
+        !contains(&leak_scan::all_bytes(home.path()), KEY),
         "the data dir contains the key"
     );
 }

@@ -13,6 +13,9 @@
 #[path = "../../providers/tests/support/mod.rs"]
 mod http;
 
+#[path = "../../engine/tests/leak_scan/mod.rs"]
+mod leak_scan;
+
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
@@ -146,20 +149,6 @@ fn row<'a>(list: &'a Value, id: &str, field: &str) -> &'a Value {
         .iter()
         .find(|r| r[field] == id)
         .unwrap_or_else(|| panic!("{id} in {list}"))
-}
-
-/// Every byte under `dir`: the database, its WAL, anything else the engine wrote.
-fn all_bytes(dir: &Path) -> Vec<u8> {
-    let mut bytes = Vec::new();
-    for entry in std::fs::read_dir(dir).expect("read dir").flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            bytes.extend(all_bytes(&path));
-        } else {
-            bytes.extend(std::fs::read(&path).expect("read file"));
-        }
-    }
-    bytes
 }
 
 fn contains(haystack: &[u8], needle: &str) -> bool {
@@ -315,7 +304,7 @@ fn a_key_is_set_from_stdin_listed_tested_used_and_deleted_without_leaking() {
         "the key appeared in stdout or stderr"
     );
     assert!(
-        !contains(&all_bytes(h), KEY),
+        !contains(&leak_scan::all_bytes(h), KEY),
         "the key reached the data directory (SQLite file, WAL or anything else)"
     );
 }
@@ -345,7 +334,7 @@ fn an_environment_key_is_shown_as_such_and_never_printed() {
     for out in [&out, &human] {
         assert!(!contains(&out.stdout, env_key) && !contains(&out.stderr, env_key));
     }
-    assert!(!contains(&all_bytes(home.path()), env_key));
+    assert!(!contains(&leak_scan::all_bytes(home.path()), env_key));
 }
 
 #[test]
@@ -873,7 +862,7 @@ fn a_key_stays_bound_to_its_origin_unless_keep_key_moves_it() {
         "the key appeared in stdout or stderr"
     );
     assert!(
-        !contains(&all_bytes(h), KEY),
+        !contains(&leak_scan::all_bytes(h), KEY),
         "the key reached the data directory"
     );
     for request in new_origin.requests().iter().skip(1) {

@@ -112,9 +112,24 @@ pub struct WorktreeUsage {
     pub worktrees: u32,
     /// Bytes allocated on disk by everything under it (as `du` counts; symlinks not followed).
     pub bytes: f64,
-    /// Days the worktree of a failed or interrupted attempt is kept before the sweep removes
-    /// it.
+    /// Days the worktree of a failed, canceled or interrupted attempt is kept before the sweep
+    /// removes it (with its branch, and the attempt's detached-process log).
     pub retention_days: u32,
+}
+
+/// What one sweep of old worktrees removed (the start-up sweep, or "Remove old worktrees
+/// now").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct WorktreePrune {
+    /// Attempts (worktree ids) whose worktree and `switchyard/<id>` branch were removed.
+    pub worktrees: Vec<String>,
+    /// Attempts whose detached-process log was removed.
+    pub logs: Vec<String>,
+    /// Repositories that could not be swept, each with why (moved, busy, a git failure).
+    pub problems: Vec<String>,
+    /// The disk usage afterwards.
+    pub usage: WorktreeUsage,
 }
 
 /// A local model server (Ollama, LM Studio) and whether it answered.
@@ -166,7 +181,7 @@ impl DoctorReport {
 /// Worker CLIs looked up by the doctor, in display order.
 pub const WORKER_CLIS: [&str; 5] = ["claude", "codex", "gemini", "opencode", "aider"];
 
-/// Retention of failed or interrupted attempts' worktrees when none is set.
+/// Retention of failed, canceled or interrupted attempts' worktrees when none is set.
 pub const DEFAULT_WORKTREE_RETENTION_DAYS: u32 = 7;
 
 /// The longest retention accepted (ten years): anything above is a typo.

@@ -9,6 +9,7 @@ use serde::Serialize;
 use switchyard_core::attempt::{AttemptLogEntry, AttemptState};
 use switchyard_core::catalog::view::{RefreshId, RefreshProgress, RefreshReport, RefreshTrigger};
 use switchyard_core::error::ErrorCode;
+use switchyard_core::run::{NodeState, RunState};
 
 use crate::EngineError;
 
@@ -72,6 +73,40 @@ pub enum EngineEvent {
         attempt_id: String,
         entry: AttemptLogEntry,
     },
+    /// A run moved to `state` (already stored as event `seq` of its log).
+    #[serde(rename_all = "camelCase")]
+    RunState {
+        run_id: String,
+        state: RunState,
+        seq: u32,
+    },
+    /// A node of a run moved to `state` (already stored as event `seq`).
+    #[serde(rename_all = "camelCase")]
+    RunNode {
+        run_id: String,
+        node_id: String,
+        state: NodeState,
+        seq: u32,
+    },
+    /// A run's ledger moved (a call reserved or finished; already stored as event `seq`).
+    #[serde(rename_all = "camelCase")]
+    RunBudget {
+        run_id: String,
+        spent_usd: f64,
+        reserved_usd: f64,
+        seq: u32,
+    },
+    /// Streamed text of a running text node, not stored per delta: `text` replaces the
+    /// node's live text from byte `offset` on (a cascade's next rung starts again at 0). The
+    /// whole output is stored as the node's artifact when it is done; a page opened late
+    /// reads `Engine::run_output` and follows these from there.
+    #[serde(rename_all = "camelCase")]
+    RunOutput {
+        run_id: String,
+        node_id: String,
+        offset: u64,
+        text: String,
+    },
 }
 
 impl EngineEvent {
@@ -81,7 +116,7 @@ impl EngineEvent {
             EngineEvent::CatalogRefreshStarted { refresh_id, .. }
             | EngineEvent::CatalogRefreshProgress { refresh_id, .. }
             | EngineEvent::CatalogRefreshFinished { refresh_id, .. } => Some(*refresh_id),
-            EngineEvent::AttemptState { .. } | EngineEvent::AttemptLog { .. } => None,
+            _ => None,
         }
     }
 
@@ -90,6 +125,17 @@ impl EngineEvent {
         match self {
             EngineEvent::AttemptState { attempt_id, .. }
             | EngineEvent::AttemptLog { attempt_id, .. } => Some(attempt_id),
+            _ => None,
+        }
+    }
+
+    /// The run this event belongs to, if it is a run event.
+    pub fn run_id(&self) -> Option<&str> {
+        match self {
+            EngineEvent::RunState { run_id, .. }
+            | EngineEvent::RunNode { run_id, .. }
+            | EngineEvent::RunBudget { run_id, .. }
+            | EngineEvent::RunOutput { run_id, .. } => Some(run_id),
             _ => None,
         }
     }

@@ -7,8 +7,11 @@
 //! Background work (catalog refreshes started with [`Engine::start_catalog_refresh`], the
 //! schedule started with [`Engine::start_background`]) belongs to the engine's
 //! [`supervisor::Supervisor`]; its progress is published as [`EngineEvent`]s to
-//! [`Engine::subscribe`]rs; [`Engine::close`] cancels and awaits all of it.
+//! [`Engine::subscribe`]rs; [`Engine::close`] cancels and awaits all of it. Attempts
+//! ([`attempts`]) and runs ([`runs`]: one task across one or many models and workers, under
+//! limits and a hard USD cap) execute in the same supervisor.
 
+pub mod agents;
 mod assist;
 pub mod attempts;
 pub mod catalog;
@@ -22,6 +25,7 @@ pub mod paths;
 mod planner;
 mod roles;
 mod routing;
+pub mod runs;
 pub mod supervisor;
 mod workers;
 mod worktree_usage;
@@ -36,6 +40,7 @@ use switchyard_core::doctor::DoctorReport;
 use switchyard_core::info::AppInfo;
 use switchyard_store::{Store, DATABASE_FILE};
 
+pub use agents::AGENTS_MAY_APPROVE_SETTING;
 pub use catalog::{BackgroundSchedule, RefreshFrom};
 pub use error::EngineError;
 pub use events::{EngineEvent, EventError};
@@ -82,6 +87,8 @@ pub struct Engine {
     assist_cache: Mutex<assist::AssistCache>,
     /// This instance's lease identity and the attempts it runs.
     attempts: attempts::AttemptsRuntime,
+    /// This instance's lease identity as a run owner and the runs it executes.
+    runs: runs::RunsRuntime,
     /// Where worker CLIs are looked for; asks the login shell at most once.
     tools: Arc<switchyard_runner::tools::ToolSearch>,
 }
@@ -117,12 +124,14 @@ impl Engine {
             key_layout: tokio::sync::OnceCell::new(),
             assist_cache: Mutex::new(assist::AssistCache::default()),
             attempts: attempts::AttemptsRuntime::new(),
+            runs: runs::RunsRuntime::new(),
             tools: Arc::new(switchyard_runner::tools::ToolSearch::from_env()),
         };
         if let Some(token) = held {
             engine.attempts.hold(token);
         }
         engine.attempts_startup().await;
+        engine.runs_startup().await;
         Ok(engine)
     }
 
@@ -168,6 +177,7 @@ impl Engine {
     pub async fn close(&self) {
         self.supervisor.shutdown().await;
         self.attempts_close().await;
+        self.runs_close().await;
         self.store.close().await;
     }
 }

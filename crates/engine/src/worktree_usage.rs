@@ -1,8 +1,9 @@
-//! Disk used by attempt worktrees, and how long failed or interrupted attempts keep theirs.
+//! Disk used by attempt worktrees, and how long failed, canceled or interrupted attempts keep
+//! theirs.
 //!
 //! Worktrees live in `<data dir>/worktrees/<attempt>` (see `switchyard_runner::git::Worktree`).
-//! The retention setting is read by the attempts sweep through
-//! [`Engine::worktree_retention_days`].
+//! The retention setting is applied by the attempts sweep (`attempts::retention`, at every open
+//! and through [`Engine::prune_worktrees`]).
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -26,7 +27,7 @@ impl Engine {
         self.home().join(WORKTREES_DIR)
     }
 
-    /// Days the worktree of a failed or interrupted attempt is kept
+    /// Days the worktree of a failed, canceled or interrupted attempt is kept
     /// ([`DEFAULT_WORKTREE_RETENTION_DAYS`] unless set; an unreadable stored value counts as
     /// unset and is logged).
     ///

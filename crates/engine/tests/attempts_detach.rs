@@ -81,11 +81,21 @@ async fn a_third_open_before_adoption_leaves_the_attempt_to_its_live_new_owner()
         .await
         .expect_err("interrupted");
     assert_eq!(late.code(), ErrorCode::Busy);
-    // Its worker never ran, so recovering runs it from the start, to review.
-    let recovered = next
+    // Its worker never ran, so recovering re-queues it and returns at once; the pipeline
+    // runs in the engine's task set, from the start, to review.
+    let requeued = next
         .recover_attempt(&handoff.attempt_id)
         .await
         .expect("recover");
+    assert!(
+        matches!(
+            requeued.summary.state,
+            AttemptState::Queued | AttemptState::Preparing | AttemptState::Running
+        ),
+        "recover returns once it is re-queued: {requeued:?}"
+    );
+    assert!(requeued.diff.is_none(), "nothing ran yet: {requeued:?}");
+    let recovered = settle(&next, &handoff.attempt_id).await;
     assert_eq!(
         recovered.summary.state,
         AttemptState::Review,
@@ -165,4 +175,66 @@ async fn a_launch_that_fails_leaves_the_attempt_failed_with_the_reason() {
         "{message:?}"
     );
     engine.close().await;
+}
+
+#[tokio::test]
+async fn recover_hands_an_interrupted_attempt_to_a_detached_owner_that_re_gates_it() {
+    let fx = Fixture::new();
+    let id = "0000000000fff000001";
+    let repo = attempts_support::orphaned_attempt(&fx, id).await;
+    let worktree = switchyard_runner::git::Worktree::create(&repo, &fx.head(), &fx.home, id)
+        .await
+        .expect("worktree");
+    attempts_support::write(worktree.path(), "calc.sh", "add() { echo $(($1 + $2)); }\n");
+
+    // The CLI's `recover --detach`: the starting engine hands the recovery over and closes.
+    let parent = fx.engine().await;
+    assert_eq!(
+        parent
+            .attempt_review(id)
+            .await
+            .expect("review")
+            .summary
+            .state,
+        AttemptState::Interrupted
+    );
+    let seen: Arc<Mutex<Option<Handoff>>> = Arc::default();
+    let keep = seen.clone();
+    let handed = parent
+        .recover_attempt_detached(id, &mut |handoff: &Handoff| {
+            *keep.lock().expect("lock") = Some(handoff.clone());
+            Ok(std::process::id())
+        })
+        .await
+        .expect("recover detached");
+    assert_eq!(
+        handed.state,
+        AttemptState::Verifying,
+        "its worker ran: it is re-gated"
+    );
+    parent.close().await;
+    drop(parent);
+    let handoff = seen.lock().expect("lock").clone().expect("launched");
+    assert_eq!(handoff.attempt_id, id);
+
+    // The detached process adopts it and re-runs the gates and the verification.
+    let child = Arc::new(
+        Engine::open_for_handoff(config(&fx), &handoff.token)
+            .await
+            .expect("open for hand-off"),
+    );
+    child
+        .adopt_attempt(id, &handoff.token)
+        .await
+        .expect("adopt");
+    let review = settle(&child, id).await;
+    assert_eq!(review.summary.state, AttemptState::Review, "{review:?}");
+    assert!(review.can_approve, "{:?}", review.approve_blocked);
+    assert!(review.diff.is_some_and(|d| d.files.len() == 1));
+    let again = child
+        .recover_attempt_detached(id, &mut |_| Ok(1))
+        .await
+        .expect_err("no longer interrupted");
+    assert_eq!(again.code(), ErrorCode::InvalidInput);
+    child.close().await;
 }

@@ -1,7 +1,7 @@
 //! Owner leases across engine instances on one database: an attempt whose owner died is
 //! interrupted at the next open and recovered through the gates; a second engine opened while
-//! an attempt is live (the CLI's `info` next to the app) leaves it alone; closing an engine
-//! cancels what it runs.
+//! an attempt is live (the CLI's `info` next to the app) leaves it alone, and its cancel is a
+//! request the owner carries out; closing an engine cancels what it runs.
 // The "dead owner" is a real process that has exited; the test starts it directly.
 #![allow(clippy::disallowed_methods)]
 
@@ -10,75 +10,15 @@ mod attempts_support;
 use std::os::unix::process::CommandExt;
 use std::time::Duration;
 
-use attempts_support::{process_with, settle, wait_for_state, write, Fixture, FIX};
-use switchyard_core::attempt::{AttemptRequest, AttemptState};
+use attempts_support::{
+    attempt_owned_by, orphaned_attempt, process_with, settle, wait_for_state, write, Fixture, FIX,
+};
+use switchyard_core::attempt::AttemptState;
 use switchyard_core::error::ErrorCode;
 use switchyard_core::review::gates::GateName;
-use switchyard_runner::git::{Git, Repo, Worktree};
-use switchyard_store::attempts::{AttemptChanges, Guard, NewAttempt};
+use switchyard_runner::git::Worktree;
+use switchyard_store::attempts::{AttemptChanges, Guard};
 use switchyard_store::{Store, DATABASE_FILE};
-
-/// The id of a process that has exited (and been reaped).
-fn dead_pid() -> u32 {
-    let mut child = std::process::Command::new("true")
-        .spawn()
-        .expect("spawn true");
-    let pid = child.id();
-    child.wait().expect("reap");
-    pid
-}
-
-/// Records attempt `id` as another process would have left it: running, owned by a process
-/// that has died. Returns the repository.
-async fn orphaned_attempt(fx: &Fixture, id: &str) -> Repo {
-    let base = fx.head();
-    // Another process started an attempt, ran the worker half way and died.
-    std::fs::create_dir_all(&fx.home).expect("home");
-    let store = Store::open(&fx.home.join(DATABASE_FILE))
-        .await
-        .expect("store");
-    let request = AttemptRequest {
-        worker: fx.worker("fix", FIX),
-        ..fx.request("x")
-    };
-    let repo = Repo::open(&Git::new(), &fx.repo).await.expect("repo");
-    store
-        .insert_attempt(&NewAttempt {
-            id: id.into(),
-            worker: request.worker.clone(),
-            task: request.task.clone(),
-            prompt: request.task.clone(),
-            repo: repo.toplevel().display().to_string(),
-            base: base.clone(),
-            target_branch: Some("main".into()),
-            parent: None,
-            compare_id: None,
-            launcher: "app".into(),
-            worktree_id: id.into(),
-            request_json: serde_json::to_string(&request).expect("json"),
-            verify_json: "[\"sh test.sh\"]".into(),
-            created_ms: 1,
-            owner_pid: dead_pid(),
-            owner_token: "gone".into(),
-        })
-        .await
-        .expect("insert");
-    for (from, to) in [
-        (AttemptState::Queued, AttemptState::Preparing),
-        (AttemptState::Preparing, AttemptState::Running),
-    ] {
-        let guard = Guard {
-            state: from,
-            owner: Some("gone"),
-        };
-        assert!(store
-            .update_attempt(id, guard, 2, &AttemptChanges::new().state(to).started_ms(2))
-            .await
-            .expect("advance"));
-    }
-    store.close().await;
-    repo
-}
 
 #[tokio::test]
 async fn an_attempt_whose_owner_died_is_interrupted_at_open_and_recovered() {
@@ -184,11 +124,6 @@ async fn a_second_engine_on_the_same_database_leaves_a_live_attempt_running() {
     cli.app_info().await.expect("info");
     let seen = cli.attempt_review(&started.id).await.expect("review");
     assert_eq!(seen.summary.state, AttemptState::Running);
-    let busy = cli
-        .cancel_attempt(&started.id)
-        .await
-        .expect_err("not the owner");
-    assert_eq!(busy.code(), ErrorCode::Busy);
     cli.close().await;
 
     // The app's attempt carries on to review, and the CLI's engine sees it get there.
@@ -292,5 +227,133 @@ async fn an_interrupted_attempt_can_be_canceled_and_one_without_a_worktree_fails
     );
     let missing = engine.attempt_log("nope", 0).await.expect_err("unknown id");
     assert_eq!(missing.code(), ErrorCode::NotFound);
+    engine.close().await;
+}
+
+#[tokio::test]
+async fn a_cancel_from_another_engine_is_carried_out_by_the_owner() {
+    let fx = Fixture::new();
+    let app = fx.engine().await;
+    let started = app
+        .start_attempt(fx.request(&fx.worker("slow", "sleep 971.5\n")), "app")
+        .await
+        .expect("start");
+    wait_for_state(&app, &started.id, AttemptState::Running).await;
+    for _ in 0..100 {
+        if process_with("971.5") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(process_with("971.5"), "the worker runs");
+
+    // The CLI's engine on the same database: not the owner, so it asks and waits.
+    let cli = fx.engine().await;
+    let asked = std::time::Instant::now();
+    let canceled = cli.cancel_attempt(&started.id).await.expect("cancel");
+    assert_eq!(canceled.state, AttemptState::Canceled, "{canceled:?}");
+    assert!(
+        asked.elapsed() < switchyard_engine::attempts::CANCEL_WAIT,
+        "{:?}",
+        asked.elapsed()
+    );
+    assert!(
+        attempts_support::all_gone("971.5").await,
+        "the owner stopped its worker's group"
+    );
+    let seen = app.attempt_review(&started.id).await.expect("review");
+    assert_eq!(seen.summary.state, AttemptState::Canceled);
+    assert_eq!(
+        seen.summary.error.map(|e| e.code),
+        Some(ErrorCode::Canceled)
+    );
+    let again = cli.cancel_attempt(&started.id).await.expect_err("ended");
+    assert_eq!(again.code(), ErrorCode::InvalidInput);
+    cli.close().await;
+    app.close().await;
+}
+
+#[tokio::test]
+async fn a_cancel_its_owner_never_acts_on_is_busy_and_recover_later_forgets_it() {
+    let fx = Fixture::new();
+    let id = "0000000000ccc000001";
+    // A live process that holds the lease but is no Switchyard engine: it never looks.
+    let mut owner = std::process::Command::new("sleep")
+        .arg("60")
+        .spawn()
+        .expect("stand-in owner");
+    attempt_owned_by(&fx, id, owner.id(), false).await;
+    let engine = fx.engine().await;
+    assert_eq!(
+        engine
+            .attempt_review(id)
+            .await
+            .expect("review")
+            .summary
+            .state,
+        AttemptState::Running,
+        "a live owner is not interrupted"
+    );
+    let asked = std::time::Instant::now();
+    let busy = engine
+        .cancel_attempt(id)
+        .await
+        .expect_err("nobody acts on it");
+    assert_eq!(busy.code(), ErrorCode::Busy, "{busy}");
+    assert!(busy.to_string().contains(&owner.id().to_string()), "{busy}");
+    assert!(
+        asked.elapsed() >= switchyard_engine::attempts::CANCEL_WAIT,
+        "{:?}",
+        asked.elapsed()
+    );
+    engine.close().await;
+    let store = Store::open(&fx.home.join(DATABASE_FILE))
+        .await
+        .expect("store");
+    let row = store.attempt(id).await.expect("read").expect("row");
+    assert_eq!(row.state, AttemptState::Running);
+    assert!(row.cancel_requested_ms.is_some(), "the request stays");
+    store.close().await;
+
+    // The owner dies before acting on it: interrupted at the next open. Its worker never
+    // ran, so recover re-queues it (returning at once) and the pipeline runs here; the old
+    // request must not cancel that new run.
+    owner.kill().expect("kill");
+    owner.wait().expect("reap");
+    let engine = fx.engine().await;
+    let requeued = engine.recover_attempt(id).await.expect("recover");
+    assert!(
+        matches!(
+            requeued.summary.state,
+            AttemptState::Queued | AttemptState::Preparing | AttemptState::Running
+        ),
+        "{requeued:?}"
+    );
+    let review = settle(&engine, id).await;
+    assert_eq!(review.summary.state, AttemptState::Review, "{review:?}");
+    assert!(review.can_approve, "{:?}", review.approve_blocked);
+    engine.close().await;
+}
+
+#[tokio::test]
+async fn a_cancel_whose_owner_dies_meanwhile_cancels_the_interrupted_attempt() {
+    let fx = Fixture::new();
+    let id = "0000000000ddd000001";
+    let mut owner = std::process::Command::new("sleep")
+        .arg("60")
+        .spawn()
+        .expect("stand-in owner");
+    attempt_owned_by(&fx, id, owner.id(), true).await;
+    let engine = fx.engine().await;
+    let pid = owner.id();
+    let killer = tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(600)).await;
+        owner.kill().expect("kill");
+        owner.wait().expect("reap");
+        pid
+    });
+    let canceled = engine.cancel_attempt(id).await.expect("cancel");
+    assert_eq!(killer.await.expect("killer"), pid);
+    assert_eq!(canceled.state, AttemptState::Canceled, "{canceled:?}");
     engine.close().await;
 }

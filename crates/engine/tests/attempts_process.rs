@@ -108,10 +108,14 @@ async fn a_worker_that_exits_non_zero_fails_but_its_diff_is_kept() {
     assert_eq!(approve.code(), ErrorCode::InvalidInput);
     assert!(fx.worktree(&review.summary.id).exists());
     engine.close().await;
-    // The next open sweeps the failed attempt's worktree and branch.
+    // The next open keeps the failed attempt's worktree and branch for the retention (see
+    // attempts_retention for when they go).
     let reopened = fx.engine().await;
-    assert!(!fx.worktree(&review.summary.id).exists());
-    assert!(fx.attempt_branches().is_empty());
+    assert!(fx.worktree(&review.summary.id).exists());
+    assert_eq!(
+        fx.attempt_branches(),
+        [format!("switchyard/{}", review.summary.id)]
+    );
     reopened.close().await;
 }
 

@@ -7,9 +7,10 @@
 
 mod support;
 
+mod leak_scan;
+
 use std::collections::HashMap;
 use std::io::Write;
-use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -36,20 +37,6 @@ impl Write for Capture {
     fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
     }
-}
-
-/// Every byte under `dir` (the database, its WAL, anything else the engine wrote).
-fn all_bytes(dir: &Path) -> Vec<u8> {
-    let mut bytes = Vec::new();
-    for entry in std::fs::read_dir(dir).expect("read dir").flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            bytes.extend(all_bytes(&path));
-        } else {
-            bytes.extend(std::fs::read(&path).expect("read file"));
-        }
-    }
-    bytes
 }
 
 fn assert_clean(what: &str, haystack: &[u8]) {
@@ -193,7 +180,7 @@ async fn the_artificial_analysis_key_reaches_no_store_event_status_or_log() {
         progress_seen.lock().expect("lock").join("\n").as_bytes(),
     );
     assert_clean("the events", seen.join("\n").as_bytes());
-    assert_clean("the data dir", &all_bytes(home.path()));
+    assert_clean("the data dir", &leak_scan::all_bytes(home.path()));
     let logs = logs.0.lock().expect("logs").clone();
     assert!(!logs.is_empty(), "logs were captured");
     assert_clean("the logs", &logs);

@@ -8,6 +8,8 @@
 #[path = "../../providers/tests/support/mod.rs"]
 mod http;
 
+mod leak_scan;
+
 use std::path::Path;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -80,20 +82,6 @@ fn custom(id: &str, kind: ProviderKind, base_url: &str) -> AddProviderRequest {
         kind,
         base_url: base_url.into(),
     }
-}
-
-/// Every byte under `dir` (the database, its WAL, anything else the engine wrote).
-fn all_bytes(dir: &Path) -> Vec<u8> {
-    let mut bytes = Vec::new();
-    for entry in std::fs::read_dir(dir).expect("read dir").flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            bytes.extend(all_bytes(&path));
-        } else {
-            bytes.extend(std::fs::read(&path).expect("read file"));
-        }
-    }
-    bytes
 }
 
 fn contains(haystack: &[u8], needle: &str) -> bool {
@@ -521,7 +509,7 @@ async fn keys_round_trip_through_the_real_keychain() {
     }
     engine.close().await;
     assert!(
-        !contains(&all_bytes(dir.path()), KEY),
+        !contains(&leak_scan::all_bytes(dir.path()), KEY),
         "the key reached the data directory"
     );
 }

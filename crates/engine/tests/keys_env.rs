@@ -6,63 +6,27 @@
 
 #[path = "../../providers/tests/support/mod.rs"]
 mod http;
+mod support;
 
-use std::path::Path;
+mod leak_scan;
+
 
 use http::{wire, Reply, TestServer};
 use switchyard_core::error::ErrorCode;
 use switchyard_core::providers::{AskRequest, KeySource, KeyStatus};
-use switchyard_engine::{Engine, EngineConfig};
-use switchyard_store::{Store, DATABASE_FILE};
 
 const KEY: &str = "sk-ENVLEAK-5a5a5a5a-d00d77aa";
 
-fn all_bytes(dir: &Path) -> Vec<u8> {
-    let mut bytes = Vec::new();
-    for entry in std::fs::read_dir(dir).expect("read dir").flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            bytes.extend(all_bytes(&path));
-        } else {
-            bytes.extend(std::fs::read(&path).expect("read file"));
-        }
-    }
-    bytes
-}
-
 #[test]
 fn environment_key_is_used_reported_and_never_stored() {
-    std::env::set_var("DEEPSEEK_API_KEY", KEY);
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("runtime");
-    runtime.block_on(run());
+    support::with_env_var("DEEPSEEK_API_KEY", KEY, run);
 }
 
 async fn run() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let store = Store::open(&dir.path().join(DATABASE_FILE))
-        .await
-        .expect("store");
-    let service = format!("dev.switchyard.test.env.{}", std::process::id());
-    store
-        .set_setting("keychain.service", &service, "2026-11-29T12:00:00Z")
-        .await
-        .expect("set");
-    store.close().await;
-    let engine = Engine::open(EngineConfig {
-        home: Some(dir.path().to_path_buf()),
-    })
-    .await
-    .expect("engine");
+    let engine = support::engine_with_own_keychain(dir.path(), "env").await;
 
-    let echo = wire::openai_error(
-        &format!("Authentication Fails, your api key: {KEY} is invalid"),
-        "authentication_error",
-        "invalid_request_error",
-    );
+    let echo = wire::key_echo_error(KEY);
     let server = TestServer::start(vec![
         Reply::json(200, wire::model_list(2)),
         Reply::sse(wire::openai_stream(
@@ -199,7 +163,7 @@ async fn run() {
         assert!(!output.contains(KEY), "key in {output}");
     }
     engine.close().await;
-    let bytes = all_bytes(dir.path());
+    let bytes = leak_scan::all_bytes(dir.path());
     assert!(
         !bytes.windows(KEY.len()).any(|w| w == KEY.as_bytes()),
         "key in the data directory"

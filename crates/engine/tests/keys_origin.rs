@@ -10,6 +10,8 @@
 #[path = "../../providers/tests/support/mod.rs"]
 mod http;
 
+mod leak_scan;
+
 use std::path::Path;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -76,20 +78,6 @@ fn ask(model: &str) -> AskRequest {
         max_tokens: None,
         pricing: None,
     }
-}
-
-/// Every byte under `dir` (the database, its WAL, anything else the engine wrote).
-fn all_bytes(dir: &Path) -> Vec<u8> {
-    let mut bytes = Vec::new();
-    for entry in std::fs::read_dir(dir).expect("read dir").flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            bytes.extend(all_bytes(&path));
-        } else {
-            bytes.extend(std::fs::read(&path).expect("read file"));
-        }
-    }
-    bytes
 }
 
 fn contains(haystack: &[u8], needle: &str) -> bool {
@@ -229,7 +217,7 @@ async fn a_changed_base_url_does_not_take_the_stored_key_to_the_new_host() {
     }
     engine.close().await;
     assert!(
-        !contains(&all_bytes(dir.path()), KEY),
+        !contains(&leak_scan::all_bytes(dir.path()), KEY),
         "key in the data dir"
     );
 }
@@ -343,7 +331,7 @@ async fn a_confirmed_move_and_keep_key_send_the_key_to_the_new_origin_only() {
     );
     engine.close().await;
     assert!(
-        !contains(&all_bytes(dir.path()), KEY),
+        !contains(&leak_scan::all_bytes(dir.path()), KEY),
         "key in the data dir"
     );
 }
@@ -545,7 +533,7 @@ async fn legacy_keys_are_bound_once_to_the_origin_they_were_meant_for() {
     }
     engine.close().await;
     assert!(
-        !contains(&all_bytes(dir.path()), KEY),
+        !contains(&leak_scan::all_bytes(dir.path()), KEY),
         "key in the data dir"
     );
 }

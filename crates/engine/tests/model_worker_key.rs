@@ -11,6 +11,7 @@
 mod http;
 #[path = "../../runner/tests/support/mod.rs"]
 mod repo;
+mod support;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -19,46 +20,22 @@ use http::{wire, Reply, TestServer};
 use serde_json::json;
 use switchyard_core::worker::WorkerEvent;
 use switchyard_engine::model_worker::{ModelWorkerJob, ModelWorkerLimits};
-use switchyard_engine::{CancellationToken, Engine, EngineConfig};
+use switchyard_engine::CancellationToken;
 use switchyard_runner::git::Worktree;
-use switchyard_store::{Store, DATABASE_FILE};
 
 const KEY: &str = "sk-WORKERLEAK-1b2c3d4e-feed99aa";
 const MODEL: &str = "deepseek/deepseek-chat";
 
 #[test]
 fn the_key_goes_in_the_header_only_and_the_cost_comes_from_the_catalog() {
-    std::env::set_var("DEEPSEEK_API_KEY", KEY);
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("runtime");
-    runtime.block_on(run());
+    support::with_env_var("DEEPSEEK_API_KEY", KEY, run);
 }
 
 async fn run() {
     let home = tempfile::tempdir().expect("home");
-    let store = Store::open(&home.path().join(DATABASE_FILE))
-        .await
-        .expect("store");
-    let service = format!("dev.switchyard.test.modelworkerkey.{}", std::process::id());
-    store
-        .set_setting("keychain.service", &service, "2026-12-02T00:00:00Z")
-        .await
-        .expect("set");
-    store.close().await;
-    let engine = Engine::open(EngineConfig {
-        home: Some(home.path().to_path_buf()),
-    })
-    .await
-    .expect("engine");
+    let engine = support::engine_with_own_keychain(home.path(), "modelworkerkey").await;
 
-    let echo = wire::openai_error(
-        &format!("Authentication Fails, your api key: {KEY} is invalid"),
-        "authentication_error",
-        "invalid_request_error",
-    );
+    let echo = wire::key_echo_error(KEY);
     let edit = json!({
         "read": [],
         "edits": [{"path": "main.txt", "content": "changed\n"}],

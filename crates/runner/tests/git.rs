@@ -7,7 +7,8 @@ use std::time::Duration;
 use support::{chmod_x, git, snapshot, symlink, write, Fixture};
 use switchyard_core::review::diff::FileStatus;
 use switchyard_runner::git::{
-    integrate, orphans, sweep, Git, GitError, Identity, IntegrationKind, Repo, RepoLock, Worktree,
+    integrate, orphans, sweep, sweep_keeping, Git, GitError, Identity, IntegrationKind, Repo,
+    RepoLock, Worktree,
 };
 
 const RENAMED_BODY: &str = "line one\nline two\nline three\nline four\nline five\n";
@@ -443,6 +444,34 @@ async fn orphan_sweep_removes_worktrees_and_branches_without_a_live_attempt() {
     );
     let everything = orphans(&fx.data, &repo, &[]).await.expect("lists");
     assert_eq!(everything.worktrees, ["o2"]);
+}
+
+#[tokio::test]
+async fn a_sweep_reads_what_to_keep_under_the_repository_lock() {
+    let fx = Fixture::new(&base_files());
+    let repo = fx.open().await;
+    let base = repo.resolve_base().await.expect("base").commit;
+    for id in ["k1", "k2"] {
+        Worktree::create(&repo, &base, &fx.data, id)
+            .await
+            .expect("worktree");
+    }
+    let swept = sweep_keeping(&fx.data, &repo, || async {
+        // Nobody can create a worktree (or take the lock) while the list is read.
+        let busy = RepoLock::acquire(&fx.data, &repo, Duration::from_millis(50)).await;
+        assert!(matches!(busy, Err(GitError::Busy { .. })), "{busy:?}");
+        Some(vec!["k2".to_owned()])
+    })
+    .await
+    .expect("sweeps");
+    assert_eq!(swept.worktrees, ["k1"]);
+    assert!(fx.data.join("worktrees/k2").exists());
+    // A keep list that cannot be read removes nothing.
+    let none = sweep_keeping(&fx.data, &repo, || async { None })
+        .await
+        .expect("sweeps");
+    assert!(none.is_empty(), "{none:?}");
+    assert!(fx.data.join("worktrees/k2").exists());
 }
 
 #[tokio::test]

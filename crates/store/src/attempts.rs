@@ -77,6 +77,20 @@ pub struct AttemptRow {
     pub owner_token: Option<String>,
     pub heartbeat_ms: Option<i64>,
     pub worker_pgid: Option<u32>,
+    /// When a process other than the owner asked for a cancel (see the `attempt_cancel_request`
+    /// migration); `None`: nobody asked.
+    pub cancel_requested_ms: Option<i64>,
+}
+
+/// One attempt as the worktree sweep weighs it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorktreeRow {
+    pub id: String,
+    pub repo: String,
+    pub worktree_id: String,
+    pub state: AttemptState,
+    /// When it ended (`finished_ms`), else when it last changed (`updated_ms`).
+    pub ended_ms: i64,
 }
 
 /// What an update expects to find: the state the caller saw and the lease it holds (`None`:
@@ -197,6 +211,11 @@ impl AttemptChanges {
         )
     }
 
+    /// Forgets a cancel another process asked for (a recovered attempt starts afresh).
+    pub fn clear_cancel_request(self) -> Self {
+        self.set("cancel_requested_ms", Value::Null)
+    }
+
     /// Gives the lease up.
     pub fn release(self) -> Self {
         self.set("owner_pid", Value::Null)
@@ -235,7 +254,6 @@ pub struct CompareRow {
 }
 
 const LIVE: &str = "('queued', 'preparing', 'running', 'verifying')";
-const FINAL: &str = "('integrated', 'rejected', 'superseded', 'failed', 'canceled')";
 
 fn u32_col(row: &SqliteRow, column: &str) -> Result<Option<u32>, StoreError> {
     let value: Option<i64> = row.try_get(column)?;
@@ -288,6 +306,7 @@ fn attempt_row(row: &SqliteRow) -> Result<AttemptRow, StoreError> {
         owner_token: row.try_get("owner_token")?,
         heartbeat_ms: row.try_get("heartbeat_ms")?,
         worker_pgid: u32_col(row, "worker_pgid")?,
+        cancel_requested_ms: row.try_get("cancel_requested_ms")?,
     })
 }
 
@@ -342,6 +361,16 @@ impl Store {
         rows.iter().map(attempt_row).collect()
     }
 
+    /// Attempts that are not a run's node tries (started on their own), newest first.
+    pub async fn standalone_attempts(&self) -> Result<Vec<AttemptRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT * FROM attempts WHERE run_id IS NULL ORDER BY created_ms DESC, id DESC",
+        )
+        .fetch_all(self.pool())
+        .await?;
+        rows.iter().map(attempt_row).collect()
+    }
+
     /// The attempts of a compare group, oldest first.
     pub async fn attempts_in_compare(&self, compare: &str) -> Result<Vec<AttemptRow>, StoreError> {
         let rows =
@@ -360,32 +389,34 @@ impl Store {
         rows.iter().map(attempt_row).collect()
     }
 
-    /// Each repository with attempts, and the worktree ids still needed there (attempts not in
-    /// a final state), for the orphan sweep.
-    pub async fn attempt_repos(&self) -> Result<Vec<(String, Vec<String>)>, StoreError> {
-        let rows: Vec<(String, String, String)> =
-            sqlx::query_as("SELECT repo, worktree_id, state FROM attempts ORDER BY repo")
-                .fetch_all(self.pool())
-                .await?;
-        let final_states: Vec<&str> = FINAL
-            .trim_matches(|c| c == '(' || c == ')')
-            .split(", ")
-            .map(|s| s.trim_matches('\''))
-            .collect();
-        let mut repos: Vec<(String, Vec<String>)> = Vec::new();
-        for (repo, worktree, state) in rows {
-            if repos.last().map(|(r, _)| r != &repo).unwrap_or(true) {
-                repos.push((repo.clone(), Vec::new()));
-            }
-            if !final_states.contains(&state.as_str()) {
-                if let Some((_, keep)) = repos.last_mut() {
-                    if !keep.contains(&worktree) {
-                        keep.push(worktree);
-                    }
-                }
-            }
-        }
-        Ok(repos)
+    /// Every attempt of the repository at `repo` (every repository when `None`) with its
+    /// worktree, state and when it ended, by repository: what the worktree sweep weighs.
+    pub async fn attempt_worktrees(
+        &self,
+        repo: Option<&str>,
+    ) -> Result<Vec<WorktreeRow>, StoreError> {
+        let rows: Vec<(String, String, String, String, Option<i64>, i64)> = sqlx::query_as(
+            "SELECT id, repo, worktree_id, state, finished_ms, updated_ms FROM attempts
+             WHERE ?1 IS NULL OR repo = ?1 ORDER BY repo, created_ms, id",
+        )
+        .bind(repo)
+        .fetch_all(self.pool())
+        .await?;
+        rows.into_iter()
+            .map(|(id, repo, worktree_id, state, finished, updated)| {
+                let state = AttemptState::parse(&state).ok_or_else(|| StoreError::Corrupt {
+                    table: "attempts",
+                    detail: format!("unknown state {state:?}"),
+                })?;
+                Ok(WorktreeRow {
+                    id,
+                    repo,
+                    worktree_id,
+                    state,
+                    ended_ms: finished.unwrap_or(updated),
+                })
+            })
+            .collect()
     }
 
     /// Applies `changes` (and `updated_ms = now_ms`) if the attempt is in `guard.state` with
@@ -437,6 +468,37 @@ impl Store {
                 .execute(self.pool())
                 .await?;
         Ok(result.rows_affected() == 1)
+    }
+
+    /// Asks the owner of live attempt `id` to cancel it (the first request's time is kept).
+    /// `false` when the attempt is not live (it ended meanwhile).
+    pub async fn request_attempt_cancel(&self, id: &str, now_ms: i64) -> Result<bool, StoreError> {
+        let result = sqlx::query(&format!(
+            "UPDATE attempts SET cancel_requested_ms = COALESCE(cancel_requested_ms, ?)
+             WHERE id = ? AND state IN {LIVE}"
+        ))
+        .bind(now_ms)
+        .bind(id)
+        .execute(self.pool())
+        .await?;
+        Ok(result.rows_affected() == 1)
+    }
+
+    /// What the owner holding `token` on `id` polls: `None` when it holds the lease no more,
+    /// else whether (and when) another process asked for a cancel.
+    pub async fn attempt_cancel_request(
+        &self,
+        id: &str,
+        token: &str,
+    ) -> Result<Option<Option<i64>>, StoreError> {
+        let row: Option<(Option<i64>,)> = sqlx::query_as(
+            "SELECT cancel_requested_ms FROM attempts WHERE id = ? AND owner_token = ?",
+        )
+        .bind(id)
+        .bind(token)
+        .fetch_optional(self.pool())
+        .await?;
+        Ok(row.map(|(requested,)| requested))
     }
 
     /// Appends one event to the attempt's log and returns its number (1, 2, …), assigned in
@@ -673,10 +735,80 @@ mod tests {
         );
         let after = store.attempt_events("a1", 1, 10).await.expect("read");
         assert_eq!(after.iter().map(|e| e.seq).collect::<Vec<_>>(), [2, 3]);
-        let repos = store.attempt_repos().await.expect("repos");
+        let rows = store.attempt_worktrees(Some("/r")).await.expect("rows");
         assert_eq!(
-            repos,
-            vec![("/r".to_owned(), vec!["a1".into(), "a2".into()])]
+            rows.iter()
+                .map(|r| r.worktree_id.as_str())
+                .collect::<Vec<_>>(),
+            ["a1", "a2"]
+        );
+        assert!(rows
+            .iter()
+            .all(|r| r.state == AttemptState::Queued && r.ended_ms == 1));
+        assert!(store
+            .attempt_worktrees(Some("/elsewhere"))
+            .await
+            .expect("rows")
+            .is_empty());
+    }
+
+    #[tokio::test]
+    async fn a_cancel_request_reaches_only_a_live_attempt_and_its_owner_sees_it() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let store = Store::open(&dir.path().join("db")).await.expect("open");
+        store
+            .insert_attempt(&new_attempt("a1", "t1"))
+            .await
+            .expect("insert");
+        assert_eq!(
+            store
+                .attempt_cancel_request("a1", "t1")
+                .await
+                .expect("poll"),
+            Some(None)
+        );
+        assert_eq!(
+            store
+                .attempt_cancel_request("a1", "t2")
+                .await
+                .expect("poll"),
+            None,
+            "not this token's lease"
+        );
+        assert!(store.request_attempt_cancel("a1", 10).await.expect("ask"));
+        assert!(store.request_attempt_cancel("a1", 20).await.expect("ask"));
+        assert_eq!(
+            store
+                .attempt_cancel_request("a1", "t1")
+                .await
+                .expect("poll"),
+            Some(Some(10)),
+            "the first request's time is kept"
+        );
+        let ended = AttemptChanges::new()
+            .state(AttemptState::Canceled)
+            .release()
+            .clear_cancel_request();
+        let guard = Guard {
+            state: AttemptState::Queued,
+            owner: Some("t1"),
+        };
+        assert!(store
+            .update_attempt("a1", guard, 30, &ended)
+            .await
+            .expect("end"));
+        let row = store.attempt("a1").await.expect("read").expect("row");
+        assert_eq!(row.cancel_requested_ms, None);
+        assert!(
+            !store.request_attempt_cancel("a1", 40).await.expect("ask"),
+            "an attempt that ended is not asked"
+        );
+        assert_eq!(
+            store
+                .attempt_cancel_request("a1", "t1")
+                .await
+                .expect("poll"),
+            None
         );
     }
 }

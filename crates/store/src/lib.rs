@@ -12,6 +12,7 @@ mod lock;
 pub mod providers;
 pub mod roles;
 pub mod routing;
+pub mod runs;
 pub mod settings;
 
 use std::path::{Path, PathBuf};

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use serde::Deserialize;
 use specta::Type;
 use switchyard_core::attempt::{
-    AttemptLogEntry, AttemptRequest, AttemptReview, AttemptSummary, LineComment,
+    AttemptLogEntry, AttemptRequest, AttemptReview, AttemptSummary, DiffAgainst, LineComment,
 };
 use switchyard_core::review::diff::{FileChange, REVIEW_LINE_BUDGET};
 use switchyard_engine::attempts::{CompareSummary, RepoProbe};
@@ -38,9 +38,10 @@ pub async fn start_attempt(
 }
 
 /// Everything review shows for one attempt (diff, gates, verification, usage, decision).
-/// The diff carries hunks for its first files only (about `REVIEW_LINE_BUDGET` lines); the
-/// rest are marked `hunksDeferred` and come one by one from `attempt_file_diff`, so a huge
-/// change opens at once.
+/// Each diff (against the base, and a revision's against the previous attempt) carries hunks
+/// for its first files only (about `REVIEW_LINE_BUDGET` lines); the rest are marked
+/// `hunksDeferred` and come one by one from `attempt_file_diff`, so a huge change opens at
+/// once.
 #[tauri::command]
 #[specta::specta]
 pub async fn attempt_review(
@@ -53,24 +54,27 @@ pub async fn attempt_review(
         .await?)
 }
 
-/// One changed file of the attempt's captured diff with all its hunks (for a file the review
-/// payload deferred). `not_found` for an unknown attempt, no diff, or a path not in it.
+/// One changed file of the attempt's diff against `against` (the base, or the previous
+/// attempt) with all its hunks (for a file the review payload deferred). `not_found` for an
+/// unknown attempt, no such diff, or a path not in it.
 #[tauri::command]
 #[specta::specta]
 pub async fn attempt_file_diff(
     state: State<'_, AppState>,
     id: String,
     path: String,
+    against: DiffAgainst,
 ) -> Result<FileChange, IpcError> {
-    Ok(state.require()?.attempt_file_diff(&id, &path).await?)
+    Ok(state
+        .require()?
+        .attempt_file_diff(&id, &path, against)
+        .await?)
 }
 
 /// The review as the page receives it: hunks budgeted like `attempt_review`'s, since the
 /// decision commands hand the page a fresh review too.
 fn budgeted(mut review: AttemptReview) -> AttemptReview {
-    if let Some(diff) = review.diff.as_mut() {
-        diff.defer_hunks(REVIEW_LINE_BUDGET);
-    }
+    review.defer_hunks(REVIEW_LINE_BUDGET);
     review
 }
 
@@ -188,7 +192,9 @@ impl LogFeed {
     }
 }
 
-/// Stops a live attempt (the worker's whole process group); returns it as `canceled`.
+/// Stops a live attempt (the worker's whole process group); returns it as `canceled`. One run
+/// by another Switchyard process (the CLI) is asked to stop and waited for up to 10 s
+/// (`busy` if it has not stopped by then).
 #[tauri::command]
 #[specta::specta]
 pub async fn cancel_attempt(
@@ -199,14 +205,15 @@ pub async fn cancel_attempt(
 }
 
 /// Resumes an `interrupted` attempt (its owner went away): takes it over, re-captures the
-/// worktree and re-runs the gates and verification, to `review`.
+/// worktree and re-runs the gates and verification, to `review`. One whose worker never ran
+/// is re-queued instead and returned `queued` at once; its progress arrives as for a start.
 #[tauri::command]
 #[specta::specta]
 pub async fn recover_attempt(
     state: State<'_, AppState>,
     id: String,
 ) -> Result<AttemptReview, IpcError> {
-    Ok(budgeted(state.require()?.recover_attempt(&id).await?))
+    Ok(budgeted(state.require_arc()?.recover_attempt(&id).await?))
 }
 
 /// What Approve sends.

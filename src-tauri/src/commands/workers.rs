@@ -1,7 +1,7 @@
 //! Worker CLI and worktree settings: which agent CLIs are installed (and where), the path set
 //! for each, worktree disk usage and how long failed attempts keep their worktrees.
 
-use switchyard_core::doctor::{WorkerCliStatus, WorktreeUsage};
+use switchyard_core::doctor::{WorkerCliStatus, WorktreePrune, WorktreeUsage};
 use switchyard_core::worker::WorkerCli;
 use tauri::State;
 
@@ -40,8 +40,17 @@ pub async fn worktree_usage(state: State<'_, AppState>) -> Result<WorktreeUsage,
     Ok(state.require()?.worktree_usage().await?)
 }
 
-/// Sets how many days failed or interrupted attempts keep their worktrees (0–3650); returns
-/// the usage with the new setting.
+/// Applies the retention now ("Remove old worktrees now"): removes the worktrees, branches and
+/// detached logs of attempts that ended without integrating longer ago than the retention;
+/// those live, in review or approved stay. Returns what went and the usage afterwards.
+#[tauri::command]
+#[specta::specta]
+pub async fn prune_worktrees(state: State<'_, AppState>) -> Result<WorktreePrune, IpcError> {
+    Ok(state.require()?.prune_worktrees().await?)
+}
+
+/// Sets how many days failed, canceled or interrupted attempts keep their worktrees (0–3650);
+/// returns the usage with the new setting.
 #[tauri::command]
 #[specta::specta]
 pub async fn set_worktree_retention(

@@ -177,10 +177,28 @@ export const commands = {
 	/**  Bytes and count of attempt worktrees in the data directory, with the retention setting. */
 	worktreeUsage: () => typedError<WorktreeUsage, IpcError>(__TAURI_INVOKE("worktree_usage")),
 	/**
-	 *  Sets how many days failed or interrupted attempts keep their worktrees (0–3650); returns
-	 *  the usage with the new setting.
+	 *  Sets how many days failed, canceled or interrupted attempts keep their worktrees (0–3650);
+	 *  returns the usage with the new setting.
 	 */
 	setWorktreeRetention: (days: number) => typedError<WorktreeUsage, IpcError>(__TAURI_INVOKE("set_worktree_retention", { days })),
+	/**
+	 *  Applies the retention now ("Remove old worktrees now"): removes the worktrees, branches and
+	 *  detached logs of attempts that ended without integrating longer ago than the retention;
+	 *  those live, in review or approved stay. Returns what went and the usage afterwards.
+	 */
+	pruneWorktrees: () => typedError<WorktreePrune, IpcError>(__TAURI_INVOKE("prune_worktrees")),
+	/**
+	 *  The snippet each MCP host (Claude Code, Codex, Claude Desktop, Cursor, generic stdio) takes
+	 *  to start `switchyard mcp`, with the absolute path of the `switchyard` binary found next to
+	 *  the app, else on `PATH` (the result says when none was found), and the approve setting.
+	 */
+	agentConnectConfigs: () => typedError<AgentConnect_Serialize, IpcError>(__TAURI_INVOKE("agent_connect_configs")),
+	/**
+	 *  Lets agents approve attempts and runs whose gates all passed (`true`), or keeps approval
+	 *  with the human (`false`, the default). MCP servers started afterwards follow it. Returns
+	 *  the snippets with the setting as stored.
+	 */
+	setAgentsMayApprove: (allowed: boolean) => typedError<AgentConnect_Serialize, IpcError>(__TAURI_INVOKE("set_agents_may_approve", { allowed })),
 	/**
 	 *  Validates the request, pins the base commit and queues the attempt; returns at once.
 	 *  Progress arrives as `AttemptStateChanged` events and through `watch_attempt`.
@@ -188,16 +206,18 @@ export const commands = {
 	startAttempt: (request: AttemptRequest_Deserialize) => typedError<AttemptSummary_Serialize, IpcError>(__TAURI_INVOKE("start_attempt", { request })),
 	/**
 	 *  Everything review shows for one attempt (diff, gates, verification, usage, decision).
-	 *  The diff carries hunks for its first files only (about `REVIEW_LINE_BUDGET` lines); the
-	 *  rest are marked `hunksDeferred` and come one by one from `attempt_file_diff`, so a huge
-	 *  change opens at once.
+	 *  Each diff (against the base, and a revision's against the previous attempt) carries hunks
+	 *  for its first files only (about `REVIEW_LINE_BUDGET` lines); the rest are marked
+	 *  `hunksDeferred` and come one by one from `attempt_file_diff`, so a huge change opens at
+	 *  once.
 	 */
 	attemptReview: (id: string) => typedError<AttemptReview_Serialize, IpcError>(__TAURI_INVOKE("attempt_review", { id })),
 	/**
-	 *  One changed file of the attempt's captured diff with all its hunks (for a file the review
-	 *  payload deferred). `not_found` for an unknown attempt, no diff, or a path not in it.
+	 *  One changed file of the attempt's diff against `against` (the base, or the previous
+	 *  attempt) with all its hunks (for a file the review payload deferred). `not_found` for an
+	 *  unknown attempt, no such diff, or a path not in it.
 	 */
-	attemptFileDiff: (id: string, path: string) => typedError<FileChange_Serialize, IpcError>(__TAURI_INVOKE("attempt_file_diff", { id, path })),
+	attemptFileDiff: (id: string, path: string, against: DiffAgainst) => typedError<FileChange_Serialize, IpcError>(__TAURI_INVOKE("attempt_file_diff", { id, path, against })),
 	/**  Every attempt, newest first. */
 	listAttempts: () => typedError<AttemptSummary_Serialize[], IpcError>(__TAURI_INVOKE("list_attempts")),
 	/**  The stored log entries after `after_seq` (0 = all). */
@@ -208,11 +228,16 @@ export const commands = {
 	 *  replay is sent. Entries arrive in `seq` order without duplicates.
 	 */
 	watchAttempt: (id: string, afterSeq: number, onEntry: Channel<AttemptLogEntry_Deserialize>) => typedError<null, IpcError>(__TAURI_INVOKE("watch_attempt", { id, afterSeq, onEntry })),
-	/**  Stops a live attempt (the worker's whole process group); returns it as `canceled`. */
+	/**
+	 *  Stops a live attempt (the worker's whole process group); returns it as `canceled`. One run
+	 *  by another Switchyard process (the CLI) is asked to stop and waited for up to 10 s
+	 *  (`busy` if it has not stopped by then).
+	 */
 	cancelAttempt: (id: string) => typedError<AttemptSummary_Serialize, IpcError>(__TAURI_INVOKE("cancel_attempt", { id })),
 	/**
 	 *  Resumes an `interrupted` attempt (its owner went away): takes it over, re-captures the
-	 *  worktree and re-runs the gates and verification, to `review`.
+	 *  worktree and re-runs the gates and verification, to `review`. One whose worker never ran
+	 *  is re-queued instead and returned `queued` at once; its progress arrives as for a start.
 	 */
 	recoverAttempt: (id: string) => typedError<AttemptReview_Serialize, IpcError>(__TAURI_INVOKE("recover_attempt", { id })),
 	/**
@@ -244,6 +269,58 @@ export const commands = {
 	 *  `null` when they closed it.
 	 */
 	pickRepoFolder: () => typedError<string | null, IpcError>(__TAURI_INVOKE("pick_repo_folder")),
+	/**
+	 *  What `request` would run — nodes with their models or workers, the ladder or plan,
+	 *  warnings and the worst-case cost — without recording anything. The launch form sends an
+	 *  edited plan, ladder or member list back through here to have it checked again.
+	 */
+	previewRun: (request: RunRequest_Deserialize) => typedError<RunPreview_Serialize, IpcError>(__TAURI_INVOKE("preview_run", { request })),
+	/**
+	 *  Records the run (`queued`, or `paused` when it should stop after planning) and executes
+	 *  it in the background; returns at once. Progress arrives as `RunStateChanged` events and
+	 *  through `watch_run`.
+	 */
+	startRun: (request: RunRequest_Deserialize) => typedError<RunSummary_Serialize, IpcError>(__TAURI_INVOKE("start_run", { request })),
+	/**  Continues a paused run. */
+	resumeRun: (id: string) => typedError<RunSummary_Serialize, IpcError>(__TAURI_INVOKE("resume_run", { id })),
+	/**  Runs matching the filter (state, mode, launcher, words of the task), newest first. */
+	listRuns: (filter: RunFilter_Deserialize) => typedError<RunSummary_Serialize[], IpcError>(__TAURI_INVOKE("list_runs", { filter })),
+	/**
+	 *  Everything the run page shows: nodes with their tries, tokens, timings and context
+	 *  traces, the ladder, the baseline, the limits and the newest event number.
+	 */
+	runDetail: (id: string) => typedError<RunDetail_Serialize, IpcError>(__TAURI_INVOKE("run_detail", { id })),
+	/**  The run's stored log entries after `after_seq` (0 = from the start). */
+	runLog: (id: string, afterSeq: number) => typedError<RunLogEntry_Serialize[], IpcError>(__TAURI_INVOKE("run_log", { id, afterSeq })),
+	/**
+	 *  The run's result text and each node's output (or only `node`'s); a running node's text
+	 *  is what it streamed so far.
+	 */
+	runOutput: (id: string, node: string | null) => typedError<RunOutput_Serialize, IpcError>(__TAURI_INVOKE("run_output", { id, node })),
+	/**
+	 *  Sends the log after `after_seq` and the text running nodes streamed so far to `on_item`,
+	 *  then every new entry and text piece, until the run is no longer live (an `end` item) or
+	 *  the page goes away. Returns once the replay is sent.
+	 */
+	watchRun: (id: string, afterSeq: number, onItem: Channel<RunFeedItem_Deserialize>) => typedError<null, IpcError>(__TAURI_INVOKE("watch_run", { id, afterSeq, onItem })),
+	/**  Cancels the run: every in-flight call and worker stops; returns it once `canceled`. */
+	cancelRun: (id: string) => typedError<RunSummary_Serialize, IpcError>(__TAURI_INVOKE("cancel_run", { id })),
+	/**
+	 *  Takes over an interrupted run: finished nodes are kept (never paid for twice), the rest
+	 *  resume. Returns once it is queued again.
+	 */
+	recoverRun: (id: string) => typedError<RunSummary_Serialize, IpcError>(__TAURI_INVOKE("recover_run", { id })),
+	/**  Rates a finished node's output 1–5 (replacing an earlier rating); routing learns from it. */
+	rateRunNode: (run: string, node: string, rating: number) => typedError<NodeView_Serialize, IpcError>(__TAURI_INVOKE("rate_run_node", { run, node, rating })),
+	/**
+	 *  Spend and savings of the runs created since `since_ms` (all when `null`): totals, per
+	 *  model, per mode and per day.
+	 */
+	runsSpend: (sinceMs: number | null) => typedError<SpendReport, IpcError>(__TAURI_INVOKE("runs_spend", { sinceMs })),
+	/**  The defaults new runs start with (max parallel runs, limits, the savings baseline). */
+	runDefaults: () => typedError<RunDefaults_Serialize, IpcError>(__TAURI_INVOKE("run_defaults")),
+	/**  Saves the run defaults; returns them as stored. */
+	setRunDefaults: (defaults: RunDefaults_Deserialize) => typedError<RunDefaults_Serialize, IpcError>(__TAURI_INVOKE("set_run_defaults", { defaults })),
 };
 
 /** Events */
@@ -253,6 +330,9 @@ export const events = {
 	catalogRefreshStarted: makeEvent<CatalogRefreshStarted_Serialize, CatalogRefreshStarted_Deserialize>("catalog-refresh-started"),
 	catalogRefreshed: makeEvent<CatalogRefreshed_Serialize, CatalogRefreshed_Deserialize>("catalog-refreshed"),
 	doctorUpdated: makeEvent<DoctorUpdated_Serialize, DoctorUpdated_Deserialize>("doctor-updated"),
+	runBudgetChanged: makeEvent<RunBudgetChanged, RunBudgetChanged>("run-budget-changed"),
+	runNodeChanged: makeEvent<RunNodeChanged, RunNodeChanged>("run-node-changed"),
+	runStateChanged: makeEvent<RunStateChanged, RunStateChanged>("run-state-changed"),
 };
 
 /* Types */
@@ -281,6 +361,64 @@ export type AddProviderRequest_Serialize = {
 	kind: ProviderKind,
 	/**  Base URL, e.g. `http://127.0.0.1:8000/v1`. */
 	baseUrl: string,
+};
+
+/**  An MCP host Switchyard has a snippet for. */
+export type AgentClient = 
+/**  Claude Code: `claude mcp add`. */
+"claudeCode" | 
+/**  Codex: `~/.codex/config.toml`. */
+"codex" | 
+/**  Claude Desktop: `claude_desktop_config.json`. */
+"claudeDesktop" | 
+/**  Cursor: `~/.cursor/mcp.json`. */
+"cursor" | 
+/**  Any other host that starts stdio servers from a command and arguments. */
+"generic";
+
+/**  One host's configuration for the server. */
+export type AgentConfig = {
+	client: AgentClient,
+	/**  The host's name for people. */
+	title: string,
+	/**  Where the snippet goes, for people ("run in a terminal", a file path). */
+	target: string,
+	format: SnippetFormat,
+	/**  The text to copy, exact. */
+	snippet: string,
+};
+
+/**  What Settings → "Connect an agent" shows. */
+export type AgentConnect = AgentConnect_Serialize | AgentConnect_Deserialize;
+
+/**  What Settings → "Connect an agent" shows. */
+export type AgentConnect_Deserialize = {
+	/**  Absolute path of the `switchyard` binary the snippets start, when one was found. */
+	binary?: string | null,
+	/**
+	 *  Why no binary was found (the snippets then name plain `switchyard`, which works only
+	 *  if the host's PATH has it).
+	 */
+	problem?: string | null,
+	/**  One snippet per host, in [`AgentClient::ALL`] order. */
+	configs: AgentConfig[],
+	/**  Whether agents may approve attempts and runs whose gates all passed (off by default). */
+	agentsMayApprove: boolean,
+};
+
+/**  What Settings → "Connect an agent" shows. */
+export type AgentConnect_Serialize = {
+	/**  Absolute path of the `switchyard` binary the snippets start, when one was found. */
+	binary: string | null,
+	/**
+	 *  Why no binary was found (the snippets then name plain `switchyard`, which works only
+	 *  if the host's PATH has it).
+	 */
+	problem: string | null,
+	/**  One snippet per host, in [`AgentClient::ALL`] order. */
+	configs: AgentConfig[],
+	/**  Whether agents may approve attempts and runs whose gates all passed (off by default). */
+	agentsMayApprove: boolean,
 };
 
 /**  What the app knows about itself and where it keeps its data. */
@@ -684,6 +822,26 @@ export type Budget_Serialize = {
 	/**  Maximum USD per million input tokens, on top of the tier. */
 	maxPricePerM: number | null,
 };
+
+/**  What a call was for. */
+export type CallPurpose = 
+/**  The node's answer. */
+"answer" | 
+/**  A judge scoring a cascade rung's answer. */
+"judge" | 
+/**  A code node's attempt (its cost is the attempt's). */
+"attempt";
+
+/**  How one call (a text node's try) stands in the ledger. */
+export type CallState = 
+/**  Its worst case is reserved; it is in flight (or its owner died in flight). */
+"reserved" | 
+/**  It ended; its actual cost is spent. */
+"settled" | 
+/**  It failed; what it may have cost is spent. */
+"failed" | 
+/**  It was never made; its reservation was given back. */
+"released";
 
 /**  A worktree's change against the pinned base commit. */
 export type CapturedDiff = CapturedDiff_Serialize | CapturedDiff_Deserialize;
@@ -1176,6 +1334,23 @@ export type ComposedRole_Serialize = {
 	tokenEstimate: number,
 };
 
+/**  One input of a node's prompt. */
+export type ContextItem = {
+	/**  `task`, `plan`, `step`, `role`, `node:<id>` or `failure:<rung>`. */
+	source: string,
+	/**  Characters of it the prompt holds. */
+	chars: number,
+	/**  Characters it had. */
+	totalChars: number,
+	/**  Whether it was cut to fit the budget. */
+	truncated: boolean,
+};
+
+/**  Everything a node received, in prompt order. */
+export type ContextTrace = {
+	items: ContextItem[],
+};
+
 /**  What the counts count. */
 export type CountUnit = "tests" | 
 /**  `go test` without `-v` names only failing tests, so it is counted per package. */
@@ -1216,6 +1391,13 @@ export type CustomBlockInput_Serialize = {
 	/**  Optional, meaningful for stack blocks only. */
 	group: StackGroup | null,
 };
+
+/**  Which of an attempt's diffs a file is read from. */
+export type DiffAgainst = 
+/**  The change against the pinned base ([`AttemptReview::diff`]). */
+"base" | 
+/**  A revision's change against the attempt it revises ([`AttemptReview::previous`]). */
+"previous";
 
 /**  One line of a hunk. */
 export type DiffLine = DiffLine_Serialize | DiffLine_Deserialize;
@@ -1348,6 +1530,19 @@ export type ErrorCode =
 "workerFailed" | 
 /**  A bug: something that should not happen. */
 "internal";
+
+/**  A real failure of one rung: the only reasons a cascade escalates. */
+export type FailureSignal = 
+/**  The verification commands failed on the worker's change. */
+{ kind: "verificationFailed"; detail: string } | 
+/**  A gate (locked paths, secrets, size) blocked the change. */
+{ kind: "gateFailed"; gate: string; detail: string } | 
+/**  The structured output did not match its schema, even after the repair request. */
+{ kind: "schemaFailed"; detail: string } | 
+/**  The provider failed after its retries (or the call timed out). */
+{ kind: "providerFailed"; code: ErrorCode; message: string } | 
+/**  The judge model scored the answer below the threshold. */
+{ kind: "judgeBelow"; score: number; threshold: number };
 
 /**  What a feature is, for an explanation. */
 export type FeatureKind = 
@@ -1701,6 +1896,22 @@ export type IpcError = {
 	message: string,
 };
 
+/**  When a node's dependencies let it start. */
+export type Join = 
+/**  Every dependency is done (the default). */
+"all" | 
+/**
+ *  Every dependency has ended and at least one is done (a collective's merge node uses
+ *  whichever members answered).
+ */
+"any";
+
+/**  A judge model and the score (1–10) an answer needs. */
+export type JudgeSpec = {
+	model: string,
+	threshold: number,
+};
+
 /**  Where a key in use came from. */
 export type KeySource = 
 /**  The OS keychain. */
@@ -1820,6 +2031,11 @@ last4: string } |
 { state: "unavailable"; 
 /**  Reason and fix, e.g. "no keychain available: no D-Bus session bus …". */
 message: string };
+
+/**  The rungs, cheapest first. */
+export type Ladder = {
+	rungs: Rung[],
+};
 
 /**  A comment on one line of the new side of a file. */
 export type LineComment = {
@@ -2243,6 +2459,245 @@ export type Needs_Serialize = {
 	tools: boolean,
 	/**  JSON-schema structured output. */
 	structuredOutput: boolean,
+};
+
+/**  What a node produces. */
+export type NodeKind = 
+/**  A model's answer, stored as an artifact. */
+"text" | 
+/**  A worker's change in its own worktree, through the gates to review. */
+"code";
+
+/**  One node's output. */
+export type NodeOutput = NodeOutput_Serialize | NodeOutput_Deserialize;
+
+/**  One node's output. */
+export type NodeOutput_Deserialize = {
+	nodeId: string,
+	state: NodeState,
+	/**  The text so far (a running node's streamed text, or the stored artifact). */
+	text: string,
+	/**  `true` once the artifact is stored (its SHA-256 checked when read). */
+	complete: boolean,
+	sha256?: string | null,
+};
+
+/**  One node's output. */
+export type NodeOutput_Serialize = {
+	nodeId: string,
+	state: NodeState,
+	/**  The text so far (a running node's streamed text, or the stored artifact). */
+	text: string,
+	/**  `true` once the artifact is stored (its SHA-256 checked when read). */
+	complete: boolean,
+	sha256: string | null,
+};
+
+/**  The part a node plays in its run. */
+export type NodeRole = 
+/**  The one node of a single run. */
+"single" | 
+/**  One of a collective's answers. */
+"member" | 
+/**  The collective's synthesis of its members' answers. */
+"merge" | 
+/**  The one node of a cascade; its tries climb the ladder. */
+"cascade" | 
+/**  A step of a plan or a node of a swarm. */
+"step";
+
+/**  One node as planned (what the preview shows and the engine records). */
+export type NodeSpec = NodeSpec_Serialize | NodeSpec_Deserialize;
+
+/**  One node as planned (what the preview shows and the engine records). */
+export type NodeSpec_Deserialize = {
+	/**  Unique in the run: `n1`, `m1`…, `merge`, `c1`, or the plan's step ids. */
+	id: string,
+	/**  The node's own task (the run's task for single, member and cascade nodes). */
+	task: string,
+	kind: NodeKind,
+	role: NodeRole,
+	/**  The model reference (text nodes; the first rung for a cascade). */
+	model?: string | null,
+	/**  The worker (code nodes). */
+	worker?: string | null,
+	dependsOn: string[],
+	join: Join,
+	/**
+	 *  The nodes whose outputs go into this node's context (its dependencies, or every
+	 *  earlier step of a plan).
+	 */
+	contextFrom: string[],
+};
+
+/**  One node as planned (what the preview shows and the engine records). */
+export type NodeSpec_Serialize = {
+	/**  Unique in the run: `n1`, `m1`…, `merge`, `c1`, or the plan's step ids. */
+	id: string,
+	/**  The node's own task (the run's task for single, member and cascade nodes). */
+	task: string,
+	kind: NodeKind,
+	role: NodeRole,
+	/**  The model reference (text nodes; the first rung for a cascade). */
+	model: string | null,
+	/**  The worker (code nodes). */
+	worker: string | null,
+	dependsOn: string[],
+	join: Join,
+	/**
+	 *  The nodes whose outputs go into this node's context (its dependencies, or every
+	 *  earlier step of a plan).
+	 */
+	contextFrom: string[],
+};
+
+/**
+ *  Where one node of a run stands.
+ * 
+ *  ```text
+ *  pending → running → done (text)  |  running → verifying → review → approved | rejected (code)
+ *  pending → skipped (a dependency failed);  live → failed | canceled | interrupted
+ *  interrupted → pending (recover) | verifying (recover re-gates a code node)
+ *  ```
+ */
+export type NodeState = 
+/**  Waiting for its dependencies or a slot. */
+"pending" | 
+/**  A model call or a worker is producing its result. */
+"running" | 
+/**  A code node's gates and verification are running. */
+"verifying" | 
+/**  A code node's result awaits review. */
+"review" | 
+/**  A code node's result was approved (or merged into the run's branch). */
+"approved" | 
+/**  A code node's result was rejected. */
+"rejected" | 
+/**  A text node's output is stored. */
+"done" | 
+/**  It failed; dependents are skipped. */
+"failed" | 
+/**  Canceled with its run. */
+"canceled" | 
+/**  Its owner went away while it was live. */
+"interrupted" | 
+/**  Not run: a dependency failed, or the run stopped first. */
+"skipped";
+
+/**  One try of a node: a model call, or a code node's attempt. */
+export type NodeTry = NodeTry_Serialize | NodeTry_Deserialize;
+
+/**  One try of a node: a model call, or a code node's attempt. */
+export type NodeTry_Deserialize = {
+	/**  `<node>#<n>`: unique in the run. */
+	id: string,
+	/**  1, 2, … per node. */
+	n: number,
+	purpose: CallPurpose,
+	model: string,
+	worker?: string | null,
+	state: CallState,
+	/**  The cascade rung (1-based) it tried. */
+	rung?: number | null,
+	reservedUsd: number | null,
+	costUsd: number | null,
+	tokensIn: number,
+	tokensOut: number,
+	/**  `tokens_in + tokens_out`. */
+	tokens: number,
+	startedMs: number | null,
+	finishedMs?: number | null,
+	error?: string | null,
+	/**  Why this try counted as failed (cascade escalation). */
+	signal?: FailureSignal | null,
+	/**  A code node's attempt (open it on the review page). */
+	attemptId?: string | null,
+};
+
+/**  One try of a node: a model call, or a code node's attempt. */
+export type NodeTry_Serialize = {
+	/**  `<node>#<n>`: unique in the run. */
+	id: string,
+	/**  1, 2, … per node. */
+	n: number,
+	purpose: CallPurpose,
+	model: string,
+	worker: string | null,
+	state: CallState,
+	/**  The cascade rung (1-based) it tried. */
+	rung: number | null,
+	reservedUsd: number | null,
+	costUsd: number | null,
+	tokensIn: number,
+	tokensOut: number,
+	/**  `tokens_in + tokens_out`. */
+	tokens: number,
+	startedMs: number | null,
+	finishedMs: number | null,
+	error: string | null,
+	/**  Why this try counted as failed (cascade escalation). */
+	signal: FailureSignal | null,
+	/**  A code node's attempt (open it on the review page). */
+	attemptId: string | null,
+};
+
+/**  One node with its tries, its context trace and its output's size. */
+export type NodeView = NodeView_Serialize | NodeView_Deserialize;
+
+/**  One node with its tries, its context trace and its output's size. */
+export type NodeView_Deserialize = {
+	id: string,
+	task: string,
+	kind: NodeKind,
+	role: NodeRole,
+	state: NodeState,
+	/**  The model that produced (or is producing) its result. */
+	model?: string | null,
+	worker?: string | null,
+	dependsOn: string[],
+	costUsd: number | null,
+	tokensIn: number,
+	tokensOut: number,
+	startedMs?: number | null,
+	finishedMs?: number | null,
+	/**  Cascade: the rung (1-based) being tried, or the one that succeeded. */
+	rung?: number | null,
+	attempts: NodeTry_Deserialize[],
+	trace: ContextTrace,
+	outputChars: number,
+	/**  The user's rating (1–5) of its output. */
+	rating?: number | null,
+	error?: RunError | null,
+	/**  Merge nodes: the member answers (1-based) the merge says it used. */
+	usedInputs?: number[] | null,
+};
+
+/**  One node with its tries, its context trace and its output's size. */
+export type NodeView_Serialize = {
+	id: string,
+	task: string,
+	kind: NodeKind,
+	role: NodeRole,
+	state: NodeState,
+	/**  The model that produced (or is producing) its result. */
+	model: string | null,
+	worker: string | null,
+	dependsOn: string[],
+	costUsd: number | null,
+	tokensIn: number,
+	tokensOut: number,
+	startedMs: number | null,
+	finishedMs: number | null,
+	/**  Cascade: the rung (1-based) being tried, or the one that succeeded. */
+	rung: number | null,
+	attempts: NodeTry_Serialize[],
+	trace: ContextTrace,
+	outputChars: number,
+	/**  The user's rating (1–5) of its output. */
+	rating: number | null,
+	error: RunError | null,
+	/**  Merge nodes: the member answers (1-based) the merge says it used. */
+	usedInputs: number[] | null,
 };
 
 /**  Whether an override adds or removes a match. */
@@ -3250,6 +3705,514 @@ export type RouteTaskRequest_Serialize = {
 	anyProvider: boolean,
 };
 
+/**  A run's ledger moved: a call reserved its worst case or settled (stored as event `seq`). */
+export type RunBudgetChanged = {
+	runId: string,
+	spentUsd: number | null,
+	reservedUsd: number | null,
+	seq: number,
+};
+
+/**  What every new run starts with unless its request overrides it. */
+export type RunDefaults = RunDefaults_Serialize | RunDefaults_Deserialize;
+
+/**  What every new run starts with unless its request overrides it. */
+export type RunDefaults_Deserialize = {
+	/**  Runs one process executes at once (the others wait queued). */
+	maxParallelRuns: number,
+	limits: RunLimits,
+	/**  The model savings are measured against; `None`: the catalog's top general model. */
+	baselineModel?: string | null,
+	/**
+	 *  What `None` means now: the catalog's top general model with known prices (read only;
+	 *  ignored when saving).
+	 */
+	defaultBaseline?: string | null,
+};
+
+/**  What every new run starts with unless its request overrides it. */
+export type RunDefaults_Serialize = {
+	/**  Runs one process executes at once (the others wait queued). */
+	maxParallelRuns: number,
+	limits: RunLimits,
+	/**  The model savings are measured against; `None`: the catalog's top general model. */
+	baselineModel: string | null,
+	/**
+	 *  What `None` means now: the catalog's top general model with known prices (read only;
+	 *  ignored when saving).
+	 */
+	defaultBaseline: string | null,
+};
+
+/**  Everything the run detail page shows. */
+export type RunDetail = RunDetail_Serialize | RunDetail_Deserialize;
+
+/**  Everything the run detail page shows. */
+export type RunDetail_Deserialize = {
+	summary: RunSummary_Deserialize,
+	nodes: NodeView_Deserialize[],
+	ladder?: Ladder | null,
+	baselineModel?: string | null,
+	baselineUsd?: number | null,
+	limits: RunLimits,
+	/**  Reserved by calls in flight. */
+	reservedUsd: number | null,
+	repo?: string | null,
+	startedMs?: number | null,
+	error?: RunError | null,
+	/**  The newest event number (a page loads this snapshot, then follows later events). */
+	seq: number,
+};
+
+/**  Everything the run detail page shows. */
+export type RunDetail_Serialize = {
+	summary: RunSummary_Serialize,
+	nodes: NodeView_Serialize[],
+	ladder: Ladder | null,
+	baselineModel: string | null,
+	baselineUsd: number | null,
+	limits: RunLimits,
+	/**  Reserved by calls in flight. */
+	reservedUsd: number | null,
+	repo: string | null,
+	startedMs: number | null,
+	error: RunError | null,
+	/**  The newest event number (a page loads this snapshot, then follows later events). */
+	seq: number,
+};
+
+/**  An error as a run or node records it. */
+export type RunError = {
+	code: ErrorCode,
+	message: string,
+};
+
+/**  What a run's watcher sends. */
+export type RunFeedItem = RunFeedItem_Serialize | RunFeedItem_Deserialize;
+
+/**  What a run's watcher sends. */
+export type RunFeedItem_Deserialize = 
+/**  A stored log entry; entries arrive in `seq` order, each once. */
+{ type: "log"; entry: RunLogEntry_Deserialize } | 
+/**
+ *  Streamed text of a running node: with `reset` it replaces the node's text (a new call,
+ *  a cascade's next rung, or a resend after a gap), otherwise it is appended.
+ */
+{ type: "output"; nodeId: string; reset: boolean; text: string } | 
+/**  The run is no longer live (its last entries were sent); nothing more comes. */
+{ type: "end"; state: RunState };
+
+/**  What a run's watcher sends. */
+export type RunFeedItem_Serialize = 
+/**  A stored log entry; entries arrive in `seq` order, each once. */
+{ type: "log"; entry: RunLogEntry_Serialize } | 
+/**
+ *  Streamed text of a running node: with `reset` it replaces the node's text (a new call,
+ *  a cascade's next rung, or a resend after a gap), otherwise it is appended.
+ */
+{ type: "output"; nodeId: string; reset: boolean; text: string } | 
+/**  The run is no longer live (its last entries were sent); nothing more comes. */
+{ type: "end"; state: RunState };
+
+/**  Which runs a list shows; every field set narrows it. */
+export type RunFilter = RunFilter_Serialize | RunFilter_Deserialize;
+
+/**  Which runs a list shows; every field set narrows it. */
+export type RunFilter_Deserialize = {
+	state?: RunState | null,
+	mode?: RunMode | null,
+	launcher?: string | null,
+	/**  Words found in the task (case-insensitive). */
+	text?: string | null,
+	/**  At most this many, newest first (default and cap: 500). */
+	limit?: number | null,
+};
+
+/**  Which runs a list shows; every field set narrows it. */
+export type RunFilter_Serialize = {
+	state: RunState | null,
+	mode: RunMode | null,
+	launcher: string | null,
+	/**  Words found in the task (case-insensitive). */
+	text: string | null,
+	/**  At most this many, newest first (default and cap: 500). */
+	limit: number | null,
+};
+
+/**
+ *  What one run may use. Every limit holds under concurrency: the engine checks them before
+ *  each call or worker starts.
+ */
+export type RunLimits = {
+	/**  Nodes of the run executing at once. */
+	maxParallelNodes: number,
+	/**  Seconds one text node's model call may take. */
+	nodeTimeoutS: number,
+	/**  Seconds one code node's worker may take. */
+	codeNodeTimeoutS: number,
+	/**  Seconds the whole run may take. */
+	runTimeoutS: number,
+	/**  The hard USD cap: spent plus reserved never exceeds it. */
+	maxUsd: number | null,
+	/**  What a CLI worker's attempt reserves (its cost is not known before it ends). */
+	cliReservationUsd: number | null,
+	/**  The answer-length cap of every model call (it bounds the call's worst case). */
+	maxOutputTokens: number,
+};
+
+/**  Per-run changes to the limits; `None` keeps the setting. */
+export type RunLimitsOverride = RunLimitsOverride_Serialize | RunLimitsOverride_Deserialize;
+
+/**  Per-run changes to the limits; `None` keeps the setting. */
+export type RunLimitsOverride_Deserialize = {
+	maxParallelNodes?: number | null,
+	nodeTimeoutS?: number | null,
+	codeNodeTimeoutS?: number | null,
+	runTimeoutS?: number | null,
+	maxUsd?: number | null,
+	cliReservationUsd?: number | null,
+	maxOutputTokens?: number | null,
+};
+
+/**  Per-run changes to the limits; `None` keeps the setting. */
+export type RunLimitsOverride_Serialize = {
+	maxParallelNodes: number | null,
+	nodeTimeoutS: number | null,
+	codeNodeTimeoutS: number | null,
+	runTimeoutS: number | null,
+	maxUsd: number | null,
+	cliReservationUsd: number | null,
+	maxOutputTokens: number | null,
+};
+
+/**  What happened in a run. */
+export type RunLog = RunLog_Serialize | RunLog_Deserialize;
+
+/**  One entry of a run's event log, numbered per run. */
+export type RunLogEntry = RunLogEntry_Serialize | RunLogEntry_Deserialize;
+
+/**  One entry of a run's event log, numbered per run. */
+export type RunLogEntry_Deserialize = {
+	seq: number,
+	atMs: number | null,
+	entry: RunLog_Deserialize,
+};
+
+/**  One entry of a run's event log, numbered per run. */
+export type RunLogEntry_Serialize = {
+	seq: number,
+	atMs: number | null,
+	entry: RunLog_Serialize,
+};
+
+/**  What happened in a run. */
+export type RunLog_Deserialize = 
+/**  The run moved to `state`. */
+{ type: "state"; state: RunState; reason?: RunReason | null; note?: string | null } | 
+/**  A node moved to `state`. */
+{ type: "node"; nodeId: string; state: NodeState; note?: string | null } | 
+/**  A call was reserved, settled, failed or released; the ledger after it. */
+{ type: "call"; nodeId: string; n: number; model: string; state: CallState; reservedUsd: number | null; costUsd: number | null; spentUsd: number | null; runReservedUsd: number | null };
+
+/**  What happened in a run. */
+export type RunLog_Serialize = 
+/**  The run moved to `state`. */
+{ type: "state"; state: RunState; reason: RunReason | null; note: string | null } | 
+/**  A node moved to `state`. */
+{ type: "node"; nodeId: string; state: NodeState; note: string | null } | 
+/**  A call was reserved, settled, failed or released; the ledger after it. */
+{ type: "call"; nodeId: string; n: number; model: string; state: CallState; reservedUsd: number | null; costUsd: number | null; spentUsd: number | null; runReservedUsd: number | null };
+
+/**  How a run executes its task. */
+export type RunMode = 
+/**  One node, the picked model (or a chosen worker). */
+"single" | 
+/**  Several diverse models in parallel; text runs merge their answers. */
+"collective" | 
+/**  A ladder of models, escalating only on a failure signal. */
+"cascade" | 
+/**  Sequential steps, each with its own model. */
+"plan" | 
+/**  The planner's DAG; independent nodes run in parallel. */
+"swarm";
+
+/**  A node of a run moved to a new state (stored as event `seq`). */
+export type RunNodeChanged = {
+	runId: string,
+	nodeId: string,
+	state: NodeState,
+	seq: number,
+};
+
+/**  A run's text: its result and each node's output. */
+export type RunOutput = RunOutput_Serialize | RunOutput_Deserialize;
+
+/**  A run's text: its result and each node's output. */
+export type RunOutput_Deserialize = {
+	runId: string,
+	/**
+	 *  The result: the single or cascade answer, the merge, the last step, or a swarm's
+	 *  final nodes one after another.
+	 */
+	text: string,
+	nodes: NodeOutput_Deserialize[],
+};
+
+/**  A run's text: its result and each node's output. */
+export type RunOutput_Serialize = {
+	runId: string,
+	/**
+	 *  The result: the single or cascade answer, the merge, the last step, or a swarm's
+	 *  final nodes one after another.
+	 */
+	text: string,
+	nodes: NodeOutput_Serialize[],
+};
+
+/**  What a launch would do, for the launch form to show and edit. */
+export type RunPreview = RunPreview_Serialize | RunPreview_Deserialize;
+
+/**  What a launch would do, for the launch form to show and edit. */
+export type RunPreview_Deserialize = {
+	mode: RunMode,
+	task: string,
+	nodes: NodeSpec_Deserialize[],
+	/**  Cascade: the ladder. */
+	ladder?: Ladder | null,
+	/**  Plan / swarm: the plan the nodes came from (edit it and send it back in the request). */
+	plan?: Plan_Deserialize | null,
+	/**  What the user should know (unpriced models, planner fallbacks, …). */
+	warnings: string[],
+	/**
+	 *  The most the run could cost if every call used its whole output cap (cascades: every
+	 *  rung); `None` when a model's price is unknown.
+	 */
+	worstCaseUsd?: number | null,
+	limits: RunLimits,
+	/**  The model savings are measured against. */
+	baselineModel?: string | null,
+};
+
+/**  What a launch would do, for the launch form to show and edit. */
+export type RunPreview_Serialize = {
+	mode: RunMode,
+	task: string,
+	nodes: NodeSpec_Serialize[],
+	/**  Cascade: the ladder. */
+	ladder: Ladder | null,
+	/**  Plan / swarm: the plan the nodes came from (edit it and send it back in the request). */
+	plan: Plan_Serialize | null,
+	/**  What the user should know (unpriced models, planner fallbacks, …). */
+	warnings: string[],
+	/**
+	 *  The most the run could cost if every call used its whole output cap (cascades: every
+	 *  rung); `None` when a model's price is unknown.
+	 */
+	worstCaseUsd: number | null,
+	limits: RunLimits,
+	/**  The model savings are measured against. */
+	baselineModel: string | null,
+};
+
+/**  Why a run stopped where it did (stored and printed in snake_case). */
+export type RunReason = 
+/**  A call's worst case did not fit under the USD cap; partial results are kept. */
+"budget_exceeded" | 
+/**  The run ran longer than its run timeout. */
+"run_timeout" | 
+/**  A node failed (and with it the nodes that needed it). */
+"node_failed" | 
+/**  The user (or the engine closing) canceled it. */
+"canceled" | 
+/**  Its owner process went away. */
+"interrupted" | 
+/**  Merging a node's result into the run's integration branch conflicted. */
+"merge_conflict" | 
+/**  Every rung of the cascade failed. */
+"all_rungs_failed" | 
+/**  The user rejected the result in review. */
+"rejected";
+
+/**  Launch a run (the Runs page form, the Route page's Launch, `switchyard run`). */
+export type RunRequest = RunRequest_Serialize | RunRequest_Deserialize;
+
+/**  Launch a run (the Runs page form, the Route page's Launch, `switchyard run`). */
+export type RunRequest_Deserialize = {
+	/**  What to do, in the user's words. */
+	task: string,
+	mode: RunMode,
+	/**  The price band models are picked from (default: medium). */
+	budget?: BudgetTier | null,
+	/**  The hard USD cap of this run (default: the `runs.max_usd` setting). */
+	maxUsd?: number | null,
+	/**  Other limits for this run only. */
+	limits?: RunLimitsOverride_Deserialize | null,
+	/**  A saved role preset: its composed prompt becomes every node's system prompt. */
+	preset?: string | null,
+	/**  A repository folder: the run's nodes are code nodes working in worktrees of it. */
+	repo?: string | null,
+	/**  Verification commands for code nodes (`None`: detected from the repository). */
+	verify?: string[] | null,
+	/**
+	 *  The worker of code nodes (`model:<id>`, `claude`, `codex`, …); `None`: the model
+	 *  worker with the node's model.
+	 */
+	worker?: string | null,
+	/**
+	 *  Single: the model. Collective: the members. Plan / swarm: the model for steps that
+	 *  have none. `None`: chosen by routing.
+	 */
+	models?: string[] | null,
+	/**  Cascade: the models of the ladder, cheapest first. `None`: one per tier from routing. */
+	ladder?: string[] | null,
+	/**  Plan / swarm: the (edited) plan or DAG from the preview. `None`: planned at launch. */
+	plan?: Plan_Deserialize | null,
+	/**  Cascade (text): a judge whose score below the threshold escalates. */
+	judge?: JudgeSpec | null,
+	/**  Collective: how many members routing recommends (default 3, 2–6). */
+	members?: number | null,
+	/**  Stop after planning, before any node runs; `resume_run` continues. */
+	pauseAfterPlan?: boolean,
+	/**  Code swarms: stop before integrating the run's branch. */
+	pauseBeforeIntegration?: boolean,
+	/**  Who launched it (`app`, `cli`, `mcp:<client>`, the `PARENT_AGENT`). */
+	launcher?: string,
+};
+
+/**  Launch a run (the Runs page form, the Route page's Launch, `switchyard run`). */
+export type RunRequest_Serialize = {
+	/**  What to do, in the user's words. */
+	task: string,
+	mode: RunMode,
+	/**  The price band models are picked from (default: medium). */
+	budget: BudgetTier | null,
+	/**  The hard USD cap of this run (default: the `runs.max_usd` setting). */
+	maxUsd: number | null,
+	/**  Other limits for this run only. */
+	limits: RunLimitsOverride_Serialize | null,
+	/**  A saved role preset: its composed prompt becomes every node's system prompt. */
+	preset: string | null,
+	/**  A repository folder: the run's nodes are code nodes working in worktrees of it. */
+	repo: string | null,
+	/**  Verification commands for code nodes (`None`: detected from the repository). */
+	verify: string[] | null,
+	/**
+	 *  The worker of code nodes (`model:<id>`, `claude`, `codex`, …); `None`: the model
+	 *  worker with the node's model.
+	 */
+	worker: string | null,
+	/**
+	 *  Single: the model. Collective: the members. Plan / swarm: the model for steps that
+	 *  have none. `None`: chosen by routing.
+	 */
+	models: string[] | null,
+	/**  Cascade: the models of the ladder, cheapest first. `None`: one per tier from routing. */
+	ladder: string[] | null,
+	/**  Plan / swarm: the (edited) plan or DAG from the preview. `None`: planned at launch. */
+	plan: Plan_Serialize | null,
+	/**  Cascade (text): a judge whose score below the threshold escalates. */
+	judge: JudgeSpec | null,
+	/**  Collective: how many members routing recommends (default 3, 2–6). */
+	members: number | null,
+	/**  Stop after planning, before any node runs; `resume_run` continues. */
+	pauseAfterPlan: boolean,
+	/**  Code swarms: stop before integrating the run's branch. */
+	pauseBeforeIntegration: boolean,
+	/**  Who launched it (`app`, `cli`, `mcp:<client>`, the `PARENT_AGENT`). */
+	launcher: string,
+};
+
+/**
+ *  Where a run stands.
+ * 
+ *  ```text
+ *  queued → planning → running → completed (text)  |  review → approved → integrated (code)
+ *  queued | planning → paused → queued (resume)
+ *  any live state → failed | canceled | interrupted;  interrupted → queued (recover)
+ *  ```
+ */
+export type RunState = 
+/**  Recorded, waiting for a run slot. */
+"queued" | 
+/**  The plan, DAG or ladder is being worked out. */
+"planning" | 
+/**  Stopped at a pause point; resuming queues it again. */
+"paused" | 
+/**  Nodes are executing. */
+"running" | 
+/**  A code run's results await the user's review. */
+"review" | 
+/**  The user approved the result; not integrated yet. */
+"approved" | 
+/**  The approved result is on the target branch. */
+"integrated" | 
+/**  A text run finished with its output(s). */
+"completed" | 
+/**  Stopped by a failure; `reason` says which (budget, timeout, a node, …). */
+"failed" | 
+/**  Canceled by the user or by the engine closing. */
+"canceled" | 
+/**  Its owner went away while it was live; `recover` resumes it. */
+"interrupted";
+
+/**
+ *  A run moved to a new state (stored as event `seq` of its log before this is sent). Lists
+ *  reload; an open run page follows its run through `watch_run`.
+ */
+export type RunStateChanged = {
+	runId: string,
+	state: RunState,
+	seq: number,
+};
+
+/**  A run as lists show it. */
+export type RunSummary = RunSummary_Serialize | RunSummary_Deserialize;
+
+/**  A run as lists show it. */
+export type RunSummary_Deserialize = {
+	id: string,
+	task: string,
+	mode: RunMode,
+	state: RunState,
+	reason?: RunReason | null,
+	launcher: string,
+	/**  Spent so far (settled calls, plus reservations of calls lost in a crash). */
+	costUsd: number | null,
+	maxUsd: number | null,
+	/**  Baseline cost of the same tokens minus the cost; `None` without a priced baseline. */
+	savingsUsd?: number | null,
+	createdMs: number | null,
+	finishedMs?: number | null,
+	nodes: number,
+	nodesDone: number,
+};
+
+/**  A run as lists show it. */
+export type RunSummary_Serialize = {
+	id: string,
+	task: string,
+	mode: RunMode,
+	state: RunState,
+	reason: RunReason | null,
+	launcher: string,
+	/**  Spent so far (settled calls, plus reservations of calls lost in a crash). */
+	costUsd: number | null,
+	maxUsd: number | null,
+	/**  Baseline cost of the same tokens minus the cost; `None` without a priced baseline. */
+	savingsUsd: number | null,
+	createdMs: number | null,
+	finishedMs: number | null,
+	nodes: number,
+	nodesDone: number,
+};
+
+/**  One rung: a model (or, for code, a worker) at a price tier. */
+export type Rung = {
+	tier: BudgetTier,
+	/**  Model reference (text) or worker (`model:<id>`, `claude`, …) for code. */
+	model: string,
+};
+
 /**  A category score taken apart. */
 export type ScoreBreakdown = ScoreBreakdown_Serialize | ScoreBreakdown_Deserialize;
 
@@ -3383,6 +4346,15 @@ export type Signals_Serialize = {
 	hints: Hints,
 };
 
+/**  How a snippet is used. */
+export type SnippetFormat = 
+/**  A command to run in a terminal. */
+"shell" | 
+/**  A TOML table to add to a file. */
+"toml" | 
+/**  A JSON object to merge into a file. */
+"json";
+
 /**  What to sort by. */
 export type SortKey = 
 /**  Score in the query's category (general when none). */
@@ -3491,6 +4463,25 @@ export type SourceStatus_Serialize = {
 	error: string | null,
 	/**  Keys of records that matched no model (first 200). */
 	unmatchedKeys: string[],
+};
+
+/**  Totals over runs: overall, per model, per mode and per day (oldest first). */
+export type SpendReport = {
+	runs: number,
+	costUsd: number | null,
+	savingsUsd: number | null,
+	byModel: SpendTotal[],
+	byMode: SpendTotal[],
+	byDay: SpendTotal[],
+};
+
+/**  Spend and savings under one key. */
+export type SpendTotal = {
+	/**  The model, the mode or the day. */
+	key: string,
+	runs: number,
+	costUsd: number | null,
+	savingsUsd: number | null,
 };
 
 /**
@@ -3766,6 +4757,21 @@ export type WorkerSource =
 /**  The login shell's `PATH` (an app started from the desktop often has a shorter one). */
 "loginShell";
 
+/**
+ *  What one sweep of old worktrees removed (the start-up sweep, or "Remove old worktrees
+ *  now").
+ */
+export type WorktreePrune = {
+	/**  Attempts (worktree ids) whose worktree and `switchyard/<id>` branch were removed. */
+	worktrees: string[],
+	/**  Attempts whose detached-process log was removed. */
+	logs: string[],
+	/**  Repositories that could not be swept, each with why (moved, busy, a git failure). */
+	problems: string[],
+	/**  The disk usage afterwards. */
+	usage: WorktreeUsage,
+};
+
 /**  Disk used by attempt worktrees under the data directory. */
 export type WorktreeUsage = {
 	/**  `<data dir>/worktrees`. */
@@ -3775,8 +4781,8 @@ export type WorktreeUsage = {
 	/**  Bytes allocated on disk by everything under it (as `du` counts; symlinks not followed). */
 	bytes: number | null,
 	/**
-	 *  Days the worktree of a failed or interrupted attempt is kept before the sweep removes
-	 *  it.
+	 *  Days the worktree of a failed, canceled or interrupted attempt is kept before the sweep
+	 *  removes it (with its branch, and the attempt's detached-process log).
 	 */
 	retentionDays: number,
 };

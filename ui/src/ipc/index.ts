@@ -14,6 +14,7 @@ import type {
   ClassifierSettings_Deserialize,
   ComposeRequest_Deserialize,
   CustomBlockInput_Deserialize,
+  DiffAgainst,
   ImportMode,
   LineComment,
   MatchOverride,
@@ -22,6 +23,14 @@ import type {
   PlanTaskRequest_Deserialize,
   RolePreset_Deserialize,
   RouteTaskRequest_Deserialize,
+  RunBudgetChanged,
+  RunDefaults_Deserialize,
+  RunFeedItem_Deserialize,
+  RunFeedItem_Serialize,
+  RunFilter_Deserialize,
+  RunNodeChanged,
+  RunRequest_Deserialize,
+  RunStateChanged,
   SourceId,
   WorkerCli,
 } from "./bindings";
@@ -41,6 +50,7 @@ export type {
   WorkerCli,
   WorkerCliStatus_Serialize as WorkerCliStatus,
   WorkerSource,
+  WorktreePrune,
   WorktreeUsage,
 } from "./bindings";
 export { describeError, IpcFailure } from "./result";
@@ -64,6 +74,8 @@ export const ipc = {
   worktreeUsage: () => unwrap(commands.worktreeUsage()),
   /** Days failed or interrupted attempts keep their worktrees; resolves to the usage. */
   setWorktreeRetention: (days: number) => unwrap(commands.setWorktreeRetention(days)),
+  /** Applies the retention now; resolves to what was removed and the usage afterwards. */
+  pruneWorktrees: () => unwrap(commands.pruneWorktrees()),
 };
 
 export const ipcEvents = {
@@ -287,6 +299,7 @@ export type {
   CommandOutcome,
   CommandVerification_Serialize as CommandVerification,
   CompareSummary_Serialize as CompareSummary,
+  DiffAgainst,
   DiffLine_Serialize as DiffLine,
   FileChange_Serialize as FileChange,
   FileStatus,
@@ -312,8 +325,12 @@ export const reviewIpc = {
   list: () => unwrap(commands.listAttempts()),
   /** One attempt with its diff, gates, verification, usage and decision. */
   review: (id: string) => unwrap(commands.attemptReview(id)),
-  /** One file of the attempt's diff with all its hunks (for a file marked `hunksDeferred`). */
-  fileDiff: (id: string, path: string) => unwrap(commands.attemptFileDiff(id, path)),
+  /**
+   * One file of the attempt's diff against the base (or, for a revision, against the previous
+   * attempt) with all its hunks (for a file marked `hunksDeferred`).
+   */
+  fileDiff: (id: string, path: string, against: DiffAgainst = "base") =>
+    unwrap(commands.attemptFileDiff(id, path, against)),
   /** Log entries after `afterSeq` (0 = from the start). */
   log: (id: string, afterSeq: number) => unwrap(commands.attemptLog(id, afterSeq)),
   /**
@@ -357,4 +374,107 @@ export const reviewEvents = {
   /** Calls `handler` whenever an attempt changes state (here or in another Switchyard). */
   onAttemptState: (handler: (change: AttemptStateChanged) => void) =>
     events.attemptStateChanged.listen((event) => handler(event.payload)),
+};
+
+// Settings → Connect an agent: the MCP snippets for each agent host and the approve toggle.
+export type {
+  AgentClient,
+  AgentConfig,
+  AgentConnect_Serialize as AgentConnect,
+  SnippetFormat,
+} from "./bindings";
+
+export const agentsIpc = {
+  /** Every MCP host's snippet for the installed `switchyard` binary, and the approve setting. */
+  connectConfigs: () => unwrap(commands.agentConnectConfigs()),
+  /** Lets agents approve work whose gates all passed (`true`), or not; resolves to the result. */
+  setAgentsMayApprove: (allowed: boolean) => unwrap(commands.setAgentsMayApprove(allowed)),
+};
+
+// Runs: the Runs page. A run executes one task across one or many models in one of five
+// modes under limits and a hard USD cap. Its log and its nodes' streamed text arrive through
+// a Channel (`watch`) that first replays what the page has not seen.
+export type {
+  CallPurpose,
+  CallState,
+  ContextItem,
+  ContextTrace,
+  FailureSignal,
+  JudgeSpec,
+  Ladder,
+  NodeKind,
+  NodeOutput_Serialize as NodeOutput,
+  NodeRole,
+  NodeSpec_Serialize as NodeSpec,
+  NodeState,
+  NodeTry_Serialize as NodeTry,
+  NodeView_Serialize as NodeView,
+  RunBudgetChanged,
+  RunDefaults_Serialize as RunDefaults,
+  RunDetail_Serialize as RunDetail,
+  RunError,
+  RunFeedItem_Serialize as RunFeedItem,
+  RunFilter_Deserialize as RunFilter,
+  Rung,
+  RunLimits,
+  RunLimitsOverride_Deserialize as RunLimitsOverride,
+  RunLog_Serialize as RunLog,
+  RunLogEntry_Serialize as RunLogEntry,
+  RunMode,
+  RunNodeChanged,
+  RunOutput_Serialize as RunOutput,
+  RunPreview_Serialize as RunPreview,
+  RunReason,
+  RunRequest_Deserialize as RunRequest,
+  RunState,
+  RunStateChanged,
+  RunSummary_Serialize as RunSummary,
+  SpendReport,
+  SpendTotal,
+} from "./bindings";
+
+export const runsIpc = {
+  /** What a request would run (nodes, ladder or plan, warnings, worst case); records nothing. */
+  preview: (request: RunRequest_Deserialize) => unwrap(commands.previewRun(request)),
+  /** Records and queues the run; returns at once. */
+  start: (request: RunRequest_Deserialize) => unwrap(commands.startRun(request)),
+  /** Continues a paused run. */
+  resume: (id: string) => unwrap(commands.resumeRun(id)),
+  list: (filter: RunFilter_Deserialize) => unwrap(commands.listRuns(filter)),
+  detail: (id: string) => unwrap(commands.runDetail(id)),
+  log: (id: string, afterSeq: number) => unwrap(commands.runLog(id, afterSeq)),
+  /** The run's result and each node's output (or only `node`'s). */
+  output: (id: string, node: string | null = null) => unwrap(commands.runOutput(id, node)),
+  /**
+   * Replays the log after `afterSeq` and the text running nodes streamed so far, then streams
+   * new entries and text until the run is no longer live (an `end` item). Resolves once the
+   * stream is set up.
+   */
+  watch: (id: string, afterSeq: number, onItem: (item: RunFeedItem_Serialize) => void) => {
+    // The generated signature names the channel by its Deserialize shape; Rust sends the
+    // Serialize one.
+    const channel = new Channel<RunFeedItem_Deserialize>();
+    channel.onmessage = (item) => onItem(item as RunFeedItem_Serialize);
+    return unwrap(commands.watchRun(id, afterSeq, channel));
+  },
+  /** Stops every call and worker of the run; resolves once it is canceled. */
+  cancel: (id: string) => unwrap(commands.cancelRun(id)),
+  /** Resumes an interrupted run (finished nodes are kept). */
+  recover: (id: string) => unwrap(commands.recoverRun(id)),
+  rateNode: (run: string, node: string, rating: number) =>
+    unwrap(commands.rateRunNode(run, node, rating)),
+  /** Spend and savings since `sinceMs` (all when `null`). */
+  spend: (sinceMs: number | null = null) => unwrap(commands.runsSpend(sinceMs)),
+  defaults: () => unwrap(commands.runDefaults()),
+  setDefaults: (defaults: RunDefaults_Deserialize) => unwrap(commands.setRunDefaults(defaults)),
+};
+
+export const runsEvents = {
+  /** Calls `handler` whenever a run this app executes changes state (others: poll or watch). */
+  onRunState: (handler: (change: RunStateChanged) => void) =>
+    events.runStateChanged.listen((event) => handler(event.payload)),
+  onRunNode: (handler: (change: RunNodeChanged) => void) =>
+    events.runNodeChanged.listen((event) => handler(event.payload)),
+  onRunBudget: (handler: (change: RunBudgetChanged) => void) =>
+    events.runBudgetChanged.listen((event) => handler(event.payload)),
 };

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { describeError, ipc, type WorkerCli, type WorkerCliStatus } from "../ipc";
 import { workerDetail } from "./doctor";
+import { cliTitle } from "./review/workers";
 
 /** The honest line about isolation, shown wherever workers are configured. */
 export const ISOLATION_NOTE =
@@ -39,8 +40,8 @@ export function AgentClisCard() {
         </button>
       </div>
       <p className="muted small">
-        Each CLI is looked for at the path set here, else on Switchyard's PATH, else on your login
-        shell's PATH.
+        Each CLI is looked for at the path set here (optional), else on Switchyard's PATH, else on
+        your login shell's PATH.
       </p>
       <p className="small" id="isolation-note">
         {ISOLATION_NOTE}
@@ -99,7 +100,12 @@ function AgentCliRow({
           title={status.installed ? "installed" : "missing"}
         />
       </td>
-      <th scope="row">{status.name}</th>
+      <th scope="row">
+        <span className="cli-name">
+          {cliTitle(status.program)}
+          <code>{status.program}</code>
+        </span>
+      </th>
       <td className="detail">
         <span className="pill-text">{status.installed ? "installed" : "missing"}</span>{" "}
         <span className="muted small">{workerDetail(status)}</span>
@@ -108,7 +114,7 @@ function AgentCliRow({
             type="text"
             className="mono"
             aria-label={`${status.name} path`}
-            placeholder={`/path/to/${status.program} (optional)`}
+            placeholder={`/path/to/${status.program}`}
             value={path}
             disabled={busy}
             onChange={(e) => setPath(e.target.value)}

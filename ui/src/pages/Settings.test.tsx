@@ -83,15 +83,23 @@ vi.mock("../ipc", async (importOriginal) => {
       })),
       worktreeUsage: vi.fn(async () => usage),
       setWorktreeRetention: vi.fn(async (days: number) => ({ ...usage, retentionDays: days })),
+      pruneWorktrees: vi.fn(async () => ({
+        worktrees: ["att-a", "att-b"],
+        logs: ["att-a"],
+        problems: ["/gone/repo: not a git repository; its attempts' worktrees stay"],
+        usage: { ...usage, worktrees: 0, bytes: 0 },
+      })),
     },
     ipcEvents: { onDoctorUpdated: vi.fn(() => Promise.resolve(() => {})) },
+    // The Connect an agent card has its own tests (agents/AgentConnectCard.test.tsx).
+    agentsIpc: { connectConfigs: vi.fn(() => new Promise(() => {})), setAgentsMayApprove: vi.fn() },
   };
 });
 
 const { Settings } = await import("./Settings");
 const { ipc } = await import("../ipc");
 const { parseThreshold } = await import("./ClassifierSettingsCard");
-const { formatBytes, parseRetention } = await import("./WorktreesCard");
+const { describePrune, formatBytes, parseRetention } = await import("./WorktreesCard");
 
 const info: AppInfo = {
   version: "0.1.0",
@@ -154,6 +162,7 @@ describe("Settings", () => {
     const claude = document.querySelector('#agent-clis tr[data-cli="claude"]') as HTMLElement;
     const aider = document.querySelector('#agent-clis tr[data-cli="aider"]') as HTMLElement;
     expect(claude.dataset.installed).toBe("no");
+    expect(claude.querySelector("th")?.textContent).toBe("Claude Codeclaude");
     expect(claude.textContent).toContain("claude is not on PATH or the login shell's PATH");
     expect(aider.dataset.installed).toBe("yes");
     expect(aider.textContent).toContain(
@@ -191,6 +200,32 @@ describe("Settings", () => {
     });
     expect(ipc.setWorktreeRetention).toHaveBeenCalledWith(30);
     expect((document.querySelector("#worktrees-retention") as HTMLInputElement).value).toBe("30");
+  });
+
+  it("removes old worktrees on request and shows what went", async () => {
+    await act(async () => {
+      render(<Settings info={info} />);
+    });
+    await act(async () => {
+      fireEvent.click(document.querySelector("#worktrees-prune") as HTMLButtonElement);
+    });
+    expect(ipc.pruneWorktrees).toHaveBeenCalledTimes(1);
+    expect(document.querySelector("#worktrees-usage")?.textContent).toBe("0 B in 0 worktrees");
+    expect(screen.getByText("Removed 2 worktrees and 1 log.", { exact: false })).toBeTruthy();
+    expect(screen.getByText("/gone/repo", { exact: false })).toBeTruthy();
+  });
+
+  it("describes a prune in words", () => {
+    const usage0 = { ...usage, worktrees: 0 };
+    expect(describePrune({ worktrees: [], logs: [], problems: [], usage: usage0 })).toBe(
+      "Nothing is older than the retention.",
+    );
+    expect(describePrune({ worktrees: ["a"], logs: [], problems: [], usage: usage0 })).toBe(
+      "Removed 1 worktree.",
+    );
+    expect(describePrune({ worktrees: [], logs: ["a", "b"], problems: [], usage: usage0 })).toBe(
+      "Removed 0 worktrees and 2 logs.",
+    );
   });
 
   it("parses retention days and formats sizes", () => {

@@ -8,14 +8,16 @@ import {
   ipcEvents,
 } from "../ipc";
 import { AgentClisCard } from "./AgentClisCard";
+import { AgentConnectCard } from "./agents/AgentConnectCard";
 import { ClassifierSettingsCard } from "./ClassifierSettingsCard";
 import { overallStatus, workerDetail, workerSummary } from "./doctor";
+import { RunDefaultsCard } from "./RunDefaultsCard";
 import { WorktreesCard } from "./WorktreesCard";
 
 const STATUS_LABEL: Record<CheckStatus, string> = { ok: "OK", warn: "Warning", fail: "Failed" };
 
 /** Settings: where data lives, the database schema, the app version, the classifier's
- * model-assisted fallback, the agent CLIs, worktree disk usage and retention, and the doctor
+ * model-assisted fallback, the run defaults, the agent CLIs, worktree disk usage and retention, and the doctor
  * report. */
 export function Settings({ info }: { info: AppInfo | null }) {
   const [report, setReport] = useState<DoctorReport | null>(null);
@@ -71,9 +73,13 @@ export function Settings({ info }: { info: AppInfo | null }) {
 
       <ClassifierSettingsCard />
 
+      <RunDefaultsCard />
+
       <AgentClisCard />
 
       <WorktreesCard />
+
+      <AgentConnectCard />
 
       <div className="card">
         <div className="card-title-row">

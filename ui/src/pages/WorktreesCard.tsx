@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
-import { describeError, ipc, type WorktreeUsage } from "../ipc";
+import { describeError, ipc, type WorktreePrune, type WorktreeUsage } from "../ipc";
 
 /** "1.5 GB"-style size (powers of 1024, one decimal above bytes). */
 export function formatBytes(bytes: number | null): string {
@@ -22,7 +22,20 @@ export function parseRetention(text: string): number | null {
   return days <= 3650 ? days : null;
 }
 
-/** Settings → Worktrees: disk used by attempt worktrees and how long failed ones are kept. */
+/** "Removed 2 worktrees and 1 log." for what one prune removed. */
+export function describePrune(prune: WorktreePrune): string {
+  const worktrees = prune.worktrees.length;
+  const logs = prune.logs.length;
+  if (worktrees === 0 && logs === 0) return "Nothing is older than the retention.";
+  const parts = [`${worktrees} ${worktrees === 1 ? "worktree" : "worktrees"}`];
+  if (logs > 0) parts.push(`${logs} ${logs === 1 ? "log" : "logs"}`);
+  return `Removed ${parts.join(" and ")}.`;
+}
+
+/**
+ * Settings → Worktrees: disk used by attempt worktrees, how long failed ones are kept, and
+ * removing the old ones now (Switchyard also does it at every start).
+ */
 export function WorktreesCard() {
   const [usage, setUsage] = useState<WorktreeUsage | null>(null);
   const [days, setDays] = useState("");
@@ -58,13 +71,31 @@ export function WorktreesCard() {
     }
   };
 
+  const prune = async () => {
+    setBusy(true);
+    setError(null);
+    setMessage(null);
+    try {
+      const pruned = await ipc.pruneWorktrees();
+      setUsage(pruned.usage);
+      const problems =
+        pruned.problems.length > 0 ? ` Not swept: ${pruned.problems.join("; ")}` : "";
+      setMessage(`${describePrune(pruned)}${problems}`);
+    } catch (e) {
+      setError(describeError(e).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
   return (
     <div className="card" id="worktrees">
       <h2>Worktrees</h2>
       <p className="muted small">
         Each attempt works in its own git worktree in Switchyard's data directory. Worktrees are
-        removed after integrate or reject; those of failed or interrupted attempts are kept for the
-        days below, so you can look at what the worker did.
+        removed after integrate or reject; those of failed, canceled or interrupted attempts are
+        kept for the days below, so you can look at what the worker did, then removed at the next
+        start. Attempts awaiting review always keep theirs.
       </p>
       {usage && (
         <dl className="facts">
@@ -96,6 +127,16 @@ export function WorktreesCard() {
           onClick={() => void save()}
         >
           Save
+        </button>
+      </div>
+      <div className="form-row">
+        <button
+          type="button"
+          id="worktrees-prune"
+          disabled={usage === null || busy}
+          onClick={() => void prune()}
+        >
+          Remove old worktrees now
         </button>
       </div>
       {days !== "" && value === null && (

@@ -7,6 +7,7 @@
 //! broadcast.
 
 mod id;
+pub mod retention;
 mod state;
 
 use serde::{Deserialize, Serialize};
@@ -163,6 +164,31 @@ pub struct AttemptReview {
     pub approve_blocked: Option<String>,
     /// The verification commands as configured.
     pub verify_commands: Vec<String>,
+}
+
+impl AttemptReview {
+    /// Keeps the hunks of the first files of each diff (against the base, and against the
+    /// previous attempt) up to `line_budget` diff lines each, deferring the rest (see
+    /// [`CapturedDiff::defer_hunks`]): what a page that must open a large change at once gets.
+    pub fn defer_hunks(&mut self, line_budget: usize) {
+        for diff in [self.diff.as_mut(), self.previous.as_mut()]
+            .into_iter()
+            .flatten()
+        {
+            diff.defer_hunks(line_budget);
+        }
+    }
+}
+
+/// Which of an attempt's diffs a file is read from.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub enum DiffAgainst {
+    /// The change against the pinned base ([`AttemptReview::diff`]).
+    #[default]
+    Base,
+    /// A revision's change against the attempt it revises ([`AttemptReview::previous`]).
+    Previous,
 }
 
 /// One entry of an attempt's event log: state changes, gate results and the worker's

@@ -5,6 +5,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use sha2::{Digest, Sha256};
+use switchyard_core::attempt::DiffAgainst;
 use switchyard_store::attempts::ArtifactRecord;
 
 use super::record::now_ms;
@@ -87,24 +88,31 @@ impl Engine {
 #[derive(Debug)]
 pub(crate) struct CachedDiff {
     id: String,
+    name: &'static str,
     len: u64,
     modified: Option<std::time::SystemTime>,
     diff: std::sync::Arc<switchyard_core::review::diff::CapturedDiff>,
 }
 
 impl Engine {
-    /// The stored diff of `id`, parsed once while the file stays the same (length and mtime);
-    /// `None` when missing or unreadable. Callers asking at once wait for one parse.
+    /// The stored diff of `id` against `against`, parsed once while the file stays the same
+    /// (length and mtime); `None` when missing or unreadable. Callers asking at once wait for
+    /// one parse.
     pub(crate) async fn cached_diff(
         &self,
         id: &str,
+        against: DiffAgainst,
     ) -> Option<std::sync::Arc<switchyard_core::review::diff::CapturedDiff>> {
-        let path = self.artifact_dir(id).join(DIFF_ARTIFACT);
+        let name = match against {
+            DiffAgainst::Base => DIFF_ARTIFACT,
+            DiffAgainst::Previous => PREVIOUS_DIFF_ARTIFACT,
+        };
+        let path = self.artifact_dir(id).join(name);
         let mut cache = self.attempts.diff_cache.lock().await;
         let meta = tokio::fs::metadata(&path).await.ok()?;
         let (len, modified) = (meta.len(), meta.modified().ok());
         if let Some(hit) = cache.as_ref() {
-            if hit.id == id && hit.len == len && hit.modified == modified {
+            if hit.id == id && hit.name == name && hit.len == len && hit.modified == modified {
                 return Some(hit.diff.clone());
             }
         }
@@ -112,6 +120,7 @@ impl Engine {
         let diff = std::sync::Arc::new(serde_json::from_slice(&bytes).ok()?);
         *cache = Some(CachedDiff {
             id: id.to_owned(),
+            name,
             len,
             modified,
             diff: std::sync::Arc::clone(&diff),

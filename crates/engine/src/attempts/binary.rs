@@ -1,10 +1,10 @@
 //! Finding a CLI worker's binary and its version.
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use switchyard_core::worker::WorkerCli;
-use switchyard_runner::process::{self, ProcessSpec};
+use switchyard_runner::tools::{self, VERSION_TIMEOUT};
 
 use super::launch::{failed, WorkerEnd};
 use crate::Engine;
@@ -37,24 +37,19 @@ impl Engine {
     }
 }
 
-/// `<binary> --version`, first line, within a few seconds; `None` when it gives none.
-pub(super) async fn cli_version(binary: &Path, path_env: Option<&str>) -> Option<String> {
-    let mut spec = ProcessSpec::new(binary)
-        .arg("--version")
-        .timeout(Duration::from_secs(10))
-        .output_cap(64 * 1024);
-    if let Some(path) = path_env {
-        spec = spec.env("PATH", path);
+/// `<binary> <version args>` as Settings and `switchyard doctor` ask it (see
+/// [`tools::version`]), recorded with the attempt; `None` when it gives none.
+pub(super) async fn cli_version(
+    cli: WorkerCli,
+    binary: &Path,
+    path_env: Option<&str>,
+) -> Option<String> {
+    let path_env = path_env.map(OsStr::new);
+    match tools::version(binary, cli.version_args(), path_env, VERSION_TIMEOUT).await {
+        Ok(version) => Some(version),
+        Err(error) => {
+            tracing::info!(%error, "no worker version recorded");
+            None
+        }
     }
-    let done = process::run(spec).await.ok()?;
-    let text = if done.stdout.is_empty() {
-        done.stderr
-    } else {
-        done.stdout
-    };
-    String::from_utf8_lossy(&text)
-        .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty())
-        .map(|l| l.chars().take(200).collect())
 }

@@ -13,6 +13,9 @@
 //!    update (still `queued`, still under the hand-off token) moves the lease to its own
 //!    engine, and the pipeline runs there under its own heartbeat.
 //!
+//! [`Engine::recover_attempt_detached`] hands an interrupted attempt over the same way, leased
+//! `queued` (its worker never ran: the whole pipeline) or `verifying` (re-capture and gates).
+//!
 //! The child may adopt before step 2's write lands (that write then matches nothing and is
 //! skipped). A child that dies before adopting leaves its dead pid on the row: the next
 //! start-up marks the attempt interrupted as for any dead owner, and `recover` applies.
@@ -21,9 +24,9 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use switchyard_core::attempt::{AttemptRequest, AttemptReview, AttemptState, AttemptSummary};
+use switchyard_core::attempt::{AttemptRequest, AttemptState, AttemptSummary};
 use switchyard_runner::process::{spawn_detached, DetachedSpec};
-use switchyard_store::attempts::{AttemptChanges, AttemptRow, Guard};
+use switchyard_store::attempts::{AttemptChanges, Guard};
 
 use super::record::{now_ms, summary};
 use super::start::{Origin, Prepared};
@@ -54,16 +57,22 @@ pub type Launch<'a> = dyn FnMut(&Handoff) -> Result<u32, String> + Send + 'a;
 /// (`XDG_*`), the session bus the keychain is reached through, and provider keys the engine
 /// falls back to when the keychain has none (`*_API_KEY`). Its workers still get only the
 /// runner's allowlist plus their own key.
-fn engine_needs(name: &str) -> bool {
+pub(crate) fn engine_needs(name: &str) -> bool {
     name.starts_with("SWITCHYARD_")
         || name.starts_with("XDG_")
         || name == "DBUS_SESSION_BUS_ADDRESS"
         || name.ends_with("_API_KEY")
 }
 
-/// Where the detached process of attempt `id` writes its log.
+/// The folder of the detached processes' logs, `<data dir>/logs/attempts`.
+pub(crate) fn detached_logs_dir(home: &Path) -> PathBuf {
+    home.join("logs").join("attempts")
+}
+
+/// Where the detached process of attempt `id` writes its log (removed by the sweep once the
+/// attempt has ended longer ago than the worktree retention).
 pub fn detached_log(home: &Path, id: &str) -> PathBuf {
-    home.join("logs").join("attempts").join(format!("{id}.log"))
+    detached_logs_dir(home).join(format!("{id}.log"))
 }
 
 impl Engine {
@@ -152,32 +161,48 @@ impl Engine {
         let id = self
             .record_attempt(prepared, worker, launcher, origin, token)
             .await?;
+        self.launch_handed(&id, AttemptState::Queued, token, launch)
+            .await?;
+        Ok(summary(&self.attempt_row(&id).await?, now_ms()))
+    }
+
+    /// Step 2 of the hand-off for attempt `id`, leased in `state` under hand-off `token`:
+    /// starts the new owner with `launch` and records its pid. A launch that fails ends the
+    /// attempt `failed` with the reason (`Internal`).
+    pub(crate) async fn launch_handed(
+        &self,
+        id: &str,
+        state: AttemptState,
+        token: &str,
+        launch: &mut Launch<'_>,
+    ) -> Result<(), EngineError> {
         let handoff = Handoff {
-            attempt_id: id.clone(),
+            attempt_id: id.to_owned(),
             token: token.to_owned(),
         };
         match launch(&handoff) {
             Ok(pid) => {
                 let now = now_ms();
                 let guard = Guard {
-                    state: AttemptState::Queued,
+                    state,
                     owner: Some(token),
                 };
                 // `false`: the child adopted it already (or it is gone and was interrupted).
                 let recorded = self
                     .store()
                     .update_attempt(
-                        &id,
+                        id,
                         guard,
                         now,
                         &AttemptChanges::new().owner(pid, token, now),
                     )
                     .await?;
                 tracing::info!(attempt = %id, pid, recorded, "attempt handed to a detached process");
+                Ok(())
             }
             Err(reason) => {
                 let message = format!("could not start the process to run the attempt: {reason}");
-                let row = self.attempt_row(&id).await?;
+                let row = self.attempt_row(id).await?;
                 self.move_attempt(
                     &row,
                     AttemptState::Failed,
@@ -189,16 +214,17 @@ impl Engine {
                     Some(message.clone()),
                 )
                 .await?;
-                return Err(EngineError::Internal(message));
+                Err(EngineError::Internal(message))
             }
         }
-        Ok(summary(&self.attempt_row(&id).await?, now_ms()))
     }
 
     /// Takes over attempt `id` handed to this process under `token` (see the module docs) and
-    /// runs its pipeline here; follow it with [`Engine::wait_attempt`].
+    /// runs it here: the pipeline for a `queued` attempt, the re-capture and gates for one
+    /// handed over `verifying` by [`Engine::recover_attempt_detached`]. Follow it with
+    /// [`Engine::wait_attempt`].
     ///
-    /// Errors: `NotFound`; `Busy` when the attempt is no longer queued under that token
+    /// Errors: `NotFound`; `Busy` when the attempt is no longer handed over under that token
     /// (adopted already, interrupted, canceled); `Canceled` when the engine is closing.
     pub async fn adopt_attempt(
         self: &Arc<Self>,
@@ -207,8 +233,12 @@ impl Engine {
     ) -> Result<AttemptSummary, EngineError> {
         let row = self.attempt_row(id).await?;
         let now = now_ms();
+        let state = match row.state {
+            AttemptState::Verifying => AttemptState::Verifying,
+            _ => AttemptState::Queued,
+        };
         let guard = Guard {
-            state: AttemptState::Queued,
+            state,
             owner: Some(token),
         };
         let taken = self
@@ -227,46 +257,12 @@ impl Engine {
                 row.state.as_str()
             )));
         }
-        tracing::info!(attempt = %id, "adopted a handed-off attempt");
-        self.spawn_pipeline(id).await?;
-        Ok(summary(&self.attempt_row(id).await?, now_ms()))
-    }
-
-    /// Whether interrupted `row` never got as far as its worker: no start time and no
-    /// worktree of its own (a detached owner that died before adopting it).
-    pub(crate) fn never_ran(&self, row: &AttemptRow) -> bool {
-        let home = std::fs::canonicalize(self.home()).unwrap_or_else(|_| self.home().to_owned());
-        row.started_ms.is_none()
-            && row.worktree_id == row.id
-            && !home.join("worktrees").join(&row.id).exists()
-    }
-
-    /// Recovers an attempt that [`Engine::never_ran`]: back to `queued` under this engine's
-    /// lease and through the whole pipeline, in this call (the CLI's `recover` waits for it
-    /// anyway; cancel reaches it as any attempt this engine runs).
-    pub(crate) async fn start_over(&self, row: &AttemptRow) -> Result<AttemptReview, EngineError> {
-        let id = row.id.as_str();
-        let token = self.attempts.token.clone();
-        let taken = self
-            .move_attempt(
-                row,
-                AttemptState::Queued,
-                None,
-                AttemptChanges::new()
-                    .owner(self.attempts.pid, &token, now_ms())
-                    .clear_error(),
-                Some("recovering: its worker never ran, so it starts over".into()),
-            )
-            .await?;
-        if !taken {
-            return Err(EngineError::Busy(format!(
-                "attempt {id} is being recovered elsewhere"
-            )));
+        tracing::info!(attempt = %id, state = state.as_str(), "adopted a handed-off attempt");
+        if state == AttemptState::Verifying {
+            self.spawn_recovery(id).await?;
+        } else {
+            self.spawn_pipeline(id).await?;
         }
-        let cancel = self.supervisor.cancellation();
-        self.attempts.running.insert(id, cancel.clone());
-        self.run_pipeline(id, cancel).await;
-        self.attempts.running.remove(id);
-        self.attempt_review(id).await
+        Ok(summary(&self.attempt_row(id).await?, now_ms()))
     }
 }

@@ -33,7 +33,7 @@ const MAX_LINE: usize = 1024 * 1024;
 const OUTPUT_CAP: usize = 256 * 1024;
 /// Turns and tokens the built-in model worker may use.
 const MODEL_MAX_TURNS: u32 = 20;
-const MODEL_MAX_TOKENS: u32 = 400_000;
+pub(crate) const MODEL_MAX_TOKENS: u32 = 400_000;
 
 /// How the worker ended.
 #[derive(Debug, Clone, PartialEq)]
@@ -262,7 +262,7 @@ impl Engine {
         let (program, path_env, version) = match spec {
             WorkerSpec::Cli { cli } => {
                 let (binary, path_env) = self.resolve_cli(*cli).await?;
-                let version = cli_version(&binary, path_env.as_deref()).await;
+                let version = cli_version(*cli, &binary, path_env.as_deref()).await;
                 (binary.into_os_string(), path_env, version)
             }
             _ => (OsString::from(&inv.program), None, None),

@@ -2,7 +2,9 @@
 //! attempts whose owner is gone.
 //!
 //! An engine instance has a random token and its process id. A live attempt's row holds its
-//! owner's pid and token and a heartbeat renewed every [`HEARTBEAT`]. The owner is gone when
+//! owner's pid and token and a heartbeat renewed every [`HEARTBEAT`]. Every [`LEASE_POLL`] the
+//! owner also reads its row for a cancel another process asked for (`cancel_requested_ms`) and
+//! cancels its own work when it finds one. The owner is gone when
 //! its process is not alive, or when it is this very process but no open engine here holds the
 //! token (an engine dropped without closing). A process that is alive is trusted whatever its
 //! heartbeat says: a laptop waking from sleep must not find its app's attempts interrupted by a
@@ -15,8 +17,8 @@ use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
 use switchyard_core::attempt::AttemptState;
-use switchyard_runner::git::{sweep, Git, Repo};
 use switchyard_store::attempts::{AttemptChanges, AttemptRow};
+use tokio_util::sync::CancellationToken;
 
 use super::record::now_ms;
 use super::Running;
@@ -24,6 +26,10 @@ use crate::Engine;
 
 /// How often an owner renews its lease.
 pub(crate) const HEARTBEAT: Duration = Duration::from_secs(2);
+
+/// How often an owner reads its row for a cancel asked by another process (one indexed
+/// single-row read, so a cancel from the CLI lands within a quarter of a second).
+pub(crate) const LEASE_POLL: Duration = Duration::from_millis(250);
 
 /// Tokens of the engines open in this process.
 fn open_tokens() -> &'static Mutex<HashSet<String>> {
@@ -54,6 +60,9 @@ pub(crate) struct AttemptsRuntime {
     /// The last diff artifact parsed for `attempt_file_diff`, so a page loading a large
     /// change file by file parses it once, not once per file.
     pub diff_cache: tokio::sync::Mutex<Option<super::artifacts::CachedDiff>>,
+    /// What the sweep at open removed, until [`Engine::prune_worktrees`] reports it (so the
+    /// CLI's `worktrees prune`, whose own open already swept, still says what went).
+    pub swept_at_open: Mutex<Option<super::retention::Swept>>,
 }
 
 impl AttemptsRuntime {
@@ -70,6 +79,7 @@ impl AttemptsRuntime {
             running: Running::default(),
             held: Mutex::new(Vec::new()),
             diff_cache: tokio::sync::Mutex::new(None),
+            swept_at_open: Mutex::new(None),
         }
     }
 
@@ -167,38 +177,35 @@ pub(crate) fn owner_gone(row: &AttemptRow) -> bool {
 }
 
 impl Engine {
-    /// At open: marks live attempts whose owner is gone as interrupted, then sweeps orphaned
-    /// worktrees and `switchyard/*` branches of every repository that has attempts. Failures
-    /// are logged: opening must not fail because a repository moved.
-    ///
-    /// Known gap: the list of worktrees to keep is read before `sweep` takes the repository
-    /// lock, so an attempt another process records and creates in those few milliseconds
-    /// could lose its new worktree (its pipeline then fails with `notFound`). Closing it needs
-    /// a sweep that re-reads the keep list under the lock (a runner change).
+    /// At open: marks live attempts whose owner is gone as interrupted, then sweeps the
+    /// worktrees, `switchyard/*` branches and detached logs nothing keeps any more (see
+    /// `retention`). Failures are logged: opening must not fail because a repository moved.
     pub(crate) async fn attempts_startup(&self) {
         if let Err(error) = self.interrupt_orphaned().await {
             tracing::warn!(%error, "could not check live attempts for lost owners");
         }
-        let repos = match self.store().attempt_repos().await {
-            Ok(repos) => repos,
+        let retention = match self.worktree_retention_days().await {
+            Ok(days) => days,
             Err(error) => {
-                tracing::warn!(%error, "could not list repositories for the orphan sweep");
+                tracing::warn!(%error, "could not read the worktree retention; nothing swept");
                 return;
             }
         };
-        for (repo, keep) in repos {
-            let Ok(opened) = Repo::open(&Git::new(), std::path::Path::new(&repo)).await else {
-                tracing::info!(%repo, "repository of past attempts is gone; nothing to sweep");
-                continue;
-            };
-            let keep: Vec<&str> = keep.iter().map(String::as_str).collect();
-            match sweep(self.home(), &opened, &keep).await {
-                Ok(found) if !found.is_empty() => {
-                    tracing::info!(%repo, removed = ?found.attempts(), "swept orphaned worktrees");
+        match self.sweep_attempts(now_ms(), retention).await {
+            Ok(swept) => {
+                if !swept.worktrees.is_empty() || !swept.logs.is_empty() {
+                    tracing::info!(worktrees = ?swept.worktrees, logs = ?swept.logs, "swept old worktrees and logs");
                 }
-                Ok(_) => {}
-                Err(error) => tracing::warn!(%repo, %error, "orphan sweep failed"),
+                for problem in &swept.problems {
+                    tracing::info!(%problem, "not swept");
+                }
+                *self
+                    .attempts
+                    .swept_at_open
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner()) = Some(swept);
             }
+            Err(error) => tracing::warn!(%error, "orphan sweep failed"),
         }
     }
 
@@ -246,22 +253,52 @@ impl Engine {
         Ok(moved)
     }
 
-    /// Renews this engine's lease on `id` every [`HEARTBEAT`]; returns when the lease is lost
-    /// (another engine took the attempt over), never otherwise.
-    pub(crate) async fn heartbeat(&self, id: &str) {
+    /// Renews this engine's lease on `id` every [`HEARTBEAT`] and, every [`LEASE_POLL`],
+    /// cancels `cancel` when another process asked for a cancel. Returns when the lease is no
+    /// longer held (the attempt ended and released it, or another engine took it over), never
+    /// otherwise.
+    pub(crate) async fn heartbeat(&self, id: &str, cancel: &CancellationToken) {
+        let token = self.attempts.token.as_str();
+        let mut renewed = tokio::time::Instant::now();
         loop {
-            tokio::time::sleep(HEARTBEAT).await;
-            match self
-                .store()
-                .heartbeat_attempt(id, &self.attempts.token, now_ms())
-                .await
-            {
-                Ok(true) => {}
-                Ok(false) => {
-                    tracing::warn!(attempt = %id, "lease lost; stopping");
-                    return;
+            tokio::time::sleep(LEASE_POLL).await;
+            if renewed.elapsed() >= HEARTBEAT {
+                renewed = tokio::time::Instant::now();
+                match self.store().heartbeat_attempt(id, token, now_ms()).await {
+                    Ok(true) => {}
+                    Ok(false) => return,
+                    Err(error) => tracing::warn!(attempt = %id, %error, "heartbeat failed"),
                 }
-                Err(error) => tracing::warn!(attempt = %id, %error, "heartbeat failed"),
+            }
+            match self.store().attempt_cancel_request(id, token).await {
+                Ok(None) => return,
+                Ok(Some(Some(_))) if !cancel.is_cancelled() => {
+                    tracing::info!(attempt = %id, "canceling: another process asked");
+                    cancel.cancel();
+                }
+                Ok(Some(_)) => {}
+                Err(error) => tracing::warn!(attempt = %id, %error, "lease check failed"),
+            }
+        }
+    }
+
+    /// Runs `work` (this engine's work on leased attempt `id`) beside its [`Engine::heartbeat`].
+    /// A lost lease cancels `cancel` and lets `work` wind down (its guarded updates no longer
+    /// apply) rather than dropping it half way through a store write.
+    pub(crate) async fn with_heartbeat<T>(
+        &self,
+        id: &str,
+        cancel: &CancellationToken,
+        work: impl std::future::Future<Output = T>,
+    ) -> T {
+        tokio::pin!(work);
+        tokio::select! {
+            result = &mut work => result,
+            () = self.heartbeat(id, cancel) => {
+                cancel.cancel();
+                let result = work.await;
+                tracing::debug!(attempt = %id, "the lease ended before the work did");
+                result
             }
         }
     }

@@ -11,8 +11,13 @@
 //!
 //! Ownership (`lease`): a live attempt is leased by one engine instance (pid + random token,
 //! heartbeat every 2 s). At open, live attempts whose owner is gone become `interrupted`;
-//! [`Engine::recover_attempt`] re-captures and re-verifies them. An engine never advances an
-//! attempt it does not own, and opening a second engine never disturbs a live owner.
+//! [`Engine::recover_attempt`] re-captures and re-verifies them (`recover`). An engine never
+//! advances an attempt it does not own, and opening a second engine never disturbs a live
+//! owner. [`Engine::cancel_attempt`] of an attempt another process runs is a request stored on
+//! its row, which the owner polls every 250 ms.
+//!
+//! Retention (`retention`): at open and on demand, the worktrees, branches and detached logs
+//! nothing keeps any more are removed ([`Engine::prune_worktrees`]).
 //!
 //! Detached attempts (`detach`): the lease handed to another process at start, so the
 //! starting one may exit (the CLI's `run --detach`).
@@ -28,6 +33,8 @@ mod launch;
 mod lease;
 mod pipeline;
 mod record;
+mod recover;
+mod retention;
 mod review;
 mod sink;
 mod start;
@@ -37,8 +44,11 @@ use std::path::Path;
 use std::sync::Mutex;
 use std::time::Duration;
 
+pub(crate) use detach::engine_needs;
 pub use detach::{detached_log, Handoff, Launch};
-use switchyard_core::attempt::{AttemptLog, AttemptLogEntry, AttemptReview, AttemptSummary};
+use switchyard_core::attempt::{
+    AttemptLog, AttemptLogEntry, AttemptReview, AttemptState, AttemptSummary, DiffAgainst,
+};
 pub use switchyard_core::attempt::{CompareSummary, RepoProbe};
 use switchyard_core::review::diff::FileChange;
 use switchyard_core::verify::default_verification;
@@ -50,11 +60,18 @@ use crate::{Engine, EngineError};
 
 pub(crate) use lease::AttemptsRuntime;
 
+// For runs, whose code nodes are attempts.
+pub(crate) use launch::MODEL_MAX_TOKENS;
+pub(crate) use start::Origin;
+
 /// Most log entries [`Engine::attempt_log`] returns at once; page with `after_seq`.
 pub const MAX_LOG_PAGE: u32 = 10_000;
 
 /// How often [`Engine::wait_attempt`] re-reads an attempt owned by another process.
 const WAIT_POLL: Duration = Duration::from_millis(250);
+
+/// How long [`Engine::cancel_attempt`] waits for another process to stop an attempt it runs.
+pub const CANCEL_WAIT: Duration = Duration::from_secs(10);
 
 impl Engine {
     /// Every attempt, newest first.
@@ -63,6 +80,18 @@ impl Engine {
         Ok(self
             .store()
             .attempts()
+            .await?
+            .iter()
+            .map(|row| record::summary(row, now))
+            .collect())
+    }
+
+    /// Attempts started on their own (not a run's node tries), newest first.
+    pub async fn list_standalone_attempts(&self) -> Result<Vec<AttemptSummary>, EngineError> {
+        let now = record::now_ms();
+        Ok(self
+            .store()
+            .standalone_attempts()
             .await?
             .iter()
             .map(|row| record::summary(row, now))
@@ -82,7 +111,8 @@ impl Engine {
         Ok(record::summary(&row, record::now_ms()))
     }
 
-    /// [`Self::attempt_review`] with the diff's hunks kept only for the first files, up to
+    /// [`Self::attempt_review`] with the hunks of each diff (against the base, and for a
+    /// revision against the previous attempt) kept only for its first files, up to
     /// `line_budget` diff lines; the other files keep their stats and are marked
     /// `hunks_deferred` (fetch each with [`Self::attempt_file_diff`]). For a page that must
     /// show a large change at once. Errors: `NotFound`.
@@ -92,21 +122,29 @@ impl Engine {
         line_budget: usize,
     ) -> Result<AttemptReview, EngineError> {
         let mut review = self.attempt_review(id).await?;
-        if let Some(diff) = review.diff.as_mut() {
-            diff.defer_hunks(line_budget);
-        }
+        review.defer_hunks(line_budget);
         Ok(review)
     }
 
-    /// One file's change, with every hunk, from the stored diff of attempt `id`. `path` is
-    /// the file's (new) path as listed in the diff. Errors: `NotFound` (no such attempt, no
-    /// captured diff yet, or no such file in it).
-    pub async fn attempt_file_diff(&self, id: &str, path: &str) -> Result<FileChange, EngineError> {
+    /// One file's change, with every hunk, from the stored diff of attempt `id` against
+    /// `against` (the base, or for a revision the previous attempt). `path` is the file's
+    /// (new) path as listed in that diff. Errors: `NotFound` (no such attempt, no such diff
+    /// captured, or no such file in it).
+    pub async fn attempt_file_diff(
+        &self,
+        id: &str,
+        path: &str,
+        against: DiffAgainst,
+    ) -> Result<FileChange, EngineError> {
         self.attempt_row(id).await?;
-        let diff = self
-            .cached_diff(id)
-            .await
-            .ok_or_else(|| EngineError::NotFound(format!("attempt {id} has no captured diff")))?;
+        let diff = self.cached_diff(id, against).await.ok_or_else(|| {
+            EngineError::NotFound(match against {
+                DiffAgainst::Base => format!("attempt {id} has no captured diff"),
+                DiffAgainst::Previous => {
+                    format!("attempt {id} has no diff against a previous attempt")
+                }
+            })
+        })?;
         diff.files
             .iter()
             .find(|f| f.path == path)
@@ -182,55 +220,93 @@ impl Engine {
     }
 
     /// Cancels attempt `id`: stops its worker or verification (INT → TERM → KILL to the
-    /// group) and returns once it is `canceled`. An interrupted attempt is canceled at once.
+    /// group) and returns it once it is no longer live (`canceled`, or where it got to first).
+    /// An interrupted attempt is canceled at once. An attempt another Switchyard process runs
+    /// is asked to stop through the store; its owner notices within a quarter of a second, and
+    /// this waits up to [`CANCEL_WAIT`] for it.
     ///
-    /// Errors: `NotFound`; `Busy` when another Switchyard process runs it; `InvalidInput`
+    /// Errors: `NotFound`; `Busy` when another process runs it and has not stopped it within
+    /// [`CANCEL_WAIT`] (the request stays: it stops when that process next looks); `InvalidInput`
     /// when it is no longer live (review, approved, final).
     pub async fn cancel_attempt(&self, id: &str) -> Result<AttemptSummary, EngineError> {
         let row = self.attempt_row(id).await?;
         // Checked first: a pipeline that just ended may still be listed as ours for a moment.
-        if !row.state.is_live() && row.state != switchyard_core::attempt::AttemptState::Interrupted
-        {
-            return Err(EngineError::InvalidInput(format!(
-                "attempt {id} is {}; only a live attempt can be canceled",
-                row.state.as_str()
-            )));
+        if !row.state.is_live() && row.state != AttemptState::Interrupted {
+            return Err(not_live(&row));
         }
-        let ours = self.attempts.cancel(id);
-        if ours {
+        if self.attempts.cancel(id) {
             let review = self.wait_attempt(id).await?;
             return Ok(review.summary);
         }
-        if row.state == switchyard_core::attempt::AttemptState::Interrupted {
-            let moved = self
-                .move_attempt(
-                    &row,
-                    switchyard_core::attempt::AttemptState::Canceled,
-                    None,
-                    switchyard_store::attempts::AttemptChanges::new().finished_ms(record::now_ms()),
-                    Some("canceled while interrupted".into()),
-                )
-                .await?;
-            if !moved {
-                return Err(EngineError::Busy(format!(
-                    "attempt {id} changed meanwhile; look again"
-                )));
-            }
-            return Ok(record::summary(
-                &self.attempt_row(id).await?,
-                record::now_ms(),
-            ));
+        if row.state == AttemptState::Interrupted {
+            return self.cancel_interrupted(&row).await;
         }
-        if row.state.is_live() {
+        self.cancel_elsewhere(&row).await
+    }
+
+    /// Cancels interrupted `row` (nobody runs it).
+    async fn cancel_interrupted(
+        &self,
+        row: &switchyard_store::attempts::AttemptRow,
+    ) -> Result<AttemptSummary, EngineError> {
+        let moved = self
+            .move_attempt(
+                row,
+                AttemptState::Canceled,
+                None,
+                switchyard_store::attempts::AttemptChanges::new()
+                    .finished_ms(record::now_ms())
+                    .clear_cancel_request(),
+                Some("canceled while interrupted".into()),
+            )
+            .await?;
+        if !moved {
             return Err(EngineError::Busy(format!(
-                "attempt {id} is run by another Switchyard process (pid {}); cancel it there",
-                row.owner_pid.unwrap_or_default()
+                "attempt {} changed meanwhile; look again",
+                row.id
             )));
         }
-        Err(EngineError::InvalidInput(format!(
-            "attempt {id} is {}; only a live attempt can be canceled",
-            row.state.as_str()
-        )))
+        Ok(record::summary(
+            &self.attempt_row(&row.id).await?,
+            record::now_ms(),
+        ))
+    }
+
+    /// Asks the process that runs live `row` to cancel it and waits (bounded) until it is no
+    /// longer live. An owner that dies meanwhile leaves it interrupted: that is canceled here.
+    async fn cancel_elsewhere(
+        &self,
+        row: &switchyard_store::attempts::AttemptRow,
+    ) -> Result<AttemptSummary, EngineError> {
+        let id = row.id.as_str();
+        if !self
+            .store()
+            .request_attempt_cancel(id, record::now_ms())
+            .await?
+        {
+            // It stopped being live between the read and the request.
+            let now = self.attempt_row(id).await?;
+            if now.state == AttemptState::Interrupted {
+                return self.cancel_interrupted(&now).await;
+            }
+            return Ok(record::summary(&now, record::now_ms()));
+        }
+        let owner = row.owner_pid.unwrap_or_default();
+        tracing::info!(attempt = %id, owner, "asked the owning process to cancel");
+        let Ok(review) = tokio::time::timeout(CANCEL_WAIT, self.wait_attempt(id)).await else {
+            return Err(EngineError::Busy(format!(
+                "asked the Switchyard process that runs attempt {id} (pid {owner}) to cancel \
+                 it, but it has not stopped within {} s; it will when that process next \
+                 checks, or stop that process",
+                CANCEL_WAIT.as_secs()
+            )));
+        };
+        review?;
+        let ended = self.attempt_row(id).await?;
+        if ended.state == AttemptState::Interrupted {
+            return self.cancel_interrupted(&ended).await;
+        }
+        Ok(record::summary(&ended, record::now_ms()))
     }
 
     /// The repository containing `repo` as the New task form shows it: top level, branch,
@@ -250,6 +326,15 @@ impl Engine {
     }
 }
 
+/// `InvalidInput`: `row` is not live, so there is nothing to cancel.
+fn not_live(row: &switchyard_store::attempts::AttemptRow) -> EngineError {
+    EngineError::InvalidInput(format!(
+        "attempt {} is {}; only a live attempt can be canceled",
+        row.id,
+        row.state.as_str()
+    ))
+}
+
 /// Opens the repository containing `path`; not a repository → `InvalidInput`.
 pub(crate) async fn open_repo(path: &str) -> Result<Repo, EngineError> {
     if path.trim().is_empty() {
@@ -264,8 +349,11 @@ pub(crate) async fn open_repo(path: &str) -> Result<Repo, EngineError> {
 
 fn invalid_repo(path: &str) -> impl FnOnce(switchyard_runner::git::GitError) -> EngineError + '_ {
     move |error| match error {
-        switchyard_runner::git::GitError::NotARepo { .. }
-        | switchyard_runner::git::GitError::BaseMissing { .. } => {
+        // Its message names the path already.
+        switchyard_runner::git::GitError::NotARepo { .. } => {
+            EngineError::InvalidInput(error.to_string())
+        }
+        switchyard_runner::git::GitError::BaseMissing { .. } => {
             EngineError::InvalidInput(format!("{path}: {error}"))
         }
         other => EngineError::Git(other),

@@ -51,7 +51,10 @@ pub(crate) fn verification_gate(record: &VerificationRecord) -> GateResult {
             rule: Some(c.command.clone()),
             message: match (&c.error, c.exit_code, c.summary()) {
                 (Some(error), _, _) => format!("could not start: {error}"),
-                (None, code, Some(summary)) => format!("{summary} (exit {code:?})"),
+                (None, code, Some(summary)) => match code {
+                    Some(code) => format!("{summary} (exit {code})"),
+                    None => summary,
+                },
                 (None, Some(code), None) => format!("exited with code {code}"),
                 (None, None, None) => format!("{:?}", c.outcome).to_lowercase(),
             },
@@ -121,13 +124,9 @@ impl Engine {
     /// Runs attempt `id` (queued, leased by this engine) to its end. Never fails: an error
     /// ends the attempt as `failed` with its code (or `canceled`).
     pub(crate) async fn run_pipeline(&self, id: &str, cancel: CancellationToken) {
-        let result = tokio::select! {
-            result = self.pipeline(id, &cancel) => result,
-            () = self.heartbeat(id) => {
-                cancel.cancel();
-                return;
-            }
-        };
+        let result = self
+            .with_heartbeat(id, &cancel, self.pipeline(id, &cancel))
+            .await;
         if let Err(error) = result {
             self.end_with_error(id, &error, &cancel).await;
         }

@@ -1,5 +1,4 @@
-//! The user's decisions: approve (re-hash, commit, integrate), reject, request changes, and
-//! recovering an interrupted attempt.
+//! The user's decisions: approve (re-hash, commit, integrate), reject, request changes.
 //!
 //! Each action takes the attempt's lease for its duration (a guarded update from "free" to
 //! this engine), so two processes cannot approve or reject one attempt at once, and releases
@@ -15,7 +14,6 @@ use switchyard_core::attempt::{
 use switchyard_core::review::gates::GateName;
 use switchyard_runner::git::{integrate, GitError, Identity, IntegrationKind};
 use switchyard_store::attempts::{AttemptChanges, AttemptRow, Guard};
-use tokio_util::sync::CancellationToken;
 
 use super::open_repo;
 use super::record::{approve_blocked, now_ms};
@@ -378,81 +376,5 @@ impl Engine {
             Ok(next)
         })
         .await
-    }
-
-    /// Recovers interrupted attempt `id`: takes its lease, re-captures the worktree, re-runs
-    /// the gates and the verification, and returns it in review (the worker is not re-run).
-    ///
-    /// Errors: `NotFound`; `InvalidInput` when it is not interrupted; `Busy`.
-    pub async fn recover_attempt(&self, id: &str) -> Result<AttemptReview, EngineError> {
-        let row = self.attempt_row(id).await?;
-        if row.state != AttemptState::Interrupted {
-            return Err(EngineError::InvalidInput(format!(
-                "attempt {id} is {}; only an interrupted attempt can be recovered",
-                row.state.as_str()
-            )));
-        }
-        if self.never_ran(&row) {
-            return self.start_over(&row).await;
-        }
-        let cancel = self.supervisor.cancellation();
-        let token = self.attempts.token.clone();
-        let taken = self
-            .move_attempt(
-                &row,
-                AttemptState::Verifying,
-                None,
-                AttemptChanges::new()
-                    .owner(self.attempts.pid, &token, now_ms())
-                    .clear_error(),
-                Some("recovering: re-running the gates".into()),
-            )
-            .await?;
-        if !taken {
-            return Err(EngineError::Busy(format!(
-                "attempt {id} is being recovered elsewhere"
-            )));
-        }
-        let result = tokio::select! {
-            result = self.recover_leased(id, &cancel) => result,
-            () = self.heartbeat(id) => Err(EngineError::Canceled("lease lost".into())),
-        };
-        if let Err(error) = result {
-            let row = self.attempt_row(id).await?;
-            if row.state.is_live() && row.owner_token.as_deref() == Some(token.as_str()) {
-                let code = super::record::code_name(error.code());
-                self.move_attempt(
-                    &row,
-                    AttemptState::Failed,
-                    Some(&token),
-                    AttemptChanges::new()
-                        .release()
-                        .finished_ms(now_ms())
-                        .error(&code, &error.to_string()),
-                    Some(error.to_string()),
-                )
-                .await?;
-            }
-            return Err(error);
-        }
-        self.attempt_review(id).await
-    }
-
-    async fn recover_leased(
-        &self,
-        id: &str,
-        cancel: &CancellationToken,
-    ) -> Result<(), EngineError> {
-        let row = self.attempt_row(id).await?;
-        let worktree = self.attempt_worktree(&row, false).await?;
-        self.check_worktree(&row, &worktree, true, cancel).await?;
-        self.advance_owned(
-            id,
-            AttemptState::Review,
-            AttemptChanges::new().release().finished_ms(now_ms()),
-            None,
-        )
-        .await?;
-        Ok(())
     }
 }

@@ -10,6 +10,9 @@ use std::time::Duration;
 
 use switchyard_core::attempt::{AttemptRequest, AttemptReview, AttemptState};
 use switchyard_engine::{Engine, EngineConfig};
+use switchyard_runner::git::{Git, Repo};
+use switchyard_store::attempts::{AttemptChanges, Guard, NewAttempt};
+use switchyard_store::{Store, DATABASE_FILE};
 
 /// Runs git in `dir` and returns its trimmed stdout; panics on failure.
 pub fn git(dir: &Path, args: &[&str]) -> String {
@@ -228,4 +231,76 @@ pub async fn all_gone(marker: &str) -> bool {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     false
+}
+
+/// The id of a process that has exited (and been reaped).
+pub fn dead_pid() -> u32 {
+    let mut child = std::process::Command::new("true")
+        .spawn()
+        .expect("spawn true");
+    let pid = child.id();
+    child.wait().expect("reap");
+    pid
+}
+
+/// Records attempt `id` as another process would have left it: running, owned by a process
+/// that has died. Returns the repository.
+pub async fn orphaned_attempt(fx: &Fixture, id: &str) -> Repo {
+    attempt_owned_by(fx, id, dead_pid(), true).await
+}
+
+/// Records attempt `id` running under `owner_pid` (which never renews anything), its worker
+/// started (`started_ms` set) or not.
+pub async fn attempt_owned_by(fx: &Fixture, id: &str, owner_pid: u32, started: bool) -> Repo {
+    let base = fx.head();
+    // Another process started an attempt (and, when `started`, its worker).
+    std::fs::create_dir_all(&fx.home).expect("home");
+    let store = Store::open(&fx.home.join(DATABASE_FILE))
+        .await
+        .expect("store");
+    let request = AttemptRequest {
+        worker: fx.worker("fix", FIX),
+        ..fx.request("x")
+    };
+    let repo = Repo::open(&Git::new(), &fx.repo).await.expect("repo");
+    store
+        .insert_attempt(&NewAttempt {
+            id: id.into(),
+            worker: request.worker.clone(),
+            task: request.task.clone(),
+            prompt: request.task.clone(),
+            repo: repo.toplevel().display().to_string(),
+            base: base.clone(),
+            target_branch: Some("main".into()),
+            parent: None,
+            compare_id: None,
+            launcher: "app".into(),
+            worktree_id: id.into(),
+            request_json: serde_json::to_string(&request).expect("json"),
+            verify_json: "[\"sh test.sh\"]".into(),
+            created_ms: 1,
+            owner_pid,
+            owner_token: "gone".into(),
+        })
+        .await
+        .expect("insert");
+    for (from, to) in [
+        (AttemptState::Queued, AttemptState::Preparing),
+        (AttemptState::Preparing, AttemptState::Running),
+    ] {
+        let guard = Guard {
+            state: from,
+            owner: Some("gone"),
+        };
+        let mut changes = AttemptChanges::new().state(to);
+        if started {
+            changes = changes.started_ms(2);
+        }
+        assert!(store
+            .update_attempt(id, guard, 2, &changes)
+            .await
+            .expect("advance"));
+    }
+    store.close().await;
+    repo
 }

@@ -171,3 +171,38 @@ pub async fn serve(routes: HashMap<String, Reply>) -> Server {
         task,
     }
 }
+
+/// Runs `test` on a fresh multi-thread runtime after setting the process environment variable
+/// `name` to `value`: a test that needs a variable sets it before any runtime or other thread
+/// exists, so its file must hold that one test.
+pub fn with_env_var<F>(name: &str, value: &str, test: impl FnOnce() -> F)
+where
+    F: std::future::Future<Output = ()>,
+{
+    std::env::set_var(name, value);
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime")
+        .block_on(test());
+}
+
+/// An engine on `home` whose keys go to a keychain service of its own,
+/// `dev.switchyard.test.<tag>.<pid>` (nothing is stored in it unless the test does).
+pub async fn engine_with_own_keychain(home: &Path, tag: &str) -> switchyard_engine::Engine {
+    let store = switchyard_store::Store::open(&home.join(switchyard_store::DATABASE_FILE))
+        .await
+        .expect("store");
+    let service = format!("dev.switchyard.test.{tag}.{}", std::process::id());
+    store
+        .set_setting("keychain.service", &service, "2026-12-02T00:00:00Z")
+        .await
+        .expect("keychain service setting");
+    store.close().await;
+    switchyard_engine::Engine::open(switchyard_engine::EngineConfig {
+        home: Some(home.to_path_buf()),
+    })
+    .await
+    .expect("engine")
+}

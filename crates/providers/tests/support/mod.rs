@@ -8,6 +8,11 @@
 //! endless reply repeats one chunk until the client hangs up (a body, or an SSE line, that
 //! never ends); a redirect reply points elsewhere (another server = another origin).
 //!
+//! Instead of a script, a responder may choose each reply from the request (for concurrent
+//! clients whose order is not fixed: [`TestServer::start_with`]). The server counts requests
+//! in flight (from the request's arrival until its reply ended or the client hung up) and
+//! the most that were in flight at once.
+//!
 //! Shared with the engine's tests through `#[path]`, so it depends only on tokio, std and
 //! serde_json.
 
@@ -171,11 +176,27 @@ impl Recorded {
     }
 }
 
+/// Chooses the reply to a request.
+pub type Responder = Arc<dyn Fn(&Recorded) -> Reply + Send + Sync>;
+
 #[derive(Default)]
 struct State {
     replies: VecDeque<Reply>,
     requests: Vec<Recorded>,
     hangups: usize,
+    responder: Option<Responder>,
+    in_flight: usize,
+    max_in_flight: usize,
+}
+
+/// Counts a request in flight until dropped.
+struct InFlight(Arc<Mutex<State>>);
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        let mut state = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        state.in_flight = state.in_flight.saturating_sub(1);
+    }
 }
 
 /// The running server; stops when dropped.
@@ -190,14 +211,30 @@ pub struct TestServer {
 impl TestServer {
     /// Starts serving `script` on a free port.
     pub async fn start(script: Vec<Reply>) -> Self {
+        Self::start_state(State {
+            replies: script.into(),
+            ..State::default()
+        })
+        .await
+    }
+
+    /// Starts serving the replies `responder` chooses for each request.
+    pub async fn start_with(
+        responder: impl Fn(&Recorded) -> Reply + Send + Sync + 'static,
+    ) -> Self {
+        Self::start_state(State {
+            responder: Some(Arc::new(responder)),
+            ..State::default()
+        })
+        .await
+    }
+
+    async fn start_state(state: State) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind 127.0.0.1");
         let url = format!("http://{}", listener.local_addr().expect("local addr"));
-        let state = Arc::new(Mutex::new(State {
-            replies: script.into(),
-            ..State::default()
-        }));
+        let state = Arc::new(Mutex::new(state));
         let hangup = Arc::new(Notify::new());
         let (task_state, task_hangup) = (state.clone(), hangup.clone());
         let task = tokio::spawn(async move {
@@ -221,6 +258,16 @@ impl TestServer {
     /// Requests received so far, in arrival order.
     pub fn requests(&self) -> Vec<Recorded> {
         self.state.lock().expect("state").requests.clone()
+    }
+
+    /// Requests whose reply has not ended yet (and whose client is still there).
+    pub fn in_flight(&self) -> usize {
+        self.state.lock().expect("state").in_flight
+    }
+
+    /// The most requests that were in flight at once.
+    pub fn max_in_flight(&self) -> usize {
+        self.state.lock().expect("state").max_in_flight
     }
 
     /// Scripted replies not used yet.
@@ -255,10 +302,20 @@ async fn serve(mut socket: TcpStream, state: Arc<Mutex<State>>, hangup: Arc<Noti
     let Some(request) = read_request(&mut socket).await else {
         return;
     };
-    let reply = {
+    let (reply, responder) = {
         let mut state = state.lock().expect("state");
-        state.requests.push(request);
-        state.replies.pop_front()
+        state.in_flight += 1;
+        state.max_in_flight = state.max_in_flight.max(state.in_flight);
+        state.requests.push(request.clone());
+        match state.responder.clone() {
+            Some(responder) => (None, Some(responder)),
+            None => (state.replies.pop_front(), None),
+        }
+    };
+    let _in_flight = InFlight(state.clone());
+    let reply = match responder {
+        Some(responder) => Some(responder(&request)),
+        None => reply,
     };
     let reply = reply.unwrap_or_else(|| {
         Reply::json(
@@ -290,7 +347,18 @@ async fn serve(mut socket: TcpStream, state: Arc<Mutex<State>>, hangup: Arc<Noti
                 return;
             }
             for (delay, data) in chunks {
-                tokio::time::sleep(delay).await;
+                if !delay.is_zero() {
+                    // Notice a client that hangs up while we wait, not only at the next write.
+                    let mut probe = [0u8; 64];
+                    let gone = tokio::select! {
+                        () = tokio::time::sleep(delay) => false,
+                        read = socket.read(&mut probe) => matches!(read, Ok(0) | Err(_)),
+                    };
+                    if gone {
+                        note_hangup(&state, &hangup);
+                        return;
+                    }
+                }
                 let chunk = format!("{:x}\r\n{data}\r\n", data.len());
                 if socket.write_all(chunk.as_bytes()).await.is_err() {
                     note_hangup(&state, &hangup);

@@ -49,6 +49,16 @@ fn openai_chunk(model: &str, delta: Value, finish: Option<&str>, with_usage_fiel
 /// OpenAI streaming events: a role chunk, one chunk per delta, a finish chunk, the
 /// `include_usage` chunk (empty `choices`) when `usage` is given, then `data: [DONE]`.
 pub fn openai_stream(model: &str, deltas: &[&str], usage: Option<(u32, u32)>) -> Vec<String> {
+    openai_stream_finishing(model, deltas, usage, "stop")
+}
+
+/// [`openai_stream`] ending with `finish` (`stop`, `length`, …) as the finish reason.
+pub fn openai_stream_finishing(
+    model: &str,
+    deltas: &[&str],
+    usage: Option<(u32, u32)>,
+    finish: &str,
+) -> Vec<String> {
     let with_usage = usage.is_some();
     let mut events = vec![openai_chunk(
         model,
@@ -64,7 +74,7 @@ pub fn openai_stream(model: &str, deltas: &[&str], usage: Option<(u32, u32)>) ->
             with_usage,
         ));
     }
-    events.push(openai_chunk(model, json!({}), Some("stop"), with_usage));
+    events.push(openai_chunk(model, json!({}), Some(finish), with_usage));
     if let Some((input, output)) = usage {
         let chunk = json!({
             "id": "chatcmpl-123",
@@ -84,6 +94,16 @@ pub fn openai_stream(model: &str, deltas: &[&str], usage: Option<(u32, u32)>) ->
 /// The OpenAI error shape.
 pub fn openai_error(message: &str, kind: &str, code: &str) -> String {
     json!({"error": {"message": message, "type": kind, "param": null, "code": code}}).to_string()
+}
+
+/// DeepSeek's answer to a refused key: an OpenAI-shaped 401 body that echoes the key back (a
+/// provider that does this must not make Switchyard print it).
+pub fn key_echo_error(key: &str) -> String {
+    openai_error(
+        &format!("Authentication Fails, your api key: {key} is invalid"),
+        "authentication_error",
+        "invalid_request_error",
+    )
 }
 
 /// An Anthropic Messages response with one text block.

@@ -28,4 +28,4 @@ pub use error::GitError;
 pub use integrate::{integrate, Identity, Integration, IntegrationKind};
 pub use lock::{RepoLock, LOCK_WAIT};
 pub use repo::{Base, Repo, MAX_DIRTY_LISTED};
-pub use worktree::{orphans, sweep, Orphans, Worktree, BRANCH_PREFIX};
+pub use worktree::{orphans, sweep, sweep_keeping, Orphans, Worktree, BRANCH_PREFIX};

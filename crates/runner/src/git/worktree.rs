@@ -335,9 +335,32 @@ fn attempt_under(root: &Path, path: &Path) -> Option<String> {
 /// # Errors
 /// [`GitError::Busy`], or the first removal that fails.
 pub async fn sweep(data_dir: &Path, repo: &Repo, live: &[&str]) -> Result<Orphans, GitError> {
+    let live: Vec<String> = live.iter().map(|a| (*a).to_owned()).collect();
+    sweep_keeping(data_dir, repo, || async { Some(live) }).await
+}
+
+/// [`sweep`] with the attempts to keep read by `keep` once the repository lock is held, so an
+/// attempt recorded just before (whose worktree is created under the same lock) is always in
+/// the list. `keep` answering `None` (its source could not be read) removes nothing.
+///
+/// # Errors
+/// As [`sweep`].
+pub async fn sweep_keeping<F, Fut>(
+    data_dir: &Path,
+    repo: &Repo,
+    keep: F,
+) -> Result<Orphans, GitError>
+where
+    F: FnOnce() -> Fut,
+    Fut: std::future::Future<Output = Option<Vec<String>>>,
+{
     let data_dir = prepare_data_dir(repo, data_dir)?;
     let _lock = RepoLock::acquire(&data_dir, repo, LOCK_WAIT).await?;
-    let found = orphans(&data_dir, repo, live).await?;
+    let Some(keep) = keep().await else {
+        return Ok(Orphans::default());
+    };
+    let keep: Vec<&str> = keep.iter().map(String::as_str).collect();
+    let found = orphans(&data_dir, repo, &keep).await?;
     for attempt in found.attempts() {
         remove_attempt(repo, &data_dir, &attempt).await?;
     }

@@ -28,6 +28,7 @@ use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
+use super::invocation::Invocation;
 use super::{env, ProcessError};
 
 /// Parent variables never forwarded to a detached process, by exact name.
@@ -46,28 +47,16 @@ pub fn may_forward(name: &str) -> bool {
 
 /// What to start detached. Build with [`DetachedSpec::new`] and the setters.
 pub struct DetachedSpec {
-    program: OsString,
-    args: Vec<OsString>,
-    cwd: Option<PathBuf>,
-    vars: BTreeMap<OsString, OsString>,
-    explicit: Vec<(String, OsString)>,
-    stdin: Option<Vec<u8>>,
+    call: Invocation,
     log: Option<PathBuf>,
 }
 
 impl std::fmt::Debug for DetachedSpec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         // Values may be keys: names only; the stdin payload is a secret token.
-        let explicit: Vec<&str> = self.explicit.iter().map(|(n, _)| n.as_str()).collect();
-        f.debug_struct("DetachedSpec")
-            .field("program", &self.program)
-            .field("args", &self.args)
-            .field("cwd", &self.cwd)
-            .field("vars", &self.vars.keys().collect::<Vec<_>>())
-            .field("explicit", &explicit)
-            .field("stdin_bytes", &self.stdin.as_ref().map(Vec::len))
-            .field("log", &self.log)
-            .finish()
+        let mut d = f.debug_struct("DetachedSpec");
+        self.call.debug_fields(&mut d);
+        d.field("log", &self.log).finish()
     }
 }
 
@@ -75,12 +64,7 @@ impl DetachedSpec {
     /// `program` with the parent's allowlisted environment, no stdin and no log.
     pub fn new(program: impl Into<OsString>) -> Self {
         Self {
-            program: program.into(),
-            args: Vec::new(),
-            cwd: None,
-            vars: env::inherited_from_parent(),
-            explicit: Vec::new(),
-            stdin: None,
+            call: Invocation::new(program.into(), env::inherited_from_parent()),
             log: None,
         }
     }
@@ -90,30 +74,32 @@ impl DetachedSpec {
         I: IntoIterator<Item = A>,
         A: Into<OsString>,
     {
-        self.args.extend(args.into_iter().map(Into::into));
+        self.call.args.extend(args.into_iter().map(Into::into));
         self
     }
 
     /// The child's working directory (default: the parent's).
     pub fn current_dir(mut self, dir: impl AsRef<Path>) -> Self {
-        self.cwd = Some(dir.as_ref().to_path_buf());
+        self.call.cwd = Some(dir.as_ref().to_path_buf());
         self
     }
 
     /// Forwards every parent variable whose name `keep` accepts, except those
     /// [`may_forward`] refuses.
     pub fn forward_if(mut self, keep: impl Fn(&str) -> bool) -> Self {
-        self.vars.extend(std::env::vars_os().filter(|(name, _)| {
-            name.to_str()
-                .is_some_and(|name| keep(name) && may_forward(name))
-        }));
+        self.call
+            .base_env
+            .extend(std::env::vars_os().filter(|(name, _)| {
+                name.to_str()
+                    .is_some_and(|name| keep(name) && may_forward(name))
+            }));
         self
     }
 
     /// One variable set explicitly (overrides an inherited or forwarded one). A name
     /// [`may_forward`] refuses makes [`spawn_detached`] fail.
     pub fn env(mut self, name: impl Into<String>, value: impl Into<OsString>) -> Self {
-        self.explicit.push((name.into(), value.into()));
+        self.call.explicit.push((name.into(), value.into()));
         self
     }
 
@@ -121,7 +107,7 @@ impl DetachedSpec {
     /// appear in `ps`). Keep it under the pipe's buffer (4 KiB is always safe): the write
     /// does not wait for the child to read.
     pub fn stdin(mut self, payload: impl Into<Vec<u8>>) -> Self {
-        self.stdin = Some(payload.into());
+        self.call.stdin = Some(payload.into());
         self
     }
 
@@ -132,14 +118,7 @@ impl DetachedSpec {
     }
 
     fn environment(&self) -> Result<BTreeMap<OsString, OsString>, ProcessError> {
-        let mut vars = self.vars.clone();
-        for (name, value) in &self.explicit {
-            if !may_forward(name) {
-                return Err(ProcessError::ForbiddenEnv { name: name.clone() });
-            }
-            vars.insert(name.into(), value.clone());
-        }
-        Ok(vars)
+        self.call.environment(|name| !may_forward(name))
     }
 }
 
@@ -158,16 +137,12 @@ fn command(program: &OsStr) -> std::process::Command {
 /// closed its stdin before the payload was written (it died at once).
 pub fn spawn_detached(spec: DetachedSpec) -> Result<u32, ProcessError> {
     let vars = spec.environment()?;
-    let program = spec.program.to_string_lossy().into_owned();
+    let program = spec.call.program_name();
     let spawn_error = |source: std::io::Error| ProcessError::Spawn {
         program: program.clone(),
         source,
     };
-    if let Some(cwd) = &spec.cwd {
-        if !cwd.is_dir() {
-            return Err(ProcessError::NoWorkingDir { path: cwd.clone() });
-        }
-    }
+    spec.call.check_cwd()?;
     let (stdout, stderr) = match &spec.log {
         Some(path) => {
             if let Some(parent) = path.parent() {
@@ -183,20 +158,20 @@ pub fn spawn_detached(spec: DetachedSpec) -> Result<u32, ProcessError> {
         }
         None => (Stdio::null(), Stdio::null()),
     };
-    let mut command = command(&spec.program);
+    let mut command = command(&spec.call.program);
     command
-        .args(&spec.args)
+        .args(&spec.call.args)
         .env_clear()
         .envs(&vars)
         .process_group(0)
-        .stdin(if spec.stdin.is_some() {
+        .stdin(if spec.call.stdin.is_some() {
             Stdio::piped()
         } else {
             Stdio::null()
         })
         .stdout(stdout)
         .stderr(stderr);
-    if let Some(cwd) = &spec.cwd {
+    if let Some(cwd) = &spec.call.cwd {
         command.current_dir(cwd);
     }
     let mut child = command.spawn().map_err(|source| match source.kind() {
@@ -205,7 +180,7 @@ pub fn spawn_detached(spec: DetachedSpec) -> Result<u32, ProcessError> {
         },
         _ => spawn_error(source),
     })?;
-    if let (Some(payload), Some(mut stdin)) = (spec.stdin, child.stdin.take()) {
+    if let (Some(payload), Some(mut stdin)) = (spec.call.stdin, child.stdin.take()) {
         // Closing stdin (dropping it) after the write is the child's end-of-input.
         stdin.write_all(&payload).map_err(spawn_error)?;
     }

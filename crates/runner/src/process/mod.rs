@@ -25,6 +25,7 @@
 
 pub mod detached;
 pub mod env;
+mod invocation;
 pub mod lines;
 mod monitor;
 pub mod output;
@@ -43,6 +44,7 @@ use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 pub use detached::{spawn_detached, DetachedSpec};
+use invocation::Invocation;
 pub use output::{OutputBuffer, OutputChunk, OutputCursor, OutputProgress, OutputRead, Stream};
 
 /// Called with every chunk of output, in order, before it enters the buffer. The monitor calls
@@ -147,12 +149,7 @@ pub enum ProcessError {
 
 /// What to start and how to own it. Build with [`ProcessSpec::new`] and the setters.
 pub struct ProcessSpec {
-    program: OsString,
-    args: Vec<OsString>,
-    cwd: Option<PathBuf>,
-    inherited: BTreeMap<OsString, OsString>,
-    explicit: Vec<(String, OsString)>,
-    stdin: Option<Vec<u8>>,
+    call: Invocation,
     timeout: Option<Duration>,
     grace: Grace,
     drain: Duration,
@@ -164,15 +161,9 @@ pub struct ProcessSpec {
 impl std::fmt::Debug for ProcessSpec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         // Explicit variables carry provider keys: names only.
-        let explicit: Vec<&str> = self.explicit.iter().map(|(n, _)| n.as_str()).collect();
-        f.debug_struct("ProcessSpec")
-            .field("program", &self.program)
-            .field("args", &self.args)
-            .field("cwd", &self.cwd)
-            .field("inherited", &self.inherited.keys().collect::<Vec<_>>())
-            .field("explicit", &explicit)
-            .field("stdin_bytes", &self.stdin.as_ref().map(Vec::len))
-            .field("timeout", &self.timeout)
+        let mut d = f.debug_struct("ProcessSpec");
+        self.call.debug_fields(&mut d);
+        d.field("timeout", &self.timeout)
             .field("grace", &self.grace)
             .field("output_cap", &self.output_cap)
             .finish_non_exhaustive()
@@ -185,12 +176,7 @@ impl ProcessSpec {
     /// [`output::DEFAULT_OUTPUT_CAP`] output buffer.
     pub fn new(program: impl Into<OsString>) -> Self {
         Self {
-            program: program.into(),
-            args: Vec::new(),
-            cwd: None,
-            inherited: env::inherited_from_parent(),
-            explicit: Vec::new(),
-            stdin: None,
+            call: Invocation::new(program.into(), env::inherited_from_parent()),
             timeout: None,
             grace: Grace::default(),
             drain: Duration::from_secs(2),
@@ -201,7 +187,7 @@ impl ProcessSpec {
     }
 
     pub fn arg(mut self, arg: impl Into<OsString>) -> Self {
-        self.args.push(arg.into());
+        self.call.args.push(arg.into());
         self
     }
 
@@ -210,20 +196,20 @@ impl ProcessSpec {
         I: IntoIterator<Item = A>,
         A: Into<OsString>,
     {
-        self.args.extend(args.into_iter().map(Into::into));
+        self.call.args.extend(args.into_iter().map(Into::into));
         self
     }
 
     /// The child's working directory (default: the parent's).
     pub fn current_dir(mut self, dir: impl AsRef<Path>) -> Self {
-        self.cwd = Some(dir.as_ref().to_path_buf());
+        self.call.cwd = Some(dir.as_ref().to_path_buf());
         self
     }
 
     /// Passes one variable explicitly (it overrides an inherited one of the same name). A name
     /// in [`env::FORBIDDEN`] makes [`spawn`] fail.
     pub fn env(mut self, name: impl Into<String>, value: impl Into<OsString>) -> Self {
-        self.explicit.push((name.into(), value.into()));
+        self.call.explicit.push((name.into(), value.into()));
         self
     }
 
@@ -233,14 +219,14 @@ impl ProcessSpec {
     where
         I: IntoIterator<Item = (OsString, OsString)>,
     {
-        self.inherited = env::inherited_from(vars);
+        self.call.base_env = env::inherited_from(vars);
         self
     }
 
     /// Bytes written to the child's stdin, which is then closed. Without it stdin is
     /// `/dev/null`.
     pub fn stdin(mut self, payload: impl Into<Vec<u8>>) -> Self {
-        self.stdin = Some(payload.into());
+        self.call.stdin = Some(payload.into());
         self
     }
 
@@ -281,19 +267,12 @@ impl ProcessSpec {
 
     /// The program as given.
     pub fn program(&self) -> &OsStr {
-        &self.program
+        &self.call.program
     }
 
     /// The environment the child will start with (names and values; explicit ones included).
     fn environment(&self) -> Result<BTreeMap<OsString, OsString>, ProcessError> {
-        let mut vars = self.inherited.clone();
-        for (name, value) in &self.explicit {
-            if env::is_forbidden(name) {
-                return Err(ProcessError::ForbiddenEnv { name: name.clone() });
-            }
-            vars.insert(name.into(), value.clone());
-        }
-        Ok(vars)
+        self.call.environment(env::is_forbidden)
     }
 }
 
@@ -406,27 +385,23 @@ fn command(program: &OsStr) -> tokio::process::Command {
 /// when the program does not exist, [`ProcessError::Spawn`] for any other start failure.
 pub fn spawn(spec: ProcessSpec) -> Result<OwnedChild, ProcessError> {
     let vars = spec.environment()?;
-    if let Some(cwd) = &spec.cwd {
-        if !cwd.is_dir() {
-            return Err(ProcessError::NoWorkingDir { path: cwd.clone() });
-        }
-    }
-    let program_name = spec.program.to_string_lossy().into_owned();
-    let mut command = command(&spec.program);
+    spec.call.check_cwd()?;
+    let program_name = spec.call.program_name();
+    let mut command = command(&spec.call.program);
     command
-        .args(&spec.args)
+        .args(&spec.call.args)
         .env_clear()
         .envs(&vars)
         .process_group(0)
         .kill_on_drop(true)
-        .stdin(if spec.stdin.is_some() {
+        .stdin(if spec.call.stdin.is_some() {
             Stdio::piped()
         } else {
             Stdio::null()
         })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    if let Some(cwd) = &spec.cwd {
+    if let Some(cwd) = &spec.call.cwd {
         command.current_dir(cwd);
     }
     let mut child = command.spawn().map_err(|source| match source.kind() {
@@ -459,7 +434,7 @@ pub fn spawn(spec: ProcessSpec) -> Result<OwnedChild, ProcessError> {
         stdout: child.stdout.take(),
         stderr: child.stderr.take(),
         child,
-        stdin_payload: spec.stdin.unwrap_or_default(),
+        stdin_payload: spec.call.stdin.unwrap_or_default(),
         group: group.clone(),
         output: output.clone(),
         tap: spec.tap,

@@ -98,13 +98,16 @@ pub fn which(name: &str) -> Option<PathBuf> {
 }
 
 /// Runs `program args…` (e.g. `claude --version`) and returns the first non-empty line it
-/// printed (stdout, else stderr: some CLIs print their version there). `path_var`, when given,
-/// is the child's `PATH` (a CLI found on the login shell's `PATH` may need its interpreter
-/// from there too).
+/// printed (stdout, else stderr: some CLIs print their version there). A CLI that prints its
+/// version and exits non-zero still has that version: after a non-zero exit the line counts
+/// when it holds a digit (`tool 1.2.3`), not when it is only a complaint (`unknown flag`).
+/// `path_var`, when given, is the child's `PATH` (a CLI found on the login shell's `PATH` may
+/// need its interpreter from there too).
 ///
 /// # Errors
 /// [`ToolError::NotFound`], [`ToolError::Timeout`] after `timeout`, [`ToolError::Failed`] for
-/// a non-zero exit (with its first line of output) or a start failure.
+/// a non-zero exit without a version line (with its first line of output), no output at all,
+/// or a start failure.
 pub async fn version(
     program: &Path,
     args: &[&str],
@@ -134,6 +137,14 @@ pub async fn version(
         return Err(ToolError::Timeout { tool, timeout });
     }
     let line = first_line(&completed.stdout).or_else(|| first_line(&completed.stderr));
+    if !completed.exit.success() && completed.exit.ended_by == EndedBy::Exited {
+        if let Some(version) = line
+            .as_ref()
+            .filter(|l| l.bytes().any(|b| b.is_ascii_digit()))
+        {
+            return Ok(version.clone());
+        }
+    }
     if !completed.exit.success() {
         let detail = match (completed.exit.code, line) {
             (Some(code), Some(line)) => format!("exit {code}: {line}"),
@@ -254,6 +265,8 @@ mod tests {
         write_exe(&err, "#!/bin/sh\necho 'err-cli 0.9' >&2\n");
         let failing = dir.path().join("failing");
         write_exe(&failing, "#!/bin/sh\necho 'unknown flag' >&2\nexit 4\n");
+        let versioned = dir.path().join("versioned");
+        write_exe(&versioned, "#!/bin/sh\necho 'old-cli 3.1.4'\nexit 1\n");
         let t = Duration::from_secs(10);
         assert_eq!(
             version(&out, &["--version"], None, t).await.expect("out"),
@@ -269,6 +282,12 @@ mod tests {
         assert!(
             matches!(&failed, ToolError::Failed { detail, .. } if detail == "exit 4: unknown flag"),
             "{failed:?}"
+        );
+        assert_eq!(
+            version(&versioned, &["--version"], None, t)
+                .await
+                .expect("a version printed with exit 1 is still a version"),
+            "old-cli 3.1.4"
         );
         let missing = version(&dir.path().join("gone"), &["--version"], None, t)
             .await

@@ -10,6 +10,7 @@ const state = vi.hoisted(() => ({
   cancel: vi.fn(),
   recover: vi.fn(),
   watch: vi.fn(),
+  fileDiff: vi.fn(),
 }));
 
 vi.mock("../../ipc", async (importOriginal) => {
@@ -21,6 +22,7 @@ vi.mock("../../ipc", async (importOriginal) => {
       cancel: state.cancel,
       recover: state.recover,
       watch: state.watch,
+      fileDiff: state.fileDiff,
     },
     reviewEvents: { onAttemptState: vi.fn(() => Promise.resolve(() => {})) },
   };
@@ -116,7 +118,9 @@ describe("AttemptDetail while the worker runs", () => {
     );
     render(<AttemptDetail id="a2" now={() => START} />);
     const failure = await screen.findByText(/the worker ran past 30 s/);
-    expect(failure.closest("#attempt-failure")?.textContent).toContain("timeout");
+    expect(failure.closest("#attempt-failure")?.textContent).toBe(
+      "The worker ran out of time: the worker ran past 30 s and was stopped",
+    );
     expect(screen.queryByText("Cancel")).toBeNull();
   });
 
@@ -132,6 +136,27 @@ describe("AttemptDetail while the worker runs", () => {
     );
     expect(state.recover).toHaveBeenCalledWith("a3");
     expect(screen.queryByText("Recover")).toBeNull();
+  });
+
+  it("follows the log again when recover re-queues an attempt whose worker never ran", async () => {
+    state.review.mockResolvedValue(
+      review("a6", { summary: summary("a6", { state: "interrupted" }), canApprove: false }),
+    );
+    const queued = review("a6", {
+      summary: summary("a6", { state: "queued", elapsedMs: null, gatesPassed: null }),
+      diff: null,
+      gates: [],
+      verification: null,
+      canApprove: false,
+    });
+    state.recover.mockResolvedValue(queued);
+    render(<AttemptDetail id="a6" now={() => START} />);
+    fireEvent.click(await screen.findByText("Recover"));
+    state.review.mockResolvedValue(queued);
+    await waitFor(() => expect(state.watch).toHaveBeenCalledTimes(2));
+    expect(state.watch).toHaveBeenLastCalledWith("a6", 0, expect.any(Function));
+    // Live again: the page offers Cancel.
+    await screen.findByText("Cancel");
   });
 });
 
@@ -157,6 +182,24 @@ describe("AttemptDetail for a revision", () => {
     expect(main()).toContain("NOTES.md");
     fireEvent.click(toBase);
     expect(main()).toContain("calc.sh");
+  });
+
+  it("loads a deferred file of the previous diff from that diff", async () => {
+    const notes = file("NOTES.md");
+    state.fileDiff.mockReset();
+    state.fileDiff.mockResolvedValue(notes);
+    state.review.mockResolvedValue(
+      review("a5", {
+        summary: summary("a5", { state: "review", parent: "a1" }),
+        diff: capturedDiff([file("calc.sh"), file("NOTES.md")]),
+        previous: capturedDiff([file("calc.sh"), { ...notes, hunks: [], hunksDeferred: true }]),
+      }),
+    );
+    render(<AttemptDetail id="a5" now={() => START} />);
+    fireEvent.click(await screen.findByRole("button", { name: "Against previous attempt" }));
+    fireEvent.click(screen.getByRole("button", { name: /NOTES\.md/ }));
+    await waitFor(() => expect(state.fileDiff).toHaveBeenCalledWith("a5", "NOTES.md", "previous"));
+    expect(state.fileDiff).toHaveBeenCalledTimes(1);
   });
 
   it("offers no toggle for a first attempt", async () => {

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import {
+  type AttemptError,
   type AttemptLogEntry,
   type AttemptReview,
   describeError,
@@ -8,7 +9,15 @@ import {
   reviewIpc,
 } from "../../ipc";
 import { DiffPane } from "./diff/DiffPane";
-import { formatCost, formatElapsed, isLive, stateTone, taskTitle } from "./format";
+import {
+  failureDetail,
+  failureTitle,
+  formatCost,
+  formatElapsed,
+  isLive,
+  stateTone,
+  taskTitle,
+} from "./format";
 import { GatesPanel } from "./GatesPanel";
 import { ReviewActions } from "./ReviewActions";
 import { reviewHash } from "./route";
@@ -22,6 +31,8 @@ export function AttemptDetail({ id, now }: { id: string; now: () => number }) {
   const [comments, setComments] = useState<LineComment[]>([]);
   const [tick, setTick] = useState(0);
   const [against, setAgainst] = useState<"base" | "previous">("base");
+  // Bumped when a recover re-queues the attempt, so its log is followed again from the start.
+  const [follow, setFollow] = useState(0);
   const lastSeq = useRef(0);
 
   const reload = useCallback(async () => {
@@ -32,11 +43,16 @@ export function AttemptDetail({ id, now }: { id: string; now: () => number }) {
       setError(describeError(e).message);
     }
   }, [id]);
-  const loadFile = useCallback((path: string) => reviewIpc.fileDiff(id, path), [id]);
+  const loadFile = useCallback((path: string) => reviewIpc.fileDiff(id, path, "base"), [id]);
+  const loadPreviousFile = useCallback(
+    (path: string) => reviewIpc.fileDiff(id, path, "previous"),
+    [id],
+  );
 
   // The log replays from the last entry this view holds, then streams while the attempt lives.
   useEffect(() => {
     let gone = false;
+    void follow;
     lastSeq.current = 0;
     setEntries([]);
     setComments([]);
@@ -56,7 +72,7 @@ export function AttemptDetail({ id, now }: { id: string; now: () => number }) {
       gone = true;
       void unlisten.then((stop) => stop());
     };
-  }, [id, reload]);
+  }, [id, reload, follow]);
 
   const live = review ? isLive(review.summary.state) : false;
   useEffect(() => {
@@ -89,7 +105,10 @@ export function AttemptDetail({ id, now }: { id: string; now: () => number }) {
 
   const recover = async () => {
     try {
-      setReview(await reviewIpc.recover(id));
+      const next = await reviewIpc.recover(id);
+      setReview(next);
+      // Re-queued (its worker never ran): it runs again, so follow its log as for a start.
+      if (isLive(next.summary.state)) setFollow((n) => n + 1);
     } catch (e) {
       setError(describeError(e).message);
     }
@@ -147,9 +166,11 @@ export function AttemptDetail({ id, now }: { id: string; now: () => number }) {
           <span className="small" id="attempt-elapsed">
             {formatElapsed(elapsed)}
           </span>
-          <span className="small">
-            {formatCost(summary.costUsd, review.usage?.estimated ?? false)}
-          </span>
+          {summary.costUsd != null && (
+            <span className="small" id="attempt-cost">
+              {formatCost(summary.costUsd, review.usage?.estimated ?? false)}
+            </span>
+          )}
           {summary.state === "interrupted" && (
             <button
               type="button"
@@ -173,13 +194,7 @@ export function AttemptDetail({ id, now }: { id: string; now: () => number }) {
         </div>
       </header>
 
-      {summary.error && (
-        <div className="card error-card" id="attempt-failure">
-          <p className="error">
-            <strong>{summary.error.code}</strong>: {summary.error.message}
-          </p>
-        </div>
-      )}
+      {summary.error && <Failure error={summary.error} />}
       {error && <p className="error">{error}</p>}
       <Decision review={review} />
 
@@ -205,7 +220,7 @@ export function AttemptDetail({ id, now }: { id: string; now: () => number }) {
           )}
           {against === "previous" && review.previous && review.diff ? (
             // Line comments go on the diff against the base: that is what the worker revises.
-            <DiffPane diff={review.previous} />
+            <DiffPane diff={review.previous} loadFile={loadPreviousFile} />
           ) : review.diff ? (
             <DiffPane
               diff={review.diff}
@@ -242,6 +257,25 @@ export function AttemptDetail({ id, now }: { id: string; now: () => number }) {
           </p>
         </div>
       </div>
+    </div>
+  );
+}
+
+/** Why the attempt stopped: a heading in words, then the engine's message when it adds one. */
+function Failure({ error }: { error: AttemptError }) {
+  const title = failureTitle(error.code);
+  const detail = failureDetail(error);
+  const canceled = error.code === "canceled";
+  return (
+    <div
+      className={`card error-card${canceled ? " canceled-card" : ""}`}
+      id="attempt-failure"
+      data-code={error.code}
+    >
+      <p className={canceled ? "warn-text" : "error"}>
+        <strong>{title}</strong>
+        {detail ? `: ${detail}` : "."}
+      </p>
     </div>
   );
 }

@@ -42,4 +42,18 @@ describe("AttemptList", () => {
       "1 h ago",
     );
   });
+
+  it("calls a failed worker's gates incomplete, not blocked, and keeps a long command on one line", () => {
+    const worker = "exec:sh /home/me/projects/tools/agents/a-very-long-worker-script-name.sh";
+    const { container } = render(
+      <AttemptList
+        attempts={[summary("f", { state: "failed", gatesPassed: false, worker })]}
+        now={NOW}
+      />,
+    );
+    const row = container.querySelector("tr[data-attempt='f']");
+    expect(row?.textContent).toContain("incomplete");
+    expect(row?.textContent).not.toContain("blocked");
+    expect(row?.querySelector(".attempt-worker code")?.getAttribute("title")).toBe(worker);
+  });
 });

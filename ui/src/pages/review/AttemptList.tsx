@@ -92,8 +92,10 @@ function Group({
                   )}
                   <div className="muted small">{a.repo.split("/").pop()}</div>
                 </td>
-                <td>
-                  <code className="small">{a.worker}</code>
+                <td className="attempt-worker">
+                  <code className="small" title={a.worker}>
+                    {a.worker}
+                  </code>
                 </td>
                 <td>
                   <span className={`pill ${stateTone(a.state)}`}>{a.state}</span>
@@ -101,6 +103,11 @@ function Group({
                 <td>
                   {a.gatesPassed == null ? (
                     <span className="muted">—</span>
+                  ) : a.state === "failed" && !a.gatesPassed ? (
+                    // The worker failed: verification did not run, so "blocked" would mislead.
+                    <span className="pill" title="the worker failed before every gate ran">
+                      incomplete
+                    </span>
                   ) : a.gatesPassed ? (
                     <span className="pill ok">passed</span>
                   ) : (

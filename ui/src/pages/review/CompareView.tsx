@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from "react";
 import { type AttemptReview, describeError, reviewEvents, reviewIpc } from "../../ipc";
 import { DiffPane } from "./diff/DiffPane";
 import {
+  approveBlockedReason,
   defaultCommitMessage,
   formatCost,
   formatElapsed,
@@ -107,7 +108,8 @@ export function CompareView({ id }: { id: string }) {
                 </dd>
                 <dt>Change</dt>
                 <dd>
-                  {s.filesChanged ?? 0} files <span className="add">+{s.additions ?? 0}</span>{" "}
+                  {s.filesChanged ?? 0} {(s.filesChanged ?? 0) === 1 ? "file" : "files"}{" "}
+                  <span className="add">+{s.additions ?? 0}</span>{" "}
                   <span className="del">−{s.deletions ?? 0}</span>
                 </dd>
                 <dt>Gates</dt>
@@ -142,7 +144,7 @@ export function CompareView({ id }: { id: string }) {
                   disabled={
                     busy || decided || !r.canApprove || isLive(s.state) || commit.trim() === ""
                   }
-                  title={r.canApprove ? undefined : (r.approveBlocked ?? undefined)}
+                  title={approveBlockedReason(r) ?? undefined}
                   onClick={() => void pick(s.id)}
                 >
                   Pick this one
@@ -151,7 +153,7 @@ export function CompareView({ id }: { id: string }) {
               {r.diff && (
                 <DiffPane
                   diff={r.diff}
-                  loadFile={(path) => reviewIpc.fileDiff(s.id, path)}
+                  loadFile={(path) => reviewIpc.fileDiff(s.id, path, "base")}
                   compact
                 />
               )}

@@ -1,7 +1,7 @@
 import { cleanup, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { GatesPanel } from "./GatesPanel";
-import { gate, review, verifyCommand } from "./testdata";
+import { gate, review, summary, verifyCommand } from "./testdata";
 
 afterEach(cleanup);
 
@@ -80,5 +80,49 @@ describe("GatesPanel", () => {
     expect(container.querySelector("details.verify-command summary")?.textContent).toContain(
       "timed out",
     );
+  });
+
+  it("says which gates did not run when the worker failed before verification", () => {
+    const failed = review("a3", {
+      summary: summary("a3", { state: "failed" }),
+      gates: [
+        gate("lockedPaths", true),
+        gate("escape", true),
+        gate("secrets", true),
+        gate("size", true),
+      ],
+      verification: null,
+    });
+    const { container } = render(<GatesPanel review={failed} />);
+    expect(container.querySelector("#gates-verdict")?.textContent).toBe("4 passed, 1 not run");
+    expect(
+      container.querySelector("[data-gate='verification'][data-passed='not-run']")?.textContent,
+    ).toContain("not run");
+  });
+
+  it("says when no gate ran and why", () => {
+    const running = review("a4", { summary: summary("a4", { state: "running" }), gates: [] });
+    const { container, unmount } = render(<GatesPanel review={running} />);
+    expect(screen.getByText("not run yet")).toBeTruthy();
+    expect(container.querySelector("#gates-none")?.textContent).toContain("when the worker stops");
+    unmount();
+    const canceled = review("a5", { summary: summary("a5", { state: "canceled" }), gates: [] });
+    render(<GatesPanel review={canceled} />);
+    expect(screen.getByText("not run")).toBeTruthy();
+    expect(screen.getByText("The attempt stopped before Switchyard's gates ran.")).toBeTruthy();
+  });
+
+  it("shows a finding without a path as its message alone", () => {
+    const failing = review("a6", {
+      gates: [
+        gate("verification", false, {
+          evidence: [{ path: "", line: null, rule: "sh test.sh", message: "exited with code 1" }],
+        }),
+      ],
+    });
+    const { container } = render(<GatesPanel review={failing} />);
+    const finding = container.querySelector("[data-gate='verification'] .evidence li");
+    expect(finding?.querySelector("code")).toBeNull();
+    expect(finding?.textContent).toBe("exited with code 1 (sh test.sh)");
   });
 });

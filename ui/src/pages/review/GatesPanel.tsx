@@ -1,14 +1,6 @@
-import type { AttemptReview, CommandVerification, GateName, GateResult } from "../../ipc";
+import type { AttemptReview, CommandVerification, GateResult } from "../../ipc";
 import { formatBytes } from "./diff/model";
-import { formatElapsed } from "./format";
-
-const GATE_TITLE: Record<GateName, string> = {
-  lockedPaths: "Locked paths",
-  escape: "Escape",
-  secrets: "Secrets",
-  size: "Size",
-  verification: "Verification",
-};
+import { formatElapsed, GATE_TITLE, gateDetail, gatesNotRun, isLive } from "./format";
 
 /**
  * Switchyard's verdicts: the diff hash, every gate with its evidence, and the verification it
@@ -17,13 +9,19 @@ const GATE_TITLE: Record<GateName, string> = {
 export function GatesPanel({ review }: { review: AttemptReview }) {
   const { diff, gates, verification } = review;
   const failed = gates.filter((g) => !g.passed).length;
+  const missing = gatesNotRun(gates);
+  const live = isLive(review.summary.state);
   return (
     <section className="card gates-panel" id="gates-panel" aria-label="Gates">
       <div className="card-title-row">
         <h2>Gates</h2>
         <span className="grow" />
         {gates.length === 0 ? (
-          <span className="pill">not run yet</span>
+          <span className="pill">{live ? "not run yet" : "not run"}</span>
+        ) : failed === 0 && missing.length > 0 ? (
+          <span className="pill warn" id="gates-verdict">
+            {gates.length} passed, {missing.length} not run
+          </span>
         ) : failed === 0 ? (
           <span className="pill ok" id="gates-verdict">
             all {gates.length} passed
@@ -43,10 +41,25 @@ export function GatesPanel({ review }: { review: AttemptReview }) {
           </span>
         </p>
       )}
+      {gates.length === 0 && (
+        <p className="muted small" id="gates-none">
+          {live
+            ? "Switchyard runs its gates and your verification commands when the worker stops."
+            : "The attempt stopped before Switchyard's gates ran."}
+        </p>
+      )}
       <ul className="gate-list">
         {gates.map((gate) => (
           <GateRow key={gate.name} gate={gate} />
         ))}
+        {gates.length > 0 &&
+          missing.map((name) => (
+            <li key={name} className="gate not-run" data-gate={name} data-passed="not-run">
+              <span className="dot" aria-hidden="true" />
+              <strong>{GATE_TITLE[name]}</strong>
+              <span className="gate-detail muted">not run: the attempt stopped before it</span>
+            </li>
+          ))}
       </ul>
       {verification && (
         <div className="verification" id="verification-log">
@@ -80,16 +93,20 @@ function GateRow({ gate }: { gate: GateResult }) {
       <span className={`dot ${gate.passed ? "ok" : "fail"}`} aria-hidden="true" />
       <strong>{GATE_TITLE[gate.name] ?? gate.name}</strong>
       <span className="sr-only">{gate.passed ? "passed" : "blocked"}</span>
-      <span className="gate-detail">{gate.detail}</span>
+      <span className="gate-detail">{gateDetail(gate)}</span>
       {gate.evidence.length > 0 && (
         <ul className="evidence">
           {gate.evidence.map((f, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: findings are a fixed list and may repeat
             <li key={`${i}:${f.path}:${f.line ?? ""}`}>
-              <code>
-                {f.path}
-                {f.line != null ? `:${f.line}` : ""}
-              </code>{" "}
+              {f.path !== "" && (
+                <>
+                  <code>
+                    {f.path}
+                    {f.line != null ? `:${f.line}` : ""}
+                  </code>{" "}
+                </>
+              )}
               {f.message}
               {f.rule && <span className="muted"> ({f.rule})</span>}
             </li>

@@ -1,5 +1,6 @@
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { provider } from "../keys/testdata.test-util";
 import { summary as modelSummary } from "../models/testdata";
 import { NewTaskForm } from "./NewTaskForm";
 import { summary } from "./testdata";
@@ -37,6 +38,12 @@ vi.mock("../../ipc", async (importOriginal) => {
         ],
         localEndpoints: [],
       })),
+    },
+    keysIpc: {
+      providers: vi.fn(async () => [
+        provider("openrouter"),
+        provider("lab-vllm", { custom: true, name: "Lab vLLM" }),
+      ]),
     },
     rolesIpc: {
       presets: vi.fn(async () => [
@@ -116,6 +123,7 @@ describe("NewTaskForm", () => {
       ),
     );
     expect(screen.queryByText(/uncommitted/)).toBeNull();
+    expect(document.querySelector("#task-verify-none")).toBeNull();
     fireEvent.change(screen.getByLabelText("Task"), { target: { value: "Fix the pager" } });
     fireEvent.change(screen.getByLabelText("Worker 1"), { target: { value: "exec:" } });
     expect(screen.getByText("Give the exec: worker a command.")).toBeTruthy();
@@ -164,5 +172,39 @@ describe("NewTaskForm", () => {
       expect.objectContaining({ repo: "/r", task: "Fix it", worker: "exec:./a.sh" }),
       ["exec:./a.sh", "claude"],
     );
+  });
+
+  it("starts the model worker on a model typed by id, suggesting the custom endpoint", async () => {
+    review.start.mockResolvedValue(summary("att2", { state: "queued" }));
+    render(<NewTaskForm />);
+    fireEvent.change(screen.getByLabelText("Repository"), { target: { value: "/r" } });
+    fireEvent.change(screen.getByLabelText("Task"), { target: { value: "Fix it" } });
+    fireEvent.change(screen.getByLabelText("Worker 1"), { target: { value: "model:" } });
+    expect(screen.getByText("Type the model's id as provider:model.")).toBeTruthy();
+    const id = (await screen.findByLabelText("Model id for worker 1")) as HTMLInputElement;
+    await waitFor(() => expect(id.placeholder).toBe("lab-vllm:model-name"));
+    expect(document.querySelector("datalist option[value='lab-vllm:']")).toBeTruthy();
+    expect(document.querySelector("datalist option[value='openrouter:']")).toBeNull();
+    fireEvent.change(id, { target: { value: "lab-vllm:qwen3" } });
+    expect((screen.getByLabelText("Worker 1") as HTMLSelectElement).value).toBe("model:");
+    fireEvent.click(screen.getByText("Start attempt"));
+    await waitFor(() => expect(window.location.hash).toBe("#/review/att2"));
+    expect(review.start).toHaveBeenCalledWith(
+      expect.objectContaining({ worker: "model:lab-vllm:qwen3" }),
+    );
+  });
+
+  it("warns when the repository has no test command Switchyard could find", async () => {
+    review.detectVerification.mockResolvedValue({ ...PROBE, dirty: [], verify: [] });
+    render(<NewTaskForm />);
+    const repo = screen.getByLabelText("Repository");
+    fireEvent.change(repo, { target: { value: "/home/me/project" } });
+    fireEvent.blur(repo);
+    const warning = await screen.findByText(/No test command was found in this repository/);
+    expect(warning.textContent).toContain("Switchyard runs no tests of its own");
+    fireEvent.change(screen.getByLabelText(/Verification commands/), {
+      target: { value: "sh test.sh" },
+    });
+    expect(document.querySelector("#task-verify-none")).toBeNull();
   });
 });

@@ -3,15 +3,15 @@ import {
   catalogIpc,
   describeError,
   ipc,
+  keysIpc,
   type RepoProbe,
   type RolePreset,
   reviewIpc,
   rolesIpc,
 } from "../../ipc";
 import { reviewHash } from "./route";
-import { formProblem, lines, type WorkerOption, workerOptions } from "./workers";
-
-const CUSTOM = "exec:";
+import { WorkerPicker } from "./WorkerPicker";
+import { formProblem, lines, modelIdPrefixes, type WorkerOption, workerOptions } from "./workers";
 
 /** Repository, base, task, worker(s), verification, locks, timeout and role preset. */
 export function NewTaskForm() {
@@ -20,6 +20,7 @@ export function NewTaskForm() {
   const [probeError, setProbeError] = useState<string | null>(null);
   const [task, setTask] = useState("");
   const [options, setOptions] = useState<WorkerOption[]>(() => workerOptions([], []));
+  const [prefixes, setPrefixes] = useState<string[]>([]);
   const [compare, setCompare] = useState(false);
   const [workers, setWorkers] = useState<string[]>([""]);
   const [verify, setVerify] = useState("");
@@ -34,14 +35,16 @@ export function NewTaskForm() {
   useEffect(() => {
     let gone = false;
     void (async () => {
-      const [models, report, saved] = await Promise.all([
+      const [models, report, saved, providers] = await Promise.all([
         catalogIpc.listModels({}).catch(() => []),
         ipc.lastDoctorReport().catch(() => null),
         rolesIpc.presets().catch(() => []),
+        keysIpc.providers().catch(() => []),
       ]);
       if (gone) return;
       setOptions(workerOptions(models, report?.workerClis ?? []));
       setPresets(saved);
+      setPrefixes(modelIdPrefixes(providers));
     })();
     return () => {
       gone = true;
@@ -121,7 +124,6 @@ export function NewTaskForm() {
         void submit();
       }}
     >
-      <h2>New task</h2>
       <div className="form-row">
         <label htmlFor="task-repo">Repository</label>
         <div className="inline">
@@ -182,6 +184,7 @@ export function NewTaskForm() {
             index={i}
             value={w}
             options={options}
+            prefixes={prefixes}
             onChange={(v) => setWorker(i, v)}
             onRemove={
               compare && workers.length > 2
@@ -208,11 +211,21 @@ export function NewTaskForm() {
           id="task-verify"
           rows={2}
           value={verify}
+          placeholder="e.g. cargo test"
           onChange={(e) => {
             setVerify(e.target.value);
             setVerifyEdited(true);
           }}
         />
+        {lines(verify).length === 0 && (
+          <p className="small warn-text" id="task-verify-none">
+            {probe && probe.verify.length === 0
+              ? "No test command was found in this repository. "
+              : ""}
+            Without a command Switchyard runs no tests of its own: the verification gate passes with
+            nothing checked.
+          </p>
+        )}
       </div>
       <div className="form-grid">
         <div className="form-row">
@@ -270,72 +283,5 @@ export function NewTaskForm() {
         </button>
       </div>
     </form>
-  );
-}
-
-function WorkerPicker({
-  index,
-  value,
-  options,
-  onChange,
-  onRemove,
-}: {
-  index: number;
-  value: string;
-  options: WorkerOption[];
-  onChange: (value: string) => void;
-  onRemove?: () => void;
-}) {
-  const custom = value.startsWith(CUSTOM);
-  const selectValue = custom ? CUSTOM : value;
-  return (
-    <div className="inline worker-row" data-worker-row={index}>
-      <select
-        aria-label={`Worker ${index + 1}`}
-        id={`task-worker-${index}`}
-        value={selectValue}
-        onChange={(e) => onChange(e.target.value)}
-      >
-        <option value="">Choose a worker…</option>
-        <optgroup label="Agent CLIs">
-          {options
-            .filter((o) => o.group === "cli")
-            .map((o) => (
-              <option key={o.value} value={o.value} disabled={o.missing}>
-                {o.label}
-              </option>
-            ))}
-        </optgroup>
-        <option value={CUSTOM}>Custom command (exec:)</option>
-        <optgroup label="Built-in model worker">
-          {options
-            .filter((o) => o.group === "model")
-            .map((o) => (
-              <option key={o.value} value={o.value}>
-                {o.label}
-              </option>
-            ))}
-        </optgroup>
-      </select>
-      {custom && (
-        <input
-          aria-label={`Command for worker ${index + 1}`}
-          id={`task-exec-${index}`}
-          placeholder="./scripts/agent.sh"
-          value={value.slice(CUSTOM.length)}
-          onChange={(e) => onChange(`${CUSTOM}${e.target.value}`)}
-        />
-      )}
-      {onRemove && (
-        <button
-          type="button"
-          className="ghost"
-          aria-label={`Remove worker ${index + 1}`}
-          onClick={onRemove}
-        >
-          ×
-        </button>
-      )}
-    </div>
   );
 }

@@ -2,7 +2,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/re
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { IpcFailure, type LineComment } from "../../ipc";
 import { ReviewActions } from "./ReviewActions";
-import { review, summary } from "./testdata";
+import { gate, review, summary } from "./testdata";
 
 const calls = vi.hoisted(() => ({
   approve: vi.fn(),
@@ -64,10 +64,23 @@ describe("ReviewActions", () => {
     expect(alert.textContent).toContain("src/pager.rs differs");
   });
 
-  it("cannot approve while a gate blocks, and says why", () => {
-    setup({ canApprove: false, approveBlocked: "the secrets gate blocked this attempt" });
+  it("cannot approve while gates block, and names them in words", () => {
+    setup({
+      canApprove: false,
+      approveBlocked: "gate LockedPaths failed: .github/workflows/ci.yml is locked",
+      gates: [gate("lockedPaths", false), gate("escape", true), gate("verification", false)],
+    });
     expect((screen.getByText("Approve and integrate") as HTMLButtonElement).disabled).toBe(true);
-    expect(screen.getByText("the secrets gate blocked this attempt")).toBeTruthy();
+    expect(document.querySelector("#approve-blocked")?.textContent).toBe(
+      "Approve is blocked: 2 gates failed (Locked paths, Verification). Request changes for another try, or reject the attempt.",
+    );
+  });
+
+  it("says why approve is blocked when no gate failed", () => {
+    setup({ canApprove: false, approveBlocked: "the worker changed nothing", gates: [] });
+    expect(document.querySelector("#approve-blocked")?.textContent).toBe(
+      "Approve is blocked: the worker changed nothing.",
+    );
   });
 
   it("rejects only with a reason", async () => {

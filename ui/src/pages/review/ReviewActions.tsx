@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { type AttemptReview, describeError, type LineComment, reviewIpc } from "../../ipc";
-import { defaultCommitMessage } from "./format";
+import { approveBlockedReason, defaultCommitMessage } from "./format";
 
 interface Props {
   review: AttemptReview;
@@ -105,7 +105,7 @@ export function ReviewActions({ review, lineComments, onLineCommentsChange, onDe
           />
           {!review.canApprove && (
             <p className="error small" id="approve-blocked">
-              {review.approveBlocked ?? "Approve is blocked."}
+              {approveBlockedReason(review)}
             </p>
           )}
           <p className="muted small">

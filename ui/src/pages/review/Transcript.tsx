@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef } from "react";
 import type { AttemptLogEntry, Usage } from "../../ipc";
-import { formatCost } from "./format";
+import { formatCost, GATE_TITLE, gateDetail } from "./format";
 import { buildTranscript, describeAction, type TranscriptItem } from "./transcript";
 
 /** What the worker said and did, as it reported it (shown, never trusted), plus its usage. */
@@ -50,7 +50,8 @@ export function UsageLine({ usage }: { usage: Usage | null }) {
     <span className="small usage" id="usage">
       {usage.input.toLocaleString()} in
       {usage.cached ? ` (${usage.cached.toLocaleString()} cached)` : ""} ·{" "}
-      {usage.output.toLocaleString()} out · {formatCost(usage.costUsd, usage.estimated)}
+      {usage.output.toLocaleString()} out ·{" "}
+      {usage.costUsd == null ? "cost unknown" : formatCost(usage.costUsd, usage.estimated)}
       {usage.estimated && usage.costUsd != null && <span className="muted"> estimated</span>}
     </span>
   );
@@ -62,7 +63,7 @@ function ItemText({ item }: { item: TranscriptItem }) {
       return (
         <span className="muted">
           → {item.state}
-          {item.note ? `: ${item.note}` : ""}
+          {item.note && item.note !== item.state ? `: ${item.note}` : ""}
         </span>
       );
     case "text":
@@ -90,8 +91,8 @@ function ItemText({ item }: { item: TranscriptItem }) {
     case "gate":
       return (
         <span>
-          Gate <strong>{item.result.name}</strong>: {item.result.passed ? "passed" : "blocked"} —{" "}
-          {item.result.detail}
+          Gate <strong>{GATE_TITLE[item.result.name] ?? item.result.name}</strong>:{" "}
+          {item.result.passed ? "passed" : "blocked"} — {gateDetail(item.result)}
         </span>
       );
     case "raw":

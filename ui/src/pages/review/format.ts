@@ -1,5 +1,21 @@
 // Small formatting rules shared by the Review page's views.
-import type { AttemptState, AttemptSummary } from "../../ipc";
+import type {
+  AttemptReview,
+  AttemptState,
+  AttemptSummary,
+  ErrorCode,
+  GateName,
+  GateResult,
+} from "../../ipc";
+
+/** What each gate is called on the page. */
+export const GATE_TITLE: Record<GateName, string> = {
+  lockedPaths: "Locked paths",
+  escape: "Escape",
+  secrets: "Secrets",
+  size: "Size",
+  verification: "Verification",
+};
 
 /** `42 s`, `3 min 05 s`, `1 h 02 min`. */
 export function formatElapsed(ms: number | null | undefined): string {
@@ -92,4 +108,88 @@ export function ago(ms: number | null, now: number): string {
 /** The commit message approve starts from: the task's first line. */
 export function defaultCommitMessage(task: string): string {
   return taskTitle(task, 72);
+}
+
+/**
+ * Why Approve is blocked, in a reader's words: the failed gates by name when any failed (the
+ * engine's own sentence names only the first, by its internal name), else the engine's reason
+ * (the worker changed nothing, the gates have not run). `null` when approve is possible.
+ */
+export function approveBlockedReason(review: AttemptReview): string | null {
+  if (review.canApprove) return null;
+  const failed = review.gates.filter((g) => !g.passed).map((g) => GATE_TITLE[g.name] ?? g.name);
+  if (failed.length > 0) {
+    const which =
+      failed.length === 1
+        ? `the ${failed[0]} gate failed`
+        : `${failed.length} gates failed (${failed.join(", ")})`;
+    return `Approve is blocked: ${which}. Request changes for another try, or reject the attempt.`;
+  }
+  const reason = review.approveBlocked?.trim().replace(/\.$/, "");
+  return reason ? `Approve is blocked: ${reason}.` : "Approve is blocked.";
+}
+
+const FAILURE_TITLE: Partial<Record<ErrorCode, string>> = {
+  workerFailed: "The worker failed",
+  timeout: "The worker ran out of time",
+  canceled: "Canceled",
+  gateFailed: "A gate failed",
+  lockedPath: "A locked path was changed",
+  conflict: "The change conflicts with your branch",
+  changed: "The worktree changed after verification",
+  missingCredential: "A provider key is missing",
+  keyOriginMismatch: "The provider key is for another address",
+  insecureOrigin: "The provider address is not secure",
+  keychain: "The keychain could not be read",
+  provider: "The model provider failed",
+  invalidInput: "The task could not start",
+  notFound: "Something it needs is gone",
+  busy: "Busy",
+  io: "A file could not be read or written",
+  database: "The database failed",
+  internal: "Switchyard failed",
+};
+
+/** The heading an attempt's failure is shown under, in words rather than its code. */
+export function failureTitle(code: ErrorCode): string {
+  return FAILURE_TITLE[code] ?? "The attempt failed";
+}
+
+/**
+ * A gate's detail without the engine's leading `blocked: ` (the page already marks the gate
+ * blocked beside it; the CLI's plain-text output keeps it).
+ */
+export function gateDetail(gate: GateResult): string {
+  return gate.detail.replace(/^blocked:\s*/, "");
+}
+
+/**
+ * The engine's message under a failure's heading, or `null` when it only repeats the heading
+ * or the code (a canceled attempt's message is "canceled").
+ */
+export function failureDetail(error: { code: ErrorCode; message: string }): string | null {
+  const message = error.message.trim();
+  const plain = (text: string) => text.toLowerCase().replace(/[^a-z]/g, "");
+  if (
+    message === "" ||
+    plain(message) === plain(error.code) ||
+    plain(message) === plain(failureTitle(error.code))
+  ) {
+    return null;
+  }
+  return message;
+}
+
+/** Every gate Switchyard runs, in the order it runs them. */
+export const GATE_ORDER: readonly GateName[] = [
+  "lockedPaths",
+  "escape",
+  "secrets",
+  "size",
+  "verification",
+];
+
+/** The gates missing from `gates` (an attempt whose worker failed skips verification). */
+export function gatesNotRun(gates: readonly GateResult[]): GateName[] {
+  return GATE_ORDER.filter((name) => !gates.some((g) => g.name === name));
 }

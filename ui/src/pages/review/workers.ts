@@ -1,6 +1,12 @@
 // The worker picker's choices: installed agent CLIs, catalog models for the built-in model
-// worker, and a custom command (`exec:`).
-import type { ModelSummary, WorkerCliStatus } from "../../ipc";
+// worker, a model by id (a custom endpoint's models are not in the catalog) and a custom
+// command (`exec:`).
+import type { ModelSummary, ProviderStatus, WorkerCliStatus } from "../../ipc";
+
+/** The worker prefix of a custom command. */
+export const EXEC_PREFIX = "exec:";
+/** The worker prefix of the built-in model worker. */
+export const MODEL_PREFIX = "model:";
 
 /** The CLI adapters Switchyard knows, in the order the picker lists them. */
 export const CLI_WORKERS = ["claude", "codex", "gemini", "opencode", "aider"] as const;
@@ -12,6 +18,11 @@ const CLI_TITLE: Record<string, string> = {
   opencode: "OpenCode",
   aider: "Aider",
 };
+
+/** A CLI adapter's product name (`claude` → "Claude Code"); the program name otherwise. */
+export function cliTitle(program: string): string {
+  return CLI_TITLE[program] ?? program;
+}
 
 export interface WorkerOption {
   /** What `AttemptRequest.worker` gets. */
@@ -52,6 +63,34 @@ export function workerOptions(
   return [...cli, ...model];
 }
 
+/**
+ * How the picker shows a worker value: a custom command, a model typed by id, or one of the
+ * listed choices. `typing` is the row's own "Model by id" choice, kept even when the typed id
+ * happens to equal a listed model.
+ */
+export type PickerMode = "exec" | "modelId" | "listed";
+
+export function pickerMode(
+  value: string,
+  options: readonly WorkerOption[],
+  typing: boolean,
+): PickerMode {
+  if (value.startsWith(EXEC_PREFIX)) return "exec";
+  if (!value.startsWith(MODEL_PREFIX)) return "listed";
+  if (typing || value === MODEL_PREFIX) return "modelId";
+  return options.some((o) => o.value === value) ? "listed" : "modelId";
+}
+
+/**
+ * `<provider>:` prefixes to suggest for a model typed by id: providers that answer prompts
+ * and whose models the catalog does not list (custom endpoints first, then local servers).
+ */
+export function modelIdPrefixes(providers: readonly ProviderStatus[]): string[] {
+  const custom = providers.filter((p) => p.custom && p.kind !== "data-source");
+  const local = providers.filter((p) => !p.custom && p.kind === "local");
+  return [...custom, ...local].map((p) => `${p.id}:`);
+}
+
 /** Splits a textarea into trimmed, non-empty lines. */
 export function lines(text: string): string[] {
   return text
@@ -71,7 +110,10 @@ export function formProblem(form: {
   if (form.repo.trim() === "") return "Choose a repository.";
   if (form.task.trim() === "") return "Describe the task.";
   const workers = form.workers.map((w) => w.trim()).filter(Boolean);
-  if (workers.some((w) => w === "exec:")) return "Give the exec: worker a command.";
+  if (workers.some((w) => w === EXEC_PREFIX)) return "Give the exec: worker a command.";
+  if (workers.some((w) => w === MODEL_PREFIX)) {
+    return "Type the model's id as provider:model.";
+  }
   if (form.compare) {
     if (workers.length < 2 || workers.length > 5) return "Compare needs 2 to 5 workers.";
   } else if (workers.length !== 1) {

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { categoryLabel, describeBudget } from "./format";
 import { PlanGraph } from "./PlanGraph";
 import { addStep, editTask, reassignModel, removeStep, stepsOf, toggleDependency } from "./plan";
@@ -13,10 +13,20 @@ interface Props {
   onEdit: (next: Plan) => void;
   rechecking: boolean;
   editError: string | null;
+  /** What goes under the plan (the Route page's Launch); told how many errors remain. */
+  footer?: (errors: number) => ReactNode;
 }
 
 /** The plan or swarm as a graph, its warnings, and the editor for one step. */
-export function PlanView({ plan, issues, knownModels, onEdit, rechecking, editError }: Props) {
+export function PlanView({
+  plan,
+  issues,
+  knownModels,
+  onEdit,
+  rechecking,
+  editError,
+  footer,
+}: Props) {
   const steps = stepsOf(plan);
   const [selected, setSelected] = useState<string | null>(null);
   const [newTask, setNewTask] = useState("");
@@ -194,17 +204,7 @@ export function PlanView({ plan, issues, knownModels, onEdit, rechecking, editEr
         </button>
       </form>
 
-      <div className="launch-row">
-        <button type="button" className="primary" id="route-launch" disabled>
-          Launch
-        </button>
-        <span className="muted small">Runs arrive with the runs engine (coming next).</span>
-        {errors.length > 0 && (
-          <span className="error small">
-            {errors.length} problem{errors.length === 1 ? "" : "s"} to fix before a run can start.
-          </span>
-        )}
-      </div>
+      {footer?.(errors.length)}
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { takeLaunchPrefill } from "../runs/handoff";
 import { stepsOf } from "./plan";
 import { pickAnswer, ranked, step, swarm } from "./testdata.test-util";
 import type { PastPick, Plan, PlanTaskRequest, RouteTaskRequest } from "./types";
@@ -146,7 +147,16 @@ describe("RoutePage", () => {
     await waitFor(() =>
       expect(document.querySelector("#route-graph")?.getAttribute("data-nodes")).toBe("2"),
     );
-    expect((document.querySelector("#route-launch") as HTMLButtonElement).disabled).toBe(true);
+    // Launch hands the edited swarm to the Runs page's launch form.
+    const launch = document.querySelector("#route-launch") as HTMLButtonElement;
+    await waitFor(() => expect(launch.disabled).toBe(false));
+    fireEvent.click(launch);
+    expect(window.location.hash).toBe("#/runs/new");
+    const prefill = takeLaunchPrefill();
+    expect(prefill?.mode).toBe("swarm");
+    expect(prefill?.plan?.mode).toBe("swarm");
+    expect(prefill?.plan && "nodes" in prefill.plan ? prefill.plan.nodes.length : 0).toBe(2);
+    expect(takeLaunchPrefill()).toBeNull();
   });
 
   it("shows the engine's error", async () => {

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
 import { describeError } from "../../ipc";
+import { openLaunchForm } from "../runs/handoff";
 import { routeIpc } from "./api";
 import { describeRejections } from "./format";
 import { PastPicks } from "./PastPicks";
@@ -151,6 +152,11 @@ export function RoutePage() {
   ].filter((id, index, all) => all.indexOf(id) === index);
 
   const nothingYet = !results.pick && !results.recommend && !results.plan;
+  // A run calls any model a provider serves (`provider:model`, a local server's): a model
+  // missing from the catalog is the run preview's to judge, not a reason to keep Launch shut.
+  const runBlockers =
+    results.plan?.issues.filter((i) => i.severity === "error" && i.code !== "unknownModel")
+      .length ?? 0;
 
   return (
     <section className="page route" id="route-page">
@@ -214,6 +220,34 @@ export function RoutePage() {
           onEdit={(next) => void edit(next)}
           rechecking={rechecking}
           editError={editError}
+          footer={() => (
+            <div className="launch-row">
+              <button
+                type="button"
+                className="primary"
+                id="route-launch"
+                disabled={runBlockers > 0 || rechecking}
+                onClick={() => {
+                  const plan = results.plan?.plan;
+                  if (!plan) return;
+                  openLaunchForm({ task: plan.task, mode: plan.mode, budget: input.budget, plan });
+                }}
+              >
+                Launch…
+              </button>
+              {runBlockers > 0 ? (
+                <span className="error small">
+                  {runBlockers} problem{runBlockers === 1 ? "" : "s"} to fix before a run can start.
+                </span>
+              ) : (
+                <span className="muted small">
+                  Opens the Runs launch form with this{" "}
+                  {results.plan?.plan.mode === "swarm" ? "swarm" : "plan"}: set the USD cap and
+                  limits, then launch.
+                </span>
+              )}
+            </div>
+          )}
         />
       )}
 

@@ -46,8 +46,8 @@ pub fn check(diff: &CapturedDiff, symlinks: &BTreeMap<String, String>) -> GateRe
     GateResult::from_findings(
         GateName::Escape,
         format!(
-            "{} files checked: every path and symlink stays inside the worktree",
-            diff.files.len()
+            "{} checked: every path and symlink stays inside the worktree",
+            super::count(diff.files.len(), "file", "files")
         ),
         findings,
         "escape",

@@ -265,10 +265,9 @@ pub fn check(
         findings.extend(compare_manifest(&file.path, name, keys, old, new));
     }
     let detail = format!(
-        "{} files checked against {} locked globs and the test keys of package.json and \
-         pyproject.toml",
-        diff.files.len(),
-        locked.globs().len()
+        "{} checked against {} and the test keys of package.json and pyproject.toml",
+        super::count(diff.files.len(), "file", "files"),
+        super::count(locked.globs().len(), "locked glob", "locked globs")
     );
     GateResult::from_findings(GateName::LockedPaths, detail, findings, "locked path")
 }

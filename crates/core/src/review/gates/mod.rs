@@ -79,6 +79,11 @@ pub struct Finding {
     pub message: String,
 }
 
+/// `1 file`, `3 files`: a count with its noun in the right number, for gate details.
+pub(crate) fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 impl GateResult {
     fn from_findings(name: GateName, ok: String, mut findings: Vec<Finding>, what: &str) -> Self {
         if findings.is_empty() {
@@ -94,6 +99,8 @@ impl GateResult {
         let first = &findings[0];
         let place = match (first.path.as_str(), first.line) {
             ("", _) => String::new(),
+            // "locked path: a/b is locked", not "locked path in a/b: a/b is locked".
+            (path, None) if first.message.starts_with(path) => String::new(),
             (path, Some(line)) => format!(" in {path}:{line}"),
             (path, None) => format!(" in {path}"),
         };

@@ -247,9 +247,10 @@ pub fn check(
     GateResult::from_findings(
         GateName::Secrets,
         format!(
-            "{scanned} added lines scanned with {} rules and {} held keys",
-            rules.rules.len(),
-            known.len()
+            "{} scanned with {} and {}",
+            super::count(scanned, "added line", "added lines"),
+            super::count(rules.rules.len(), "rule", "rules"),
+            super::count(known.len(), "held key", "held keys")
         ),
         findings,
         "secret",

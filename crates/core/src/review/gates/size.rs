@@ -39,19 +39,35 @@ pub fn check(diff: &CapturedDiff, limits: &SizeLimits) -> GateResult {
     let mut findings = Vec::new();
     let files = diff.files.len() as u64;
     let lines = u64::from(diff.additions) + u64::from(diff.deletions);
-    let mut over = |what: &str, value: u64, max: u64| {
-        if value > max {
-            findings.push(Finding {
-                path: String::new(),
-                line: None,
-                rule: Some(what.to_owned()),
-                message: format!("{value} {what}, the limit is {max}"),
-            });
-        }
+    let mut over = |what: &str, value: String, max: String| {
+        findings.push(Finding {
+            path: String::new(),
+            line: None,
+            rule: Some(what.to_owned()),
+            message: format!("{value} {what}, the limit is {max}"),
+        });
     };
-    over("changed files", files, u64::from(limits.max_files));
-    over("changed lines", lines, u64::from(limits.max_changed_lines));
-    over("patch bytes", diff.patch_bytes, limits.max_patch_bytes);
+    if files > u64::from(limits.max_files) {
+        over(
+            "changed files",
+            files.to_string(),
+            limits.max_files.to_string(),
+        );
+    }
+    if lines > u64::from(limits.max_changed_lines) {
+        over(
+            "changed lines",
+            lines.to_string(),
+            limits.max_changed_lines.to_string(),
+        );
+    }
+    if diff.patch_bytes > limits.max_patch_bytes {
+        over(
+            "of patch",
+            bytes(diff.patch_bytes),
+            bytes(limits.max_patch_bytes),
+        );
+    }
     for file in &diff.files {
         if file.new_mode.is_some() && file.size > limits.max_file_bytes {
             findings.push(Finding {
@@ -59,20 +75,56 @@ pub fn check(diff: &CapturedDiff, limits: &SizeLimits) -> GateResult {
                 line: None,
                 rule: Some("file bytes".to_owned()),
                 message: format!(
-                    "{} bytes, the limit per file is {}",
-                    file.size, limits.max_file_bytes
+                    "{}, the limit per file is {}",
+                    bytes(file.size),
+                    bytes(limits.max_file_bytes)
                 ),
             });
         }
     }
     let detail = format!(
-        "{files} files, {lines} changed lines, {} patch bytes: within the limits ({} files, {} \
-         lines, {} bytes, {} bytes per file)",
-        diff.patch_bytes,
+        "{}, {}, a {} patch: within the limits ({} files, {} lines, a {} patch, {} per file)",
+        super::count(diff.files.len(), "file", "files"),
+        super::count(lines as usize, "changed line", "changed lines"),
+        bytes(diff.patch_bytes),
         limits.max_files,
         limits.max_changed_lines,
-        limits.max_patch_bytes,
-        limits.max_file_bytes
+        bytes(limits.max_patch_bytes),
+        bytes(limits.max_file_bytes)
     );
     GateResult::from_findings(GateName::Size, detail, findings, "size limit")
+}
+
+/// `483 B`, `1.5 KiB`, `32 MiB`: a size a reader takes in at a glance (the exact figures are
+/// in the diff and the settings).
+fn bytes(n: u64) -> String {
+    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
+    if n < 1024 {
+        return format!("{n} B");
+    }
+    let mut value = n as f64 / 1024.0;
+    let mut unit = 0;
+    while value >= 1024.0 && unit < UNITS.len() - 1 {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if value.fract() == 0.0 || value >= 100.0 {
+        format!("{value:.0} {}", UNITS[unit])
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bytes;
+
+    #[test]
+    fn sizes_read_in_binary_units() {
+        assert_eq!(bytes(483), "483 B");
+        assert_eq!(bytes(1536), "1.5 KiB");
+        assert_eq!(bytes(32 * 1024 * 1024), "32 MiB");
+        assert_eq!(bytes(16 * 1024 * 1024), "16 MiB");
+        assert_eq!(bytes(150 * 1024), "150 KiB");
+    }
 }

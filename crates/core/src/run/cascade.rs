@@ -1,0 +1,316 @@
+//! Cascades: a ladder of models from cheap to premium. The next rung is tried only on a real
+//! failure signal — verification or a gate failed, structured output failed its schema after
+//! recovery, the provider failed after its retries, or a judge scored the answer below the
+//! user's threshold — never because of the answer's length. Each escalation receives the
+//! previous failure as context.
+
+use serde::{Deserialize, Serialize};
+use specta::Type;
+
+use crate::error::ErrorCode;
+use crate::routing::BudgetTier;
+
+/// The most rungs a ladder may have.
+pub const MAX_RUNGS: usize = 6;
+
+/// The tiers a ladder built from routing climbs: budget → standard → premium.
+pub const LADDER_TIERS: [BudgetTier; 3] = [BudgetTier::Low, BudgetTier::Medium, BudgetTier::High];
+
+/// One rung: a model (or, for code, a worker) at a price tier.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct Rung {
+    pub tier: BudgetTier,
+    /// Model reference (text) or worker (`model:<id>`, `claude`, …) for code.
+    pub model: String,
+}
+
+/// The rungs, cheapest first.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct Ladder {
+    pub rungs: Vec<Rung>,
+}
+
+/// What is wrong with a ladder.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct LadderError(pub String);
+
+impl Ladder {
+    /// A ladder of `models` in the order given, tiers assigned budget → standard → premium
+    /// (rungs past the third are premium).
+    pub fn from_models(models: &[String]) -> Ladder {
+        Ladder {
+            rungs: models
+                .iter()
+                .enumerate()
+                .map(|(i, model)| Rung {
+                    tier: LADDER_TIERS[i.min(LADDER_TIERS.len() - 1)],
+                    model: model.trim().to_owned(),
+                })
+                .collect(),
+        }
+    }
+
+    /// Checks the ladder: 1–[`MAX_RUNGS`] rungs, none empty.
+    ///
+    /// # Errors
+    /// [`LadderError`] saying what is wrong.
+    pub fn validate(&self) -> Result<(), LadderError> {
+        if self.rungs.is_empty() {
+            return Err(LadderError("a cascade needs at least one rung".into()));
+        }
+        if self.rungs.len() > MAX_RUNGS {
+            return Err(LadderError(format!(
+                "a cascade has at most {MAX_RUNGS} rungs, not {}",
+                self.rungs.len()
+            )));
+        }
+        if let Some(at) = self.rungs.iter().position(|r| r.model.trim().is_empty()) {
+            return Err(LadderError(format!("rung {} has no model", at + 1)));
+        }
+        Ok(())
+    }
+}
+
+/// A real failure of one rung: the only reasons a cascade escalates.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum FailureSignal {
+    /// The verification commands failed on the worker's change.
+    VerificationFailed { detail: String },
+    /// A gate (locked paths, secrets, size) blocked the change.
+    GateFailed { gate: String, detail: String },
+    /// The structured output did not match its schema, even after the repair request.
+    SchemaFailed { detail: String },
+    /// The provider failed after its retries (or the call timed out).
+    ProviderFailed { code: ErrorCode, message: String },
+    /// The judge model scored the answer below the threshold.
+    JudgeBelow { score: u8, threshold: u8 },
+}
+
+impl FailureSignal {
+    /// The failure as the next rung is told about it.
+    pub fn describe(&self) -> String {
+        match self {
+            FailureSignal::VerificationFailed { detail } => {
+                format!("The verification commands failed: {detail}")
+            }
+            FailureSignal::GateFailed { gate, detail } => {
+                format!("The {gate} gate blocked the change: {detail}")
+            }
+            FailureSignal::SchemaFailed { detail } => {
+                format!("The answer did not match the required JSON schema: {detail}")
+            }
+            FailureSignal::ProviderFailed { message, .. } => {
+                format!("The model call failed: {message}")
+            }
+            FailureSignal::JudgeBelow { score, threshold } => format!(
+                "A reviewer scored the previous answer {score}/10, below the required \
+                 {threshold}/10; give a better answer"
+            ),
+        }
+    }
+}
+
+/// How one rung ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RungOutcome {
+    /// It produced an accepted result.
+    Succeeded,
+    /// It failed with a signal: escalate if there is another rung.
+    Failed(FailureSignal),
+    /// The run stopped under it (canceled, out of time or budget): no escalation.
+    Stopped,
+}
+
+/// What the cascade does after rung `index` (0-based) ended with `outcome`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CascadeStep {
+    /// Rung `index` succeeded; the cascade is done.
+    Done { rung: usize },
+    /// Try rung `rung` next.
+    Escalate { rung: usize },
+    /// The last rung failed too.
+    Exhausted,
+    /// The run stopped; nothing more is tried.
+    Stopped,
+}
+
+/// The next step of `ladder` after rung `index` ended with `outcome`.
+pub fn next_step(ladder: &Ladder, index: usize, outcome: &RungOutcome) -> CascadeStep {
+    match outcome {
+        RungOutcome::Succeeded => CascadeStep::Done { rung: index },
+        RungOutcome::Stopped => CascadeStep::Stopped,
+        RungOutcome::Failed(_) if index + 1 < ladder.rungs.len() => {
+            CascadeStep::Escalate { rung: index + 1 }
+        }
+        RungOutcome::Failed(_) => CascadeStep::Exhausted,
+    }
+}
+
+/// A judge model and the score (1–10) an answer needs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct JudgeSpec {
+    pub model: String,
+    pub threshold: u8,
+}
+
+impl JudgeSpec {
+    /// Checks the threshold is 1–10 and a model is named.
+    ///
+    /// # Errors
+    /// [`LadderError`] saying what is wrong.
+    pub fn validate(&self) -> Result<(), LadderError> {
+        if self.model.trim().is_empty() {
+            return Err(LadderError("the judge needs a model".into()));
+        }
+        if !(1..=10).contains(&self.threshold) {
+            return Err(LadderError(format!(
+                "the judge threshold must be 1–10, not {}",
+                self.threshold
+            )));
+        }
+        Ok(())
+    }
+
+    /// The judge's verdict on `score` (`None`: the judge gave no readable score, which is a
+    /// failure of the judge, not of the answer: the answer is accepted).
+    pub fn verdict(&self, score: Option<u8>) -> RungOutcome {
+        match score {
+            Some(score) if score < self.threshold => {
+                RungOutcome::Failed(FailureSignal::JudgeBelow {
+                    score,
+                    threshold: self.threshold,
+                })
+            }
+            _ => RungOutcome::Succeeded,
+        }
+    }
+}
+
+/// The prompt asking a judge to score `answer` to `task`.
+pub fn judge_prompt(task: &str, answer: &str) -> String {
+    format!(
+        "You review answers. Score how well the answer solves the task, from 1 (useless) to 10 \
+         (excellent). Judge correctness and completeness, not length. Reply with the score on \
+         the last line as `Score: N`.\n\n# Task\n{}\n\n# Answer\n{}",
+        task.trim(),
+        answer.trim()
+    )
+}
+
+/// The judge's score: the last `Score: N` (1–10) in its reply.
+pub fn parse_judge_score(reply: &str) -> Option<u8> {
+    reply.lines().rev().find_map(|line| {
+        let line = line.trim().trim_matches(|c| c == '*' || c == '`');
+        let rest = line
+            .strip_prefix("Score:")
+            .or_else(|| line.strip_prefix("score:"))
+            .or_else(|| line.strip_prefix("SCORE:"))?;
+        let digits: String = rest
+            .trim()
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        digits.parse::<u8>().ok().filter(|s| (1..=10).contains(s))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ladder() -> Ladder {
+        Ladder::from_models(&["cheap".into(), "mid".into(), "top".into(), "more".into()])
+    }
+
+    #[test]
+    fn tiers_climb_from_budget_to_premium() {
+        let tiers: Vec<BudgetTier> = ladder().rungs.iter().map(|r| r.tier).collect();
+        assert_eq!(
+            tiers,
+            [
+                BudgetTier::Low,
+                BudgetTier::Medium,
+                BudgetTier::High,
+                BudgetTier::High
+            ]
+        );
+        assert!(ladder().validate().is_ok());
+        assert!(Ladder::default().validate().is_err());
+        assert!(Ladder::from_models(&[" ".into()]).validate().is_err());
+    }
+
+    #[test]
+    fn escalation_happens_only_on_a_failure_signal_and_stops_at_success() {
+        let ladder = ladder();
+        let failed = RungOutcome::Failed(FailureSignal::ProviderFailed {
+            code: ErrorCode::Provider,
+            message: "503".into(),
+        });
+        assert_eq!(
+            next_step(&ladder, 0, &failed),
+            CascadeStep::Escalate { rung: 1 }
+        );
+        assert_eq!(
+            next_step(&ladder, 1, &RungOutcome::Succeeded),
+            CascadeStep::Done { rung: 1 }
+        );
+        assert_eq!(next_step(&ladder, 3, &failed), CascadeStep::Exhausted);
+        assert_eq!(
+            next_step(&ladder, 0, &RungOutcome::Stopped),
+            CascadeStep::Stopped
+        );
+    }
+
+    #[test]
+    fn the_judge_fails_low_scores_only() {
+        let judge = JudgeSpec {
+            model: "j".into(),
+            threshold: 7,
+        };
+        assert!(judge.validate().is_ok());
+        assert_eq!(judge.verdict(Some(7)), RungOutcome::Succeeded);
+        assert!(matches!(
+            judge.verdict(Some(6)),
+            RungOutcome::Failed(FailureSignal::JudgeBelow {
+                score: 6,
+                threshold: 7
+            })
+        ));
+        assert_eq!(judge.verdict(None), RungOutcome::Succeeded);
+        assert_eq!(parse_judge_score("Fine work.\nScore: 8"), Some(8));
+        assert_eq!(parse_judge_score("**Score: 10**"), Some(10));
+        assert_eq!(parse_judge_score("Score: 0"), None);
+        assert_eq!(parse_judge_score("no score"), None);
+        assert!(JudgeSpec {
+            model: "j".into(),
+            threshold: 11
+        }
+        .validate()
+        .is_err());
+    }
+
+    #[test]
+    fn signals_describe_themselves_for_the_next_rung() {
+        let text = FailureSignal::JudgeBelow {
+            score: 3,
+            threshold: 7,
+        }
+        .describe();
+        assert!(text.contains("3/10") && text.contains("7/10"));
+        let json = serde_json::to_value(FailureSignal::GateFailed {
+            gate: "secrets".into(),
+            detail: "key".into(),
+        })
+        .expect("json");
+        assert_eq!(json["kind"], "gateFailed");
+    }
+}

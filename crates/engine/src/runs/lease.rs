@@ -1,0 +1,258 @@
+//! Run owner leases: which engine instance executes a live run, how it renews its lease and
+//! hears cancel requests from other processes, and what happens at open to runs whose owner
+//! is gone.
+//!
+//! Like attempts: a live run's row holds its owner's pid and a random token. The owner is
+//! gone when its process is not alive, or when it is this process but no open engine here
+//! holds the token (an engine dropped without closing). The owner renews its heartbeat every
+//! [`WATCH`] and reads `cancel_requested_ms` in the same statement, so another process's
+//! cancel reaches it within that time.
+
+use std::collections::HashSet;
+use std::hash::{BuildHasher, Hasher};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock};
+use std::time::Duration;
+
+use switchyard_core::run::{CallState, NodeState, RunReason, RunState};
+use switchyard_store::runs::nodes::NodeChanges;
+use switchyard_store::runs::{RunChanges, RunRow};
+
+use super::driver::{Control, Stop};
+use super::now_ms;
+use crate::{Engine, EngineError};
+
+/// How often an owner renews its lease and looks for a cancel request.
+pub(crate) const WATCH: Duration = Duration::from_millis(250);
+
+/// Run owner tokens of the engines open in this process.
+fn open_tokens() -> &'static Mutex<HashSet<String>> {
+    static TOKENS: OnceLock<Mutex<HashSet<String>>> = OnceLock::new();
+    TOKENS.get_or_init(|| Mutex::new(HashSet::new()))
+}
+
+fn random_u64() -> u64 {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
+    hasher.write_i64(now_ms());
+    hasher.write_u32(std::process::id());
+    hasher.finish()
+}
+
+/// A random number for ids.
+pub(crate) fn random_u32() -> u32 {
+    (random_u64() >> 32) as u32
+}
+
+/// A new run owner token, registered as open in this process until forgotten.
+pub(crate) fn new_owner_token() -> String {
+    let token = format!("r{:016x}{:016x}", random_u64(), random_u64());
+    open_tokens()
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .insert(token.clone());
+    token
+}
+
+/// Registers `token`, made by another process, as held in this one (a run handed over to
+/// this process is then not taken for an orphan here before it is adopted).
+pub(crate) fn hold_owner_token(token: &str) {
+    open_tokens()
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .insert(token.to_owned());
+}
+
+/// Unregisters `token` (its engine is gone).
+pub(crate) fn forget_owner_token(token: &str) {
+    open_tokens()
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .remove(token);
+}
+
+/// Whether a process with this id exists and is not a zombie (Linux `/proc`).
+fn pid_alive(pid: u32) -> bool {
+    let Ok(raw) = i32::try_from(pid) else {
+        return false;
+    };
+    if raw <= 0 {
+        return false;
+    }
+    let exists = match nix::sys::signal::kill(nix::unistd::Pid::from_raw(raw), None) {
+        Ok(()) | Err(nix::errno::Errno::EPERM) => true,
+        Err(_) => false,
+    };
+    let zombie = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|stat| {
+            stat.rsplit_once(") ")
+                .map(|(_, rest)| rest.starts_with('Z'))
+        })
+        .unwrap_or(false);
+    exists && !zombie
+}
+
+/// Whether the owner recorded on `row` is gone.
+pub(crate) fn owner_gone(row: &RunRow) -> bool {
+    let (Some(pid), Some(token)) = (row.owner_pid, row.owner_token.as_deref()) else {
+        return true;
+    };
+    if pid == std::process::id() {
+        return !open_tokens()
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .contains(token);
+    }
+    !pid_alive(pid)
+}
+
+impl Engine {
+    /// At open: live runs whose owner is gone become `interrupted`.
+    pub(crate) async fn runs_startup(&self) {
+        let rows = match self.store().live_runs().await {
+            Ok(rows) => rows,
+            Err(error) => {
+                tracing::warn!(%error, "could not check live runs for lost owners");
+                return;
+            }
+        };
+        for row in rows {
+            if let Err(error) = self.interrupt_run_if_orphaned(&row).await {
+                tracing::warn!(run = %row.id, %error, "could not interrupt an orphaned run");
+            }
+        }
+    }
+
+    /// Marks live `row` interrupted if its owner is gone: its live nodes become
+    /// `interrupted`, calls it left in flight count as spent at their reservation, and the
+    /// lease is released. `true` when it did.
+    pub(crate) async fn interrupt_run_if_orphaned(
+        &self,
+        row: &RunRow,
+    ) -> Result<bool, EngineError> {
+        if !row.state.is_live() || !owner_gone(row) {
+            return Ok(false);
+        }
+        let dead = row.owner_token.clone();
+        self.interrupt_run(
+            row,
+            dead.as_deref(),
+            "its owner is gone; recover it to continue",
+        )
+        .await
+    }
+
+    /// Moves live `row`, leased by `owner`, to `interrupted` (nodes first, then the run).
+    async fn interrupt_run(
+        &self,
+        row: &RunRow,
+        owner: Option<&str>,
+        note: &str,
+    ) -> Result<bool, EngineError> {
+        if let Some(token) = owner {
+            for node in self.store().run_nodes(&row.id).await? {
+                if node.state.is_live() {
+                    self.move_node(
+                        &row.id,
+                        &node.node_id,
+                        node.state,
+                        NodeState::Interrupted,
+                        Some(token),
+                        NodeChanges::new(),
+                        Some(note.to_owned()),
+                    )
+                    .await?;
+                }
+            }
+            let lost = self
+                .store()
+                .settle_lost_calls(&row.id, token, now_ms())
+                .await?;
+            if !lost.is_empty() {
+                let after = self.run_row(&row.id).await?;
+                for call in &lost {
+                    self.log_budget(
+                        &row.id,
+                        super::events::BudgetMove {
+                            node_id: &call.node_id,
+                            n: call.n,
+                            model: &call.model,
+                            state: CallState::Failed,
+                            reserved_usd: call.reserved_usd,
+                            cost_usd: call.reserved_usd,
+                            spent_usd: after.spent_usd,
+                            run_reserved_usd: after.reserved_usd,
+                        },
+                    )
+                    .await?;
+                }
+            }
+        }
+        let moved = self
+            .move_run(
+                row,
+                RunState::Interrupted,
+                owner,
+                Some(RunReason::Interrupted),
+                RunChanges::new().release(),
+                Some(note.to_owned()),
+            )
+            .await?;
+        if moved {
+            tracing::info!(run = %row.id, "run interrupted: {note}");
+        }
+        Ok(moved)
+    }
+
+    /// At close: runs this engine still executes become `interrupted` (their tasks were
+    /// stopped by the supervisor's shutdown), so the next start can recover them.
+    pub(crate) async fn runs_close(&self) {
+        let rows = match self.store().live_runs().await {
+            Ok(rows) => rows,
+            Err(error) => {
+                tracing::warn!(%error, "could not read live runs at close");
+                return;
+            }
+        };
+        let token = self.runs.token.clone();
+        for row in rows
+            .iter()
+            .filter(|r| r.owner_token.as_deref() == Some(token.as_str()))
+        {
+            if let Err(error) = self
+                .interrupt_run(
+                    row,
+                    Some(&token),
+                    "the engine closed while the run was live",
+                )
+                .await
+            {
+                tracing::warn!(run = %row.id, %error, "could not record the interruption at close");
+            }
+        }
+    }
+
+    /// Renews this engine's lease on run `id` every [`WATCH`] and stops the run when another
+    /// process asks for a cancel or the lease is lost. Never returns.
+    pub(crate) async fn watch_run(&self, id: &str, control: &Control) {
+        loop {
+            tokio::time::sleep(WATCH).await;
+            match self
+                .store()
+                .heartbeat_run(id, &self.runs.token, now_ms())
+                .await
+            {
+                Ok(Some(None)) => {}
+                Ok(Some(Some(_))) => control.stop(Stop::Canceled),
+                Ok(None) => {
+                    tracing::warn!(run = %id, "run lease lost; stopping");
+                    control.stop(Stop::LeaseLost);
+                    std::future::pending::<()>().await;
+                }
+                Err(error) => tracing::warn!(run = %id, %error, "run heartbeat failed"),
+            }
+        }
+    }
+}

@@ -1,0 +1,554 @@
+//! From a request to nodes: what each mode runs, with which models, what it could cost at
+//! most, and what the user should know. [`Engine::preview_run`] returns it for the launch
+//! form; [`Engine::start_run`] records exactly what it resolves to.
+
+use std::collections::{HashMap, HashSet};
+
+use switchyard_core::catalog::card::Pricing;
+use switchyard_core::providers::ProviderKind;
+use switchyard_core::roles::ComposeRequest;
+use switchyard_core::routing::plan::{recompute, validate_plan, Plan, PlanMode, Severity};
+use switchyard_core::routing::{pick, BudgetTier, PlanTaskRequest, RouteTaskRequest};
+use switchyard_core::run::cascade::LADDER_TIERS;
+use switchyard_core::run::dag::{self, DagNode};
+use switchyard_core::run::ledger::worst_case_usd;
+use switchyard_core::run::limits::{self, SETTING_BASELINE_MODEL};
+use switchyard_core::run::savings::default_baseline;
+use switchyard_core::run::{
+    Join, Ladder, NodeKind, NodeRole, NodeSpec, NodeState, RunLimits, RunMode, RunPreview,
+    RunRequest,
+};
+
+use super::code::{worker_for, worker_model};
+use crate::{Engine, EngineError};
+
+/// The longest task accepted, in characters.
+pub const MAX_TASK_CHARS: usize = 100_000;
+/// Collective members when the request names none.
+pub const DEFAULT_MEMBERS: u32 = 3;
+/// Collective members accepted.
+pub const MEMBERS: std::ops::RangeInclusive<u32> = 2..=6;
+
+/// A request resolved: its preview plus what executing it needs.
+#[derive(Debug)]
+pub(crate) struct Resolved {
+    pub preview: RunPreview,
+    /// Models that cannot be called (no route, no key, no price), with why.
+    pub refused: Vec<(String, EngineError)>,
+    /// A code run's base: the repository's head now.
+    pub base: Option<String>,
+}
+
+fn spec(id: &str, task: &str, role: NodeRole, model: Option<String>) -> NodeSpec {
+    NodeSpec {
+        id: id.to_owned(),
+        task: task.to_owned(),
+        kind: NodeKind::Text,
+        role,
+        model,
+        worker: None,
+        depends_on: Vec::new(),
+        join: Join::All,
+        context_from: Vec::new(),
+    }
+}
+
+/// A code node run by `worker` (its model, for the model worker, is what gets priced).
+fn code_spec(id: &str, task: &str, role: NodeRole, worker: String) -> NodeSpec {
+    NodeSpec {
+        kind: NodeKind::Code,
+        model: worker_model(&worker),
+        worker: Some(worker),
+        ..spec(id, task, role, None)
+    }
+}
+
+/// The models a ladder's rungs call (for code, only rungs run by the model worker).
+pub(crate) fn ladder_models(ladder: &Ladder, code: bool) -> Vec<String> {
+    ladder
+        .rungs
+        .iter()
+        .filter_map(|r| {
+            if code {
+                worker_model(&worker_for(&r.model))
+            } else {
+                Some(r.model.clone())
+            }
+        })
+        .collect()
+}
+
+fn invalid(message: impl Into<String>) -> EngineError {
+    EngineError::InvalidInput(message.into())
+}
+
+/// A plan's steps as the outline every step's context carries.
+pub(crate) fn outline_of(plan: &Plan) -> String {
+    plan.steps()
+        .iter()
+        .map(|s| {
+            let after = if s.depends_on.is_empty() {
+                String::new()
+            } else {
+                format!(" (after {})", s.depends_on.join(", "))
+            };
+            format!("- {}: {}{after}", s.id, s.task.trim())
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+impl Engine {
+    /// What `request` would run: its nodes with models, the ladder or plan, warnings, and
+    /// the estimated worst-case cost. Nothing is recorded.
+    ///
+    /// Errors: `InvalidInput` (empty task, bad limits, a plan that does not validate, a
+    /// swarm with code nodes), `NotFound` (no model fits), `Role` errors of the preset.
+    pub async fn preview_run(&self, request: RunRequest) -> Result<RunPreview, EngineError> {
+        Ok(self.resolve_run(&request).await?.preview)
+    }
+
+    /// The limits from the settings and the max parallel runs, warnings logged.
+    pub(crate) async fn run_settings(&self) -> Result<(RunLimits, u32), EngineError> {
+        let keys = [
+            limits::SETTING_MAX_PARALLEL_RUNS,
+            limits::SETTING_MAX_PARALLEL_NODES,
+            limits::SETTING_NODE_TIMEOUT,
+            limits::SETTING_CODE_NODE_TIMEOUT,
+            limits::SETTING_RUN_TIMEOUT,
+            limits::SETTING_MAX_USD,
+            limits::SETTING_CLI_RESERVATION,
+        ];
+        let mut values = HashMap::new();
+        for key in keys {
+            if let Some(value) = self.store().setting(key).await? {
+                values.insert(key, value);
+            }
+        }
+        let (limits, runs, warnings) = RunLimits::from_settings(|key| values.get(key).cloned());
+        for warning in warnings {
+            tracing::warn!("{warning}");
+        }
+        Ok((limits, runs))
+    }
+
+    /// The price a run pays for `model`: free for local servers, else the catalog's.
+    /// Errors: routing's (`InvalidInput`, `NotFound`, `MissingCredential`, …), or
+    /// `InvalidInput` for a model without a known price.
+    pub(crate) async fn model_pricing(&self, model: &str) -> Result<Pricing, EngineError> {
+        let routed = self.route_model(model).await?;
+        if routed.provider.kind == ProviderKind::Local {
+            return Ok(Pricing {
+                prompt_per_m: Some(0.0),
+                completion_per_m: Some(0.0),
+            });
+        }
+        match self.catalog_pricing(model).await {
+            Some(p) if p.prompt_per_m.is_some() && p.completion_per_m.is_some() => Ok(p),
+            _ => Err(invalid(format!(
+                "{model} has no known price in the catalog; under a USD cap only priced or \
+                 local models can be called"
+            ))),
+        }
+    }
+
+    /// The best usable model for `task` in `tier`, without recording a pick.
+    async fn route_pick(&self, task: &str, tier: BudgetTier) -> Result<String, EngineError> {
+        let mut request = RouteTaskRequest::new(task);
+        request.budget = tier;
+        let classification = self.classify_assisted(task).await;
+        let route = request
+            .route_request(&classification)
+            .map_err(|e| invalid(e.to_string()))?;
+        let inputs = self.route_inputs(false).await?;
+        inputs
+            .with_context(|ctx| pick(&route, ctx))
+            .map(|p| p.id)
+            .map_err(|e| EngineError::NotFound(e.to_string()))
+    }
+
+    /// The baseline savings are measured against: the setting, else the catalog's top
+    /// general model; with its prices.
+    async fn baseline(&self) -> Option<(String, Pricing)> {
+        let chosen = self
+            .store()
+            .setting(SETTING_BASELINE_MODEL)
+            .await
+            .ok()
+            .flatten();
+        let state = self.catalog_state().await.ok()?;
+        let model = match chosen
+            .map(|m| m.trim().to_owned())
+            .filter(|m| !m.is_empty())
+        {
+            Some(model) => model,
+            None => default_baseline(&state.catalog.models)?.id.clone(),
+        };
+        let pricing = self.catalog_pricing(&model).await?;
+        pricing.blended_per_m()?;
+        Some((model, pricing))
+    }
+
+    /// Resolves `request` (see [`Engine::preview_run`]).
+    pub(crate) async fn resolve_run(&self, request: &RunRequest) -> Result<Resolved, EngineError> {
+        let task = request.task.trim();
+        if task.is_empty() {
+            return Err(invalid("the task is empty"));
+        }
+        if task.chars().count() > MAX_TASK_CHARS {
+            return Err(invalid(format!(
+                "the task is longer than {MAX_TASK_CHARS} characters"
+            )));
+        }
+        let (settings, _) = self.run_settings().await?;
+        let mut limits = settings.with(&request.limits.unwrap_or_default());
+        if let Some(max_usd) = request.max_usd {
+            limits.max_usd = max_usd;
+        }
+        limits.validate().map_err(|e| invalid(e.0))?;
+        let code = request
+            .repo
+            .as_deref()
+            .is_some_and(|r| !r.trim().is_empty());
+        if code && matches!(request.mode, RunMode::Plan | RunMode::Swarm) {
+            return Err(invalid(format!(
+                "{} with code nodes is not supported yet",
+                request.mode.as_str()
+            )));
+        }
+        if code && request.judge.is_some() {
+            return Err(invalid(
+                "a judge scores text answers; code cascades escalate on their gates",
+            ));
+        }
+        let mut base = None;
+        if let Some(repo) = request.repo.as_deref().filter(|_| code) {
+            base = Some(self.detect_verification(repo).await?.head);
+        }
+        if let Some(judge) = &request.judge {
+            judge.validate().map_err(|e| invalid(e.0))?;
+        }
+        let tier = request.budget.unwrap_or_default();
+        let mut warnings = Vec::new();
+        let given: Vec<String> = request
+            .models
+            .iter()
+            .flatten()
+            .map(|m| m.trim().to_owned())
+            .filter(|m| !m.is_empty())
+            .collect();
+        let mut ladder = None;
+        let mut plan = None;
+        let nodes = match request.mode {
+            RunMode::Single if !code => {
+                let model = match given.first() {
+                    Some(model) => model.clone(),
+                    None => self.route_pick(task, tier).await?,
+                };
+                vec![spec("n1", task, NodeRole::Single, Some(model))]
+            }
+            RunMode::Single => {
+                let worker = match (&request.worker, given.first()) {
+                    (Some(worker), _) if !worker.trim().is_empty() => worker.trim().to_owned(),
+                    (_, Some(entry)) => worker_for(entry),
+                    _ => worker_for(&self.route_pick(task, tier).await?),
+                };
+                vec![code_spec("n1", task, NodeRole::Single, worker)]
+            }
+            RunMode::Collective if code => {
+                let members: Vec<String> = if given.is_empty() {
+                    let count = request.members.unwrap_or(DEFAULT_MEMBERS);
+                    let mut route = RouteTaskRequest::new(task);
+                    route.budget = tier;
+                    let found = self.recommend_models(route, count.clamp(2, 5)).await?;
+                    found
+                        .models
+                        .into_iter()
+                        .map(|m| worker_for(&m.id))
+                        .collect()
+                } else {
+                    given.iter().map(|g| worker_for(g)).collect()
+                };
+                if !(2..=5).contains(&members.len()) {
+                    return Err(invalid(format!(
+                        "a code collective compares 2–5 workers, not {}",
+                        members.len()
+                    )));
+                }
+                members
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, w)| code_spec(&format!("m{}", i + 1), task, NodeRole::Member, w))
+                    .collect()
+            }
+            RunMode::Collective => {
+                let members = if given.is_empty() {
+                    let count = request.members.unwrap_or(DEFAULT_MEMBERS);
+                    if !MEMBERS.contains(&count) {
+                        return Err(invalid(format!(
+                            "a collective has {}–{} members, not {count}",
+                            MEMBERS.start(),
+                            MEMBERS.end()
+                        )));
+                    }
+                    let mut route = RouteTaskRequest::new(task);
+                    route.budget = tier;
+                    let found = self.recommend_models(route, count).await?;
+                    found.models.into_iter().map(|m| m.id).collect::<Vec<_>>()
+                } else {
+                    given.clone()
+                };
+                if members.len() < 2 {
+                    warnings.push(format!(
+                        "only {} model qualified; the collective has one member",
+                        members.len()
+                    ));
+                }
+                let merge_model = match self.route_pick(task, tier).await {
+                    Ok(model) => model,
+                    Err(_) => members.first().cloned().unwrap_or_default(),
+                };
+                let mut nodes: Vec<NodeSpec> = members
+                    .iter()
+                    .enumerate()
+                    .map(|(i, m)| {
+                        spec(
+                            &format!("m{}", i + 1),
+                            task,
+                            NodeRole::Member,
+                            Some(m.clone()),
+                        )
+                    })
+                    .collect();
+                let ids: Vec<String> = nodes.iter().map(|n| n.id.clone()).collect();
+                let mut merge = spec("merge", task, NodeRole::Merge, Some(merge_model));
+                merge.depends_on = ids.clone();
+                merge.context_from = ids;
+                merge.join = Join::Any;
+                nodes.push(merge);
+                nodes
+            }
+            RunMode::Cascade => {
+                let built = match &request.ladder {
+                    Some(models) => Ladder::from_models(models),
+                    None => {
+                        let mut models: Vec<String> = Vec::new();
+                        for tier in LADDER_TIERS {
+                            if let Ok(model) = self.route_pick(task, tier).await {
+                                if !models.contains(&model) {
+                                    models.push(model);
+                                }
+                            }
+                        }
+                        if models.is_empty() {
+                            return Err(EngineError::NotFound(
+                                "no model fits any tier of the cascade; name the ladder".into(),
+                            ));
+                        }
+                        Ladder::from_models(&models)
+                    }
+                };
+                built.validate().map_err(|e| invalid(e.0))?;
+                let first = built.rungs.first().map(|r| r.model.clone());
+                ladder = Some(built);
+                match (code, first) {
+                    (true, Some(first)) => {
+                        vec![code_spec("c1", task, NodeRole::Cascade, worker_for(&first))]
+                    }
+                    (_, first) => vec![spec("c1", task, NodeRole::Cascade, first)],
+                }
+            }
+            RunMode::Plan | RunMode::Swarm => {
+                let mode = if request.mode == RunMode::Plan {
+                    PlanMode::Plan
+                } else {
+                    PlanMode::Swarm
+                };
+                let planned = match &request.plan {
+                    Some(plan) if plan.mode() != mode => {
+                        return Err(invalid(format!(
+                            "the plan given is a {:?} plan, not a {} one",
+                            plan.mode(),
+                            request.mode.as_str()
+                        )))
+                    }
+                    Some(plan) => plan.clone(),
+                    None => {
+                        self.plan_task(PlanTaskRequest {
+                            task: task.to_owned(),
+                            mode,
+                            budget: tier,
+                            max_price: None,
+                            any_provider: false,
+                            use_model_planner: false,
+                            planner_model: None,
+                        })
+                        .await?
+                    }
+                };
+                // The structure only: a step's model may be any reference a provider serves
+                // (`<provider>:<model>`), checked below by routing and pricing it.
+                let mut checked = planned;
+                recompute(&mut checked);
+                let errors: Vec<String> = validate_plan(&checked)
+                    .iter()
+                    .filter(|i| i.severity == Severity::Error)
+                    .map(|i| i.message.clone())
+                    .collect();
+                if !errors.is_empty() {
+                    return Err(invalid(format!(
+                        "the plan cannot run: {}",
+                        errors.join("; ")
+                    )));
+                }
+                warnings.extend(checked.warnings().iter().cloned());
+                let steps = checked.steps();
+                let mut nodes = Vec::with_capacity(steps.len());
+                let mut earlier: Vec<String> = Vec::new();
+                for step in steps {
+                    let model = step
+                        .model
+                        .clone()
+                        .or_else(|| given.first().cloned())
+                        .ok_or_else(|| {
+                            invalid(format!("step {} has no model; choose one", step.id))
+                        })?;
+                    let mut node = spec(&step.id, &step.task, NodeRole::Step, Some(model));
+                    if request.mode == RunMode::Plan {
+                        node.depends_on = earlier.last().cloned().into_iter().collect();
+                        node.context_from = earlier.clone();
+                    } else {
+                        node.depends_on = step.depends_on.clone();
+                        node.context_from = step.depends_on.clone();
+                    }
+                    earlier.push(step.id.clone());
+                    nodes.push(node);
+                }
+                plan = Some(checked.clone());
+                nodes
+            }
+        };
+        let graph: Vec<DagNode> = nodes
+            .iter()
+            .map(|n| DagNode {
+                id: n.id.clone(),
+                depends_on: n.depends_on.clone(),
+                state: NodeState::Pending,
+                join: n.join,
+            })
+            .collect();
+        dag::validate(&graph).map_err(|e| invalid(e.to_string()))?;
+        if nodes.iter().any(|n| !switchyard_core::run::valid_id(&n.id)) {
+            return Err(invalid("node ids are 1–64 letters, digits, - or _"));
+        }
+
+        let mut models: Vec<String> = nodes.iter().filter_map(|n| n.model.clone()).collect();
+        if let Some(ladder) = &ladder {
+            models.extend(ladder_models(ladder, code));
+        }
+        if let Some(judge) = &request.judge {
+            models.push(judge.model.trim().to_owned());
+        }
+        let mut seen = HashSet::new();
+        models.retain(|m| seen.insert(m.clone()));
+        let mut prices = HashMap::new();
+        let mut refused = Vec::new();
+        for model in models {
+            match self.model_pricing(&model).await {
+                Ok(pricing) => {
+                    prices.insert(model, pricing);
+                }
+                Err(error) => {
+                    warnings.push(format!("{model} cannot be called: {error}"));
+                    refused.push((model, error));
+                }
+            }
+        }
+        let worst_case_usd = worst_case(&nodes, ladder.as_ref(), request, &limits, &prices, task);
+        // An unknown preset is refused now, not when the first node starts.
+        if let Some(preset) = request
+            .preset
+            .as_deref()
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+        {
+            self.compose_role(ComposeRequest {
+                task: task.to_owned(),
+                persona: None,
+                stack: Vec::new(),
+                domain: None,
+                format: None,
+                guardrails: Vec::new(),
+                preset: Some(preset.to_owned()),
+            })
+            .await?;
+        }
+        let baseline = self.baseline().await;
+        Ok(Resolved {
+            preview: RunPreview {
+                mode: request.mode,
+                task: task.to_owned(),
+                nodes,
+                ladder,
+                plan,
+                warnings,
+                worst_case_usd,
+                limits,
+                baseline_model: baseline.as_ref().map(|(m, _)| m.clone()),
+            },
+            refused,
+            base,
+        })
+    }
+}
+
+/// The estimated most the run could cost: every call at its whole output cap, each prompt
+/// the task plus its inputs at their whole output caps (cascades: every rung, and its judge).
+/// `None` when a model's price is unknown.
+fn worst_case(
+    nodes: &[NodeSpec],
+    ladder: Option<&Ladder>,
+    request: &RunRequest,
+    limits: &RunLimits,
+    prices: &HashMap<String, Pricing>,
+    task: &str,
+) -> Option<f64> {
+    let out = limits.max_output_tokens;
+    let task_tokens = u32::try_from(task.len()).unwrap_or(u32::MAX);
+    let call = |model: &str, inputs: usize| -> Option<f64> {
+        let prompt = task_tokens
+            .saturating_add(out.saturating_mul(u32::try_from(inputs).unwrap_or(u32::MAX)));
+        worst_case_usd(prompt, out, prices.get(model)?)
+    };
+    let mut total = 0.0;
+    for node in nodes {
+        if node.kind == NodeKind::Code {
+            let attempt = |worker: &str| match worker_model(worker) {
+                Some(model) => {
+                    let p = prices.get(&model)?;
+                    let price = p.prompt_per_m?.max(p.completion_per_m?);
+                    Some(f64::from(crate::attempts::MODEL_MAX_TOKENS) * price / 1e6)
+                }
+                None => Some(limits.cli_reservation_usd),
+            };
+            match (node.role, ladder) {
+                (NodeRole::Cascade, Some(ladder)) => {
+                    for rung in &ladder.rungs {
+                        total += attempt(&worker_for(&rung.model))?;
+                    }
+                }
+                _ => total += attempt(node.worker.as_deref()?)?,
+            }
+        } else if node.role == NodeRole::Cascade {
+            for rung in ladder.map(|l| l.rungs.as_slice()).unwrap_or_default() {
+                total += call(&rung.model, 0)?;
+                if let Some(judge) = &request.judge {
+                    total += call(judge.model.trim(), 1)?;
+                }
+            }
+        } else {
+            total += call(node.model.as_deref()?, node.context_from.len())?;
+        }
+    }
+    Some(total)
+}

@@ -1,0 +1,412 @@
+//! What a text node does: build its context (recorded as its trace), make its call — or, for
+//! a cascade, climb the ladder until a rung succeeds — and store the answer as its artifact.
+
+use switchyard_core::error::ErrorCode;
+use switchyard_core::run::cascade::{judge_prompt, next_step, parse_judge_score, CascadeStep};
+use switchyard_core::run::collective::{merge_context, parse_used_inputs, MemberAnswer};
+use switchyard_core::run::context::{ContextBuilder, NodeContext, DEFAULT_CONTEXT_CHARS};
+use switchyard_core::run::{CallPurpose, FailureSignal, NodeRole, NodeState, RungOutcome};
+use switchyard_store::runs::nodes::{NodeChanges, NodeRow};
+
+use super::artifacts::{output_path, read_output, write_output};
+use super::call::{CallError, CallSpec};
+use super::driver::RunCtx;
+use super::now_ms;
+use crate::EngineError;
+
+/// An answer to store as the node's output.
+struct Answer {
+    text: String,
+    model: String,
+    rung: Option<u32>,
+    used_inputs: Option<Vec<u32>>,
+}
+
+/// Runs text node `node`
+/// (chosen by the driver, still `pending`) to its end; returns the state it ended in.
+pub(crate) async fn run_text_node(ctx: &RunCtx, node: &NodeRow) -> NodeState {
+    let mut begun = false;
+    let result = match node.role {
+        NodeRole::Cascade => cascade(ctx, node, &mut begun).await,
+        NodeRole::Merge => merge(ctx, node, &mut begun).await,
+        _ => single(ctx, node, &mut begun).await,
+    };
+    ctx.engine.runs.drop_live(&ctx.run_id, &node.node_id);
+    if !begun && !ctx.begin_node(&node.node_id, None).await {
+        return NodeState::Pending;
+    }
+    match result {
+        Ok(answer) => store_answer(ctx, node, answer).await,
+        Err(end) => end.apply(ctx, node).await,
+    }
+}
+
+/// How a node that produced no answer ends.
+enum NoAnswer {
+    Failed(ErrorCode, String),
+    Budget(String),
+    Stopped,
+}
+
+impl NoAnswer {
+    async fn apply(self, ctx: &RunCtx, node: &NodeRow) -> NodeState {
+        match self {
+            NoAnswer::Failed(code, message) => {
+                ctx.fail_node(&node.node_id, NodeState::Running, code, &message)
+                    .await
+            }
+            NoAnswer::Budget(message) => {
+                let message = format!("budget_exceeded: {message}");
+                ctx.fail_node(
+                    &node.node_id,
+                    NodeState::Running,
+                    ErrorCode::InvalidInput,
+                    &message,
+                )
+                .await
+            }
+            NoAnswer::Stopped => ctx.stop_node(&node.node_id, NodeState::Running).await,
+        }
+    }
+}
+
+impl From<CallError> for NoAnswer {
+    fn from(error: CallError) -> Self {
+        match error {
+            CallError::Failed { code, message, .. } => NoAnswer::Failed(code, message),
+            CallError::Budget(message) => NoAnswer::Budget(message),
+            CallError::Stopped => NoAnswer::Stopped,
+        }
+    }
+}
+
+impl From<EngineError> for NoAnswer {
+    fn from(error: EngineError) -> Self {
+        NoAnswer::Failed(error.code(), error.to_string())
+    }
+}
+
+/// Records `context`'s trace on the node, starting it (`running`) if it has not begun.
+async fn record_trace(ctx: &RunCtx, node: &NodeRow, context: &NodeContext, begun: &mut bool) {
+    let json = serde_json::to_string(&context.trace).ok();
+    if *begun {
+        if let Some(json) = json {
+            ctx.move_node_in_place(&node.node_id, NodeChanges::new().trace(json))
+                .await;
+        }
+    } else {
+        *begun = ctx.begin_node(&node.node_id, json).await;
+    }
+}
+
+/// The outputs of the nodes `node` takes context from, in its order (done ones only).
+async fn inputs(ctx: &RunCtx, node: &NodeRow) -> Result<Vec<(NodeRow, String)>, NoAnswer> {
+    let all = ctx
+        .engine
+        .store()
+        .run_nodes(&ctx.run_id)
+        .await
+        .map_err(EngineError::from)?;
+    let mut found = Vec::new();
+    for id in &node.context_from {
+        let Some(input) = all.iter().find(|n| &n.node_id == id) else {
+            continue;
+        };
+        if !input.state.satisfies_dependents() {
+            continue;
+        }
+        let (Some(path), Some(sha)) = (&input.output_path, &input.output_sha256) else {
+            continue;
+        };
+        match read_output(path, sha).await {
+            Some(text) => found.push((input.clone(), text)),
+            None => {
+                return Err(NoAnswer::Failed(
+                    ErrorCode::NotFound,
+                    format!("the output of {id} is missing or changed since it was stored"),
+                ))
+            }
+        }
+    }
+    Ok(found)
+}
+
+/// The prompt of a single, member or step node.
+async fn context_of(ctx: &RunCtx, node: &NodeRow) -> Result<NodeContext, NoAnswer> {
+    let mut builder = ContextBuilder::new().task(&ctx.task);
+    if node.role == NodeRole::Step {
+        builder = builder.plan(&ctx.outline).step(&node.node_id, &node.task);
+        for (input, text) in inputs(ctx, node).await? {
+            builder = builder.input(
+                &input.node_id,
+                &format!("Output of {} ({})", input.node_id, first_line(&input.task)),
+                &text,
+            );
+        }
+    }
+    Ok(builder.build(DEFAULT_CONTEXT_CHARS))
+}
+
+fn first_line(text: &str) -> String {
+    let line = text.lines().next().unwrap_or_default().trim();
+    line.chars().take(80).collect()
+}
+
+async fn single(ctx: &RunCtx, node: &NodeRow, begun: &mut bool) -> Result<Answer, NoAnswer> {
+    let model = node.model.clone().ok_or_else(|| {
+        NoAnswer::Failed(
+            ErrorCode::InvalidInput,
+            format!("node {} has no model", node.node_id),
+        )
+    })?;
+    let context = context_of(ctx, node).await?;
+    record_trace(ctx, node, &context, begun).await;
+    let answer = ctx
+        .call(CallSpec {
+            node_id: &node.node_id,
+            purpose: CallPurpose::Answer,
+            model: &model,
+            rung: None,
+            system: ctx.system.clone(),
+            prompt: context.prompt,
+            live: Some(ctx.engine.runs.live_text(&ctx.run_id, &node.node_id)),
+        })
+        .await?;
+    Ok(Answer {
+        text: answer.text,
+        model,
+        rung: None,
+        used_inputs: None,
+    })
+}
+
+async fn merge(ctx: &RunCtx, node: &NodeRow, begun: &mut bool) -> Result<Answer, NoAnswer> {
+    let model = node.model.clone().ok_or_else(|| {
+        NoAnswer::Failed(
+            ErrorCode::InvalidInput,
+            "the merge node has no model".into(),
+        )
+    })?;
+    let members: Vec<MemberAnswer> = inputs(ctx, node)
+        .await?
+        .into_iter()
+        .map(|(input, text)| MemberAnswer {
+            node_id: input.node_id,
+            model: input.model.unwrap_or_default(),
+            text,
+        })
+        .collect();
+    if members.is_empty() {
+        return Err(NoAnswer::Failed(
+            ErrorCode::NotFound,
+            "no member answered; there is nothing to merge".into(),
+        ));
+    }
+    let context = merge_context(&ctx.task, &members, DEFAULT_CONTEXT_CHARS);
+    record_trace(ctx, node, &context, begun).await;
+    let answer = ctx
+        .call(CallSpec {
+            node_id: &node.node_id,
+            purpose: CallPurpose::Answer,
+            model: &model,
+            rung: None,
+            system: ctx.system.clone(),
+            prompt: context.prompt,
+            live: Some(ctx.engine.runs.live_text(&ctx.run_id, &node.node_id)),
+        })
+        .await?;
+    let used = parse_used_inputs(&answer.text, members.len());
+    Ok(Answer {
+        text: answer.text,
+        model,
+        rung: None,
+        used_inputs: used,
+    })
+}
+
+/// The failures earlier rungs of this node recorded (a recovered cascade continues after
+/// them), as `(rung, signal)`, oldest first.
+async fn earlier_failures(ctx: &RunCtx, node: &NodeRow) -> Vec<(u32, FailureSignal)> {
+    let calls = ctx
+        .engine
+        .store()
+        .run_calls(&ctx.run_id)
+        .await
+        .unwrap_or_default();
+    calls
+        .into_iter()
+        .filter(|c| c.node_id == node.node_id && c.purpose == CallPurpose::Answer)
+        .filter_map(|c| {
+            let signal: FailureSignal = serde_json::from_str(c.signal_json.as_deref()?).ok()?;
+            Some((c.rung?, signal))
+        })
+        .collect()
+}
+
+async fn cascade(ctx: &RunCtx, node: &NodeRow, begun: &mut bool) -> Result<Answer, NoAnswer> {
+    let Some(ladder) = ctx.ladder.clone() else {
+        return Err(NoAnswer::Failed(
+            ErrorCode::Internal,
+            "the cascade has no ladder".into(),
+        ));
+    };
+    let mut failures = earlier_failures(ctx, node).await;
+    let mut index = failures
+        .iter()
+        .map(|(rung, _)| *rung as usize)
+        .max()
+        .unwrap_or(0);
+    let mut last_error = None;
+    while let Some(rung) = ladder.rungs.get(index) {
+        let number = u32::try_from(index + 1).unwrap_or(u32::MAX);
+        let mut builder = ContextBuilder::new().task(&ctx.task);
+        for (at, signal) in &failures {
+            builder = builder.failure(*at, &signal.describe());
+        }
+        let context = builder.build(DEFAULT_CONTEXT_CHARS);
+        record_trace(ctx, node, &context, begun).await;
+        ctx.move_node_in_place(
+            &node.node_id,
+            NodeChanges::new()
+                .rung(Some(number))
+                .model(Some(rung.model.clone())),
+        )
+        .await;
+        let answered = ctx
+            .call(CallSpec {
+                node_id: &node.node_id,
+                purpose: CallPurpose::Answer,
+                model: &rung.model,
+                rung: Some(number),
+                system: ctx.system.clone(),
+                prompt: context.prompt,
+                live: Some(ctx.engine.runs.live_text(&ctx.run_id, &node.node_id)),
+            })
+            .await;
+        let (outcome, answer) = match answered {
+            Ok(answer) => (judge(ctx, node, number, &answer.text).await?, Some(answer)),
+            Err(error) => match error.signal() {
+                Some(signal) => (RungOutcome::Failed(signal), None),
+                None => return Err(error.into()),
+            },
+        };
+        match next_step(&ladder, index, &outcome) {
+            CascadeStep::Done { .. } => {
+                let Some(answer) = answer else {
+                    return Err(NoAnswer::Failed(ErrorCode::Internal, "no answer".into()));
+                };
+                return Ok(Answer {
+                    text: answer.text,
+                    model: rung.model.clone(),
+                    rung: Some(number),
+                    used_inputs: None,
+                });
+            }
+            CascadeStep::Stopped => return Err(NoAnswer::Stopped),
+            step => {
+                if let RungOutcome::Failed(signal) = outcome {
+                    if let (Some(answer), Ok(json)) = (&answer, serde_json::to_string(&signal)) {
+                        let _ = ctx
+                            .engine
+                            .store()
+                            .set_call_signal(
+                                &ctx.run_id,
+                                &node.node_id,
+                                answer.n,
+                                ctx.token(),
+                                &json,
+                            )
+                            .await;
+                    }
+                    last_error = Some(signal.describe());
+                    failures.push((number, signal));
+                }
+                match step {
+                    CascadeStep::Escalate { rung } => index = rung,
+                    _ => break,
+                }
+            }
+        }
+    }
+    Err(NoAnswer::Failed(
+        ErrorCode::Provider,
+        format!(
+            "every rung of the cascade failed; the last: {}",
+            last_error.unwrap_or_else(|| "no rung was tried".into())
+        ),
+    ))
+}
+
+/// The judge's verdict on rung `rung`'s answer (accepted without a judge, or when the judge
+/// itself fails: that is not the answer's failure).
+async fn judge(
+    ctx: &RunCtx,
+    node: &NodeRow,
+    rung: u32,
+    answer: &str,
+) -> Result<RungOutcome, NoAnswer> {
+    let Some(judge) = &ctx.judge else {
+        return Ok(RungOutcome::Succeeded);
+    };
+    let verdict = ctx
+        .call(CallSpec {
+            node_id: &node.node_id,
+            purpose: CallPurpose::Judge,
+            model: &judge.model,
+            rung: Some(rung),
+            system: None,
+            prompt: judge_prompt(&ctx.task, answer),
+            live: None,
+        })
+        .await;
+    match verdict {
+        Ok(reply) => Ok(judge.verdict(parse_judge_score(&reply.text))),
+        Err(CallError::Failed { message, .. }) => {
+            tracing::warn!(run = %ctx.run_id, %message, "the judge failed; the answer is accepted");
+            Ok(RungOutcome::Succeeded)
+        }
+        Err(other) => Err(other.into()),
+    }
+}
+
+/// Stores `answer` as the node's artifact and moves it to `done`.
+async fn store_answer(ctx: &RunCtx, node: &NodeRow, answer: Answer) -> NodeState {
+    let path = output_path(ctx.engine.home(), &ctx.run_id, &node.node_id);
+    let sha = match write_output(&path, &answer.text).await {
+        Ok(sha) => sha,
+        Err(error) => {
+            return ctx
+                .fail_node(
+                    &node.node_id,
+                    NodeState::Running,
+                    error.code(),
+                    &error.to_string(),
+                )
+                .await
+        }
+    };
+    let chars = u32::try_from(answer.text.chars().count()).unwrap_or(u32::MAX);
+    let used = answer
+        .used_inputs
+        .and_then(|used| serde_json::to_string(&used).ok());
+    let changes = NodeChanges::new()
+        .output(path.display().to_string(), sha, chars)
+        .model(Some(answer.model))
+        .rung(answer.rung)
+        .used_inputs(used)
+        .finished_ms(Some(now_ms()));
+    if ctx
+        .move_node(
+            &node.node_id,
+            NodeState::Running,
+            NodeState::Done,
+            changes,
+            None,
+        )
+        .await
+    {
+        NodeState::Done
+    } else {
+        NodeState::Running
+    }
+}

@@ -1,0 +1,170 @@
+//! Run commands: preview and launch, list and read, watch, cancel, resume and recover, rate,
+//! spend, and the run defaults. Each one delegates to the engine's run use cases
+//! (`switchyard_engine::runs`); every rule lives there and in `switchyard_core::run`. A run's
+//! log and its nodes' streamed text reach the page through the `Channel` opened by
+//! `watch_run`, which first replays what the page has not seen.
+
+use switchyard_core::run::savings::SpendReport;
+use switchyard_core::run::{
+    NodeView, RunDefaults, RunDetail, RunFilter, RunLogEntry, RunOutput, RunPreview, RunRequest,
+    RunSummary,
+};
+use tauri::ipc::Channel;
+use tauri::State;
+
+use crate::run_watch::{RunFeed, RunFeedItem};
+use crate::{AppState, IpcError};
+
+/// Who the engine records as having launched runs from the desktop app.
+const LAUNCHER: &str = "app";
+
+/// What `request` would run — nodes with their models or workers, the ladder or plan,
+/// warnings and the worst-case cost — without recording anything. The launch form sends an
+/// edited plan, ladder or member list back through here to have it checked again.
+#[tauri::command]
+#[specta::specta]
+pub async fn preview_run(
+    state: State<'_, AppState>,
+    request: RunRequest,
+) -> Result<RunPreview, IpcError> {
+    Ok(state.require()?.preview_run(request).await?)
+}
+
+/// Records the run (`queued`, or `paused` when it should stop after planning) and executes
+/// it in the background; returns at once. Progress arrives as `RunStateChanged` events and
+/// through `watch_run`.
+#[tauri::command]
+#[specta::specta]
+pub async fn start_run(
+    state: State<'_, AppState>,
+    mut request: RunRequest,
+) -> Result<RunSummary, IpcError> {
+    request.launcher = LAUNCHER.to_owned();
+    Ok(state.require_arc()?.start_run(request).await?)
+}
+
+/// Continues a paused run.
+#[tauri::command]
+#[specta::specta]
+pub async fn resume_run(state: State<'_, AppState>, id: String) -> Result<RunSummary, IpcError> {
+    Ok(state.require_arc()?.resume_run(&id).await?)
+}
+
+/// Runs matching the filter (state, mode, launcher, words of the task), newest first.
+#[tauri::command]
+#[specta::specta]
+pub async fn list_runs(
+    state: State<'_, AppState>,
+    filter: RunFilter,
+) -> Result<Vec<RunSummary>, IpcError> {
+    Ok(state.require()?.list_runs(filter).await?)
+}
+
+/// Everything the run page shows: nodes with their tries, tokens, timings and context
+/// traces, the ladder, the baseline, the limits and the newest event number.
+#[tauri::command]
+#[specta::specta]
+pub async fn run_detail(state: State<'_, AppState>, id: String) -> Result<RunDetail, IpcError> {
+    Ok(state.require()?.run_detail(&id).await?)
+}
+
+/// The run's stored log entries after `after_seq` (0 = from the start).
+#[tauri::command]
+#[specta::specta]
+pub async fn run_log(
+    state: State<'_, AppState>,
+    id: String,
+    after_seq: u32,
+) -> Result<Vec<RunLogEntry>, IpcError> {
+    Ok(state.require()?.run_log(&id, after_seq).await?)
+}
+
+/// The run's result text and each node's output (or only `node`'s); a running node's text
+/// is what it streamed so far.
+#[tauri::command]
+#[specta::specta]
+pub async fn run_output(
+    state: State<'_, AppState>,
+    id: String,
+    node: Option<String>,
+) -> Result<RunOutput, IpcError> {
+    Ok(state.require()?.run_output(&id, node.as_deref()).await?)
+}
+
+/// Sends the log after `after_seq` and the text running nodes streamed so far to `on_item`,
+/// then every new entry and text piece, until the run is no longer live (an `end` item) or
+/// the page goes away. Returns once the replay is sent.
+#[tauri::command]
+#[specta::specta]
+pub async fn watch_run(
+    state: State<'_, AppState>,
+    id: String,
+    after_seq: u32,
+    on_item: Channel<RunFeedItem>,
+) -> Result<(), IpcError> {
+    let engine = state.require_arc()?;
+    // Subscribed before the replay, so nothing stored in between is lost.
+    let events = engine.subscribe();
+    let sink = move |item: RunFeedItem| on_item.send(item).is_ok();
+    if let Some(feed) = RunFeed::start(engine, &id, after_seq, sink).await? {
+        tauri::async_runtime::spawn(feed.follow(events));
+    }
+    Ok(())
+}
+
+/// Cancels the run: every in-flight call and worker stops; returns it once `canceled`.
+#[tauri::command]
+#[specta::specta]
+pub async fn cancel_run(state: State<'_, AppState>, id: String) -> Result<RunSummary, IpcError> {
+    Ok(state.require()?.cancel_run(&id).await?)
+}
+
+/// Takes over an interrupted run: finished nodes are kept (never paid for twice), the rest
+/// resume. Returns once it is queued again.
+#[tauri::command]
+#[specta::specta]
+pub async fn recover_run(state: State<'_, AppState>, id: String) -> Result<RunSummary, IpcError> {
+    Ok(state.require_arc()?.recover_run(&id).await?)
+}
+
+/// Rates a finished node's output 1–5 (replacing an earlier rating); routing learns from it.
+#[tauri::command]
+#[specta::specta]
+pub async fn rate_run_node(
+    state: State<'_, AppState>,
+    run: String,
+    node: String,
+    rating: u8,
+) -> Result<NodeView, IpcError> {
+    Ok(state.require()?.rate_run_node(&run, &node, rating).await?)
+}
+
+/// Spend and savings of the runs created since `since_ms` (all when `null`): totals, per
+/// model, per mode and per day.
+#[tauri::command]
+#[specta::specta]
+pub async fn runs_spend(
+    state: State<'_, AppState>,
+    since_ms: Option<f64>,
+) -> Result<SpendReport, IpcError> {
+    // Milliseconds since the epoch fit an f64 exactly; the cast saturates on nonsense.
+    let since = since_ms.filter(|s| s.is_finite()).map(|s| s as i64);
+    Ok(state.require()?.runs_spend(since).await?)
+}
+
+/// The defaults new runs start with (max parallel runs, limits, the savings baseline).
+#[tauri::command]
+#[specta::specta]
+pub async fn run_defaults(state: State<'_, AppState>) -> Result<RunDefaults, IpcError> {
+    Ok(state.require()?.run_defaults().await?)
+}
+
+/// Saves the run defaults; returns them as stored.
+#[tauri::command]
+#[specta::specta]
+pub async fn set_run_defaults(
+    state: State<'_, AppState>,
+    defaults: RunDefaults,
+) -> Result<RunDefaults, IpcError> {
+    Ok(state.require()?.set_run_defaults(defaults).await?)
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { provider } from "../keys/testdata.test-util";
+import { formProblem, modelIdPrefixes, pickerMode, workerOptions } from "./workers";
+
+const options = workerOptions([], []).concat([
+  { value: "model:openai/gpt-4o-mini", label: "GPT-4o mini", group: "model" },
+]);
+
+describe("pickerMode", () => {
+  it("shows exec: commands as a command and listed workers as themselves", () => {
+    expect(pickerMode("exec:./fix.sh", options, false)).toBe("exec");
+    expect(pickerMode("exec:", options, false)).toBe("exec");
+    expect(pickerMode("claude", options, false)).toBe("listed");
+    expect(pickerMode("", options, false)).toBe("listed");
+    expect(pickerMode("model:openai/gpt-4o-mini", options, false)).toBe("listed");
+  });
+
+  it("shows a model id the catalog does not list as typed", () => {
+    expect(pickerMode("model:", options, false)).toBe("modelId");
+    expect(pickerMode("model:lab-vllm:qwen3", options, false)).toBe("modelId");
+  });
+
+  it("keeps a row that chose Model by id typing even when the id matches a listed model", () => {
+    expect(pickerMode("model:openai/gpt-4o-mini", options, true)).toBe("modelId");
+  });
+});
+
+describe("modelIdPrefixes", () => {
+  it("suggests custom endpoints first, then local servers, never data sources or cloud vendors", () => {
+    const prefixes = modelIdPrefixes([
+      provider("openrouter"),
+      provider("ollama", { kind: "local" }),
+      provider("artificial-analysis", { kind: "data-source" }),
+      provider("lab-vllm", { custom: true }),
+    ]);
+    expect(prefixes).toEqual(["lab-vllm:", "ollama:"]);
+  });
+});
+
+describe("formProblem", () => {
+  const form = { repo: "/r", task: "Fix it", compare: false, timeout: "" };
+  it("asks for a model id when Model by id is chosen but nothing is typed", () => {
+    expect(formProblem({ ...form, workers: ["model:"] })).toBe(
+      "Type the model's id as provider:model.",
+    );
+    expect(formProblem({ ...form, workers: ["model:lab-vllm:qwen3"] })).toBeNull();
+  });
+});

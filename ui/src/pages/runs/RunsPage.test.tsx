@@ -1,0 +1,199 @@
+import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { detail, node, preview, spend, summary } from "./testdata.test-util";
+import type { RunFeedItem, RunRequest, RunSummary } from "./types";
+
+// A fake engine: the page's only door is `./api` (and the catalog, keys and roles it asks for
+// suggestions, which answer empty here).
+let runs: RunSummary[] = [];
+let feed: ((item: RunFeedItem) => void) | null = null;
+const previewRun = vi.fn(async (request: RunRequest) =>
+  preview({
+    ladder: {
+      rungs: (request.ladder ?? ["wtest:openai/gpt-4o-mini", "wtest:openai/gpt-4o"]).map(
+        (model, i) => ({ tier: i === 0 ? "low" : "medium", model }),
+      ),
+    },
+  }),
+);
+const start = vi.fn(async (_request: RunRequest) => summary({ id: "r9", state: "queued" }));
+const list = vi.fn(async () => runs);
+const runDetail = vi.fn(async (_id: string) => detail({ seq: 3 }));
+const resume = vi.fn(async (_id: string) => summary({ state: "queued" }));
+
+vi.mock("./api", () => ({
+  runsIpc: {
+    list: () => list(),
+    spend: vi.fn(async () => spend({ runs: 0, byDay: [], byModel: [], byMode: [] })),
+    defaults: vi.fn(async () => null),
+    preview: (request: RunRequest) => previewRun(request),
+    start: (request: RunRequest) => start(request),
+    detail: (id: string) => runDetail(id),
+    watch: vi.fn(async (_id: string, _after: number, onItem: (item: RunFeedItem) => void) => {
+      feed = onItem;
+    }),
+    output: vi.fn(async () => ({ runId: "r1", text: "", nodes: [] })),
+    cancel: vi.fn(async () => summary({ state: "canceled" })),
+    resume: (id: string) => resume(id),
+  },
+  runsEvents: {
+    onRunState: vi.fn(async () => () => {}),
+    onRunNode: vi.fn(async () => () => {}),
+  },
+  routeIpc: { revalidate: vi.fn(async () => ({ plan: null, issues: [] })) },
+}));
+
+vi.mock("../../ipc", async (original) => ({
+  ...(await original<typeof import("../../ipc")>()),
+  catalogIpc: { listModels: vi.fn(async () => []) },
+  keysIpc: { providers: vi.fn(async () => []) },
+  rolesIpc: { presets: vi.fn(async () => []) },
+  ipc: { lastDoctorReport: vi.fn(async () => null) },
+}));
+
+const { RunsPage } = await import("./RunsPage");
+
+function byId(id: string): HTMLElement {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`no #${id}`);
+  return el;
+}
+
+beforeEach(() => {
+  runs = [];
+  feed = null;
+  vi.clearAllMocks();
+});
+afterEach(() => {
+  cleanup();
+  window.location.hash = "";
+});
+
+describe("Runs page", () => {
+  it("says how to start when there are no runs, and lists runs when there are", async () => {
+    window.location.hash = "#/runs";
+    const { unmount } = render(<RunsPage now={() => 1_766_000_060_000} />);
+    expect(await screen.findByText(/No runs yet/)).toBeTruthy();
+    unmount();
+    runs = [
+      summary({ id: "a", state: "failed", reason: "budget_exceeded" }),
+      summary({ id: "b", state: "completed", launcher: "claude-code" }),
+    ];
+    render(<RunsPage now={() => 1_766_000_060_000} />);
+    await waitFor(() => expect(byId("runs-list").getAttribute("data-count")).toBe("2"));
+    expect(document.querySelector("[data-run='a'] [data-reason]")?.textContent).toBe(
+      "budget exceeded",
+    );
+    expect(document.querySelector("[data-run='b']")?.textContent).toContain("claude-code");
+  });
+
+  it("previews a cascade, sends an edited ladder back to the engine, and launches it", async () => {
+    window.location.hash = "#/runs/new";
+    render(<RunsPage />);
+    fireEvent.change(byId("run-task"), { target: { value: "Explain monads" } });
+    fireEvent.change(byId("run-max-usd"), { target: { value: "0.05" } });
+    fireEvent.click(byId("run-preview"));
+    await waitFor(() => expect(byId("run-rungs").getAttribute("data-count")).toBe("2"));
+    expect(previewRun.mock.calls[0]?.[0]).toMatchObject({
+      mode: "cascade",
+      maxUsd: 0.05,
+      ladder: null,
+    });
+
+    const rung = byId("run-rung-0") as HTMLInputElement;
+    fireEvent.change(rung, { target: { value: "wtest:openai/gpt-4.1-mini" } });
+    fireEvent.blur(rung);
+    await waitFor(() => expect(previewRun).toHaveBeenCalledTimes(2));
+    expect(previewRun.mock.calls[1]?.[0].ladder).toEqual([
+      "wtest:openai/gpt-4.1-mini",
+      "wtest:openai/gpt-4o",
+    ]);
+
+    await waitFor(() => expect((byId("run-launch") as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(byId("run-launch"));
+    await waitFor(() => expect(window.location.hash).toBe("#/runs/r9"));
+    expect(start.mock.calls[0]?.[0]).toMatchObject({
+      task: "Explain monads",
+      mode: "cascade",
+      maxUsd: 0.05,
+      ladder: ["wtest:openai/gpt-4.1-mini", "wtest:openai/gpt-4o"],
+    });
+  });
+
+  it("follows a run live: node states, streamed text and the ledger from the feed", async () => {
+    runDetail.mockResolvedValue(
+      detail({
+        seq: 3,
+        nodes: [node({ id: "m1", role: "member", rung: null, attempts: [], state: "running" })],
+        summary: { mode: "collective", maxUsd: 0.5 },
+      }),
+    );
+    window.location.hash = "#/runs/r1";
+    render(<RunsPage />);
+    await waitFor(() => expect(feed).not.toBeNull());
+    act(() => {
+      feed?.({ type: "output", nodeId: "m1", reset: true, text: "Monads wrap " });
+      feed?.({ type: "output", nodeId: "m1", reset: false, text: "values." });
+      feed?.({
+        type: "log",
+        entry: {
+          seq: 4,
+          atMs: 1,
+          entry: {
+            type: "call",
+            nodeId: "m1",
+            n: 1,
+            model: "m",
+            state: "reserved",
+            reservedUsd: 0.1,
+            costUsd: 0,
+            spentUsd: 0.02,
+            runReservedUsd: 0.1,
+          },
+        },
+      });
+    });
+    await waitFor(() =>
+      expect(document.querySelector("#run-live [data-node='m1'] pre")?.textContent).toBe(
+        "Monads wrap values.",
+      ),
+    );
+    expect(byId("run-spent").textContent).toBe("$0.0200");
+    expect(byId("run-reserved").textContent).toContain("$0.10");
+    expect(byId("run-detail").getAttribute("data-seq")).toBe("4");
+    expect(Number(byId("run-detail").dataset.updates)).toBeGreaterThan(0);
+
+    act(() => {
+      feed?.({
+        type: "log",
+        entry: {
+          seq: 5,
+          atMs: 2,
+          entry: { type: "node", nodeId: "m1", state: "done", note: null },
+        },
+      });
+    });
+    await waitFor(() =>
+      expect(document.querySelector("[data-node='m1']")?.getAttribute("data-state")).toBe("done"),
+    );
+  });
+
+  it("resumes a run paused after planning and follows it again", async () => {
+    runDetail.mockResolvedValue(
+      detail({ seq: 2, state: "paused", nodes: [node({ state: "pending" })] }),
+    );
+    window.location.hash = "#/runs/r1";
+    render(<RunsPage />);
+    await waitFor(() => expect(feed).not.toBeNull());
+    act(() => feed?.({ type: "end", state: "paused" }));
+    runDetail.mockResolvedValue(
+      detail({ seq: 3, state: "queued", nodes: [node({ state: "pending" })] }),
+    );
+    feed = null;
+    fireEvent.click(byId("run-resume"));
+    await waitFor(() => expect(resume).toHaveBeenCalledWith("r1"));
+    // A new feed from the resumed run's newest entry.
+    await waitFor(() => expect(feed).not.toBeNull());
+    await waitFor(() => expect(byId("run-detail").getAttribute("data-state")).toBe("queued"));
+  });
+});

@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import {
+  errorText,
+  formatCost,
+  formatSavings,
+  formatTokens,
+  meterShares,
+  reasonText,
+  runSavings,
+  signalText,
+  stateTone,
+  traceSource,
+} from "./format";
+
+describe("runs formatting", () => {
+  it("words failure signals, reasons and context sources", () => {
+    expect(signalText({ kind: "providerFailed", code: "provider", message: "refused" })).toBe(
+      "The provider failed: refused",
+    );
+    expect(signalText({ kind: "judgeBelow", score: 3, threshold: 7 })).toBe(
+      "The judge scored it 3, below 7",
+    );
+    expect(reasonText("budget_exceeded")).toMatch(/USD cap/);
+    expect(traceSource("node:n2")).toBe("Output of n2");
+    expect(traceSource("failure:1")).toBe("Failure of rung 1");
+  });
+
+  it("formats tokens, signed savings and the cap meter", () => {
+    expect(formatTokens(1234, 56)).toBe("1,234 in · 56 out");
+    expect(formatSavings(0.0123)).toBe("saved $0.0123");
+    expect(formatSavings(-0.5)).toBe("$0.50 more");
+    expect(formatSavings(null)).toBe("—");
+    expect(formatCost(0)).toBe("$0.00");
+    expect(formatCost(0.00012)).toBe("$0.0001");
+    expect(meterShares(0.25, 0.1, 1)).toEqual({ spent: 25, reserved: 10 });
+    expect(meterShares(0.9, 0.5, 1)).toEqual({ spent: 90, reserved: 10 });
+    expect(meterShares(1, 0, 0)).toEqual({ spent: 0, reserved: 0 });
+  });
+
+  it("says nothing about savings of a run that spent nothing, and drops a repeated reason", () => {
+    expect(runSavings(0, 0)).toBe("—");
+    expect(runSavings(0.01, 0.02)).toBe("saved $0.0200");
+    expect(errorText("budget_exceeded: the call's worst case does not fit")).toBe(
+      "the call's worst case does not fit",
+    );
+    expect(errorText("provider: HTTP 400")).toBe("provider: HTTP 400");
+  });
+
+  it("colours states", () => {
+    expect(stateTone("completed")).toBe("ok");
+    expect(stateTone("failed")).toBe("fail");
+    expect(stateTone("running")).toBe("live");
+    expect(stateTone("skipped")).toBe("warn");
+    expect(stateTone("pending")).toBe("");
+  });
+});

@@ -1,0 +1,181 @@
+// How the Runs page words what the engine reports: states, reasons, modes, failure signals,
+// context sources and money. Numbers are the engine's; this only formats them.
+import { formatCost as reviewCost } from "../review/format";
+import type { FailureSignal, NodeState, RunMode, RunReason, RunState } from "./types";
+
+export { ago, formatElapsed, taskTitle } from "../review/format";
+
+/** `$0.0123`, `$1.20`, and nothing spent as `$0.00`; `—` when unknown. */
+export function formatCost(usd: number | null | undefined): string {
+  return usd === 0 ? "$0.00" : reviewCost(usd);
+}
+
+export const MODES: readonly { id: RunMode; title: string; summary: string }[] = [
+  { id: "single", title: "Single", summary: "One node, one model (or worker)." },
+  {
+    id: "collective",
+    title: "Collective",
+    summary: "Several diverse models at once; text answers are merged into one.",
+  },
+  {
+    id: "cascade",
+    title: "Cascade",
+    summary: "Cheap model first; the next rung only on a real failure.",
+  },
+  { id: "plan", title: "Plan", summary: "Steps in order, each with its own model." },
+  { id: "swarm", title: "Swarm", summary: "A DAG: independent steps run side by side." },
+];
+
+export function modeTitle(mode: RunMode): string {
+  return MODES.find((m) => m.id === mode)?.title ?? mode;
+}
+
+const RUN_STATE: Record<RunState, string> = {
+  queued: "Queued",
+  planning: "Planning",
+  paused: "Paused",
+  running: "Running",
+  review: "Needs review",
+  approved: "Approved",
+  integrated: "Integrated",
+  completed: "Completed",
+  failed: "Failed",
+  canceled: "Canceled",
+  interrupted: "Interrupted",
+};
+
+export function runStateLabel(state: RunState): string {
+  return RUN_STATE[state] ?? state;
+}
+
+export const RUN_STATES = Object.keys(RUN_STATE) as RunState[];
+
+/** The pill colour of a run or node state. */
+export function stateTone(state: RunState | NodeState): "ok" | "warn" | "fail" | "live" | "" {
+  switch (state) {
+    case "completed":
+    case "done":
+    case "approved":
+    case "integrated":
+    case "review":
+      return "ok";
+    case "failed":
+    case "rejected":
+      return "fail";
+    case "canceled":
+    case "interrupted":
+    case "paused":
+    case "skipped":
+      return "warn";
+    case "running":
+    case "verifying":
+    case "planning":
+      return "live";
+    default:
+      return "";
+  }
+}
+
+const NODE_STATE: Record<NodeState, string> = {
+  pending: "Pending",
+  running: "Running",
+  verifying: "Verifying",
+  review: "Review",
+  approved: "Approved",
+  rejected: "Rejected",
+  done: "Done",
+  failed: "Failed",
+  canceled: "Canceled",
+  interrupted: "Interrupted",
+  skipped: "Skipped",
+};
+
+export function nodeStateLabel(state: NodeState): string {
+  return NODE_STATE[state] ?? state;
+}
+
+const REASON: Record<RunReason, string> = {
+  budget_exceeded: "The USD cap was reached: the next call's worst case did not fit.",
+  run_timeout: "The run ran past its time limit.",
+  node_failed: "A node failed, and the nodes that needed it were skipped.",
+  canceled: "Canceled.",
+  interrupted: "Its process went away; recover it to continue.",
+  merge_conflict: "Merging a node's result into the run's branch conflicted.",
+  all_rungs_failed: "Every rung of the cascade failed.",
+  rejected: "Its result was rejected in review.",
+};
+
+/** Why a run stopped, in a sentence. */
+export function reasonText(reason: RunReason): string {
+  return REASON[reason] ?? reason;
+}
+
+/** The short reason shown in lists. */
+export function reasonShort(reason: RunReason): string {
+  return reason.replace(/_/g, " ");
+}
+
+/** Why a try counted as failed (the cascade escalated on it). */
+export function signalText(signal: FailureSignal): string {
+  switch (signal.kind) {
+    case "providerFailed":
+      return `The provider failed: ${signal.message}`;
+    case "judgeBelow":
+      return `The judge scored it ${signal.score}, below ${signal.threshold}`;
+    case "verificationFailed":
+      return `Verification failed: ${signal.detail}`;
+    case "gateFailed":
+      return `The ${signal.gate} gate failed: ${signal.detail}`;
+    case "schemaFailed":
+      return `The output failed its schema: ${signal.detail}`;
+  }
+}
+
+/** What a context trace item was: the task, the plan, another node's output, a failure. */
+export function traceSource(source: string): string {
+  if (source === "task") return "The task";
+  if (source === "plan") return "The plan outline";
+  if (source === "role") return "The role prompt";
+  if (source.startsWith("node:")) return `Output of ${source.slice(5)}`;
+  if (source.startsWith("failure:")) return `Failure of rung ${source.slice(8)}`;
+  return source;
+}
+
+/** `1,234 in · 567 out`. */
+export function formatTokens(tokensIn: number, tokensOut: number): string {
+  const n = (v: number) => v.toLocaleString("en-US");
+  return `${n(tokensIn)} in · ${n(tokensOut)} out`;
+}
+
+/** A signed savings figure: `saved $0.0123`, `$0.0040 more`, or `—` without a baseline. */
+export function formatSavings(usd: number | null | undefined): string {
+  if (usd == null) return "—";
+  if (usd < 0) return `${formatCost(-usd)} more`;
+  return `saved ${formatCost(usd)}`;
+}
+
+/**
+ * A savings figure for a run: nothing to compare when it spent nothing (and no baseline
+ * tokens either).
+ */
+export function runSavings(costUsd: number | null, savingsUsd: number | null): string {
+  if (costUsd === 0 && (savingsUsd ?? 0) === 0) return "—";
+  return formatSavings(savingsUsd);
+}
+
+/** An engine error's message without a leading copy of its reason's name (`budget_exceeded: `). */
+export function errorText(message: string): string {
+  return message.replace(/^[a-z]+(?:_[a-z]+)+:\s*/, "");
+}
+
+/** Shares of the cap spent and reserved, each 0–100 (for the meter's bars). */
+export function meterShares(
+  spent: number | null,
+  reserved: number | null,
+  cap: number | null,
+): { spent: number; reserved: number } {
+  if (cap == null || cap <= 0) return { spent: 0, reserved: 0 };
+  const clamp = (v: number) => Math.max(0, Math.min(100, v));
+  const s = clamp(((spent ?? 0) / cap) * 100);
+  return { spent: s, reserved: clamp(((reserved ?? 0) / cap) * 100 + s) - s };
+}

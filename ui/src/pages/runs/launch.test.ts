@@ -1,0 +1,121 @@
+import { describe, expect, it } from "vitest";
+import {
+  EMPTY_LAUNCH,
+  editsFromPreview,
+  type LaunchInput,
+  launchProblem,
+  move,
+  removeAt,
+  runRequest,
+  setAt,
+} from "./launch";
+import { preview } from "./testdata.test-util";
+
+const input = (patch: Partial<LaunchInput>): LaunchInput => ({
+  ...EMPTY_LAUNCH,
+  task: "Explain monads",
+  ...patch,
+});
+
+describe("launch form", () => {
+  it("names what is missing or malformed", () => {
+    expect(launchProblem(input({ task: "  " }))).toBe("Describe the task.");
+    expect(launchProblem(input({ maxUsd: "five" }))).toMatch(/USD cap/);
+    expect(launchProblem(input({ maxUsd: "$0.25" }))).toBeNull();
+    expect(launchProblem(input({ maxParallelNodes: "2.5" }))).toMatch(/parallel nodes/);
+    expect(launchProblem(input({ judgeModel: "m", judgeThreshold: "11" }))).toMatch(/1–10/);
+    expect(launchProblem(input({}))).toBeNull();
+  });
+
+  it("builds a text cascade request with its ladder, cap, limits and judge", () => {
+    const request = runRequest(
+      input({
+        maxUsd: "0.05",
+        maxParallelNodes: "2",
+        nodeTimeoutS: "30",
+        judgeModel: " wtest:openai/gpt-4.1 ",
+        judgeThreshold: "8",
+        verify: "cargo test",
+      }),
+      { ladder: ["wtest:openai/gpt-4o-mini", "wtest:openai/gpt-4o"] },
+    );
+    expect(request).toMatchObject({
+      task: "Explain monads",
+      mode: "cascade",
+      maxUsd: 0.05,
+      limits: { maxParallelNodes: 2, nodeTimeoutS: 30, codeNodeTimeoutS: null, runTimeoutS: null },
+      ladder: ["wtest:openai/gpt-4o-mini", "wtest:openai/gpt-4o"],
+      judge: { model: "wtest:openai/gpt-4.1", threshold: 8 },
+      repo: null,
+      verify: null,
+      models: null,
+      plan: null,
+    });
+    expect(request.launcher).toBeUndefined();
+  });
+
+  it("a repository makes a code run: worker, verification, code timeout, no judge", () => {
+    const request = runRequest(
+      input({
+        mode: "single",
+        repo: " /tmp/repo ",
+        verify: "cargo test\n\n npm test ",
+        worker: "claude",
+        nodeTimeoutS: "600",
+        judgeModel: "ignored",
+        pauseBeforeIntegration: true,
+      }),
+    );
+    expect(request).toMatchObject({
+      repo: "/tmp/repo",
+      verify: ["cargo test", "npm test"],
+      worker: "claude",
+      limits: { nodeTimeoutS: null, codeNodeTimeoutS: 600 },
+      judge: null,
+      pauseBeforeIntegration: true,
+    });
+  });
+
+  it("takes the preview's choices as edits, so the launch runs what was shown", () => {
+    expect(editsFromPreview(preview())).toEqual({
+      ladder: ["wtest:openai/gpt-4o-mini", "wtest:openai/gpt-4o"],
+    });
+    const [first] = preview().nodes;
+    if (!first) throw new Error("the preview has a node");
+    const collective = preview({
+      mode: "collective",
+      ladder: null,
+      nodes: [
+        { ...first, id: "m1", role: "member", model: "a" },
+        { ...first, id: "m2", role: "member", model: "b" },
+        { ...first, id: "merge", role: "merge", model: "c" },
+      ],
+    });
+    expect(editsFromPreview(collective)).toEqual({ models: ["a", "b"] });
+    const request = runRequest(input({ mode: "collective" }), editsFromPreview(collective));
+    expect(request.models).toEqual(["a", "b"]);
+    expect(request.ladder).toBeNull();
+  });
+
+  it("a plan sends its edited steps and the model for steps without one", () => {
+    const plan = {
+      mode: "swarm" as const,
+      task: "t",
+      nodes: [],
+      edges: [],
+      warnings: [],
+      origin: "deterministic" as const,
+    };
+    const request = runRequest(input({ mode: "swarm", stepModel: " wtest:m " }), { plan });
+    expect(request.plan).toBe(plan);
+    expect(request.models).toEqual(["wtest:m"]);
+    expect(runRequest(input({ mode: "swarm" }), { plan }).models).toBeNull();
+  });
+
+  it("edits model lists in place", () => {
+    expect(setAt(["a", "b"], 1, "c")).toEqual(["a", "c"]);
+    expect(removeAt(["a", "b", "c"], 0)).toEqual(["b", "c"]);
+    expect(move(["a", "b", "c"], 2, -1)).toEqual(["a", "c", "b"]);
+    expect(move(["a", "b"], 0, -1)).toEqual(["a", "b"]);
+  });
+});
