@@ -43,8 +43,10 @@ async fn add_test_delete(app: &App, server: &TestServer) -> E2eResult {
         t == format!("From environment …{}", &ENV_KEY[ENV_KEY.len() - 4..])
     })
     .await?;
-    if app.text("#keychain-banner").await?.is_some() {
-        return Err("the keychain banner shows although the keychain works".into());
+    if let Some(banner) = app.text("#keychain-banner").await? {
+        return Err(format!(
+            "the keychain banner shows although the keychain works: {banner}"
+        ));
     }
 
     // Point OpenAI at the local server.

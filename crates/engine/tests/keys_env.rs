@@ -10,7 +10,6 @@ mod support;
 
 mod leak_scan;
 
-
 use http::{wire, Reply, TestServer};
 use switchyard_core::error::ErrorCode;
 use switchyard_core::providers::{AskRequest, KeySource, KeyStatus};
