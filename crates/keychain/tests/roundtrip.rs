@@ -183,6 +183,29 @@ fn legacy_entries_are_migrated_once_to_their_origin() {
 /// Runs in a child process without `DBUS_SESSION_BUS_ADDRESS` (the parent half spawns it), so
 /// no environment variable of this process is ever mutated.
 #[cfg(target_os = "linux")]
+/// The app, `doctor` and a second window probe the keychain at the same moment; each probe
+/// uses its own entry, so none reads back another's delete.
+#[test]
+fn concurrent_probes_all_succeed() {
+    if !keychain_present() {
+        return;
+    }
+    let probes: Vec<_> = (0..6)
+        .map(|_| {
+            std::thread::spawn(|| {
+                (0..5)
+                    .map(|_| switchyard_keychain::probe())
+                    .collect::<Vec<_>>()
+            })
+        })
+        .collect();
+    for handle in probes {
+        for result in handle.join().expect("probe thread") {
+            assert_eq!(result, Ok(()));
+        }
+    }
+}
+
 #[test]
 fn no_session_bus_is_a_clear_error() {
     if std::env::var_os(CHILD_ENV).is_some() {
