@@ -276,3 +276,123 @@ async fn approving_a_code_run_integrates_its_result_and_a_collective_pick_reject
         .all(|n| n.state == NodeState::Rejected));
     engine.close().await;
 }
+
+/// The first attempt linked to the run's node `index`.
+fn attempt_of(detail: &switchyard_core::run::RunDetail, index: usize) -> String {
+    detail.nodes[index]
+        .attempts
+        .iter()
+        .find_map(|t| t.attempt_id.clone())
+        .expect("an attempt")
+}
+
+#[tokio::test]
+async fn a_code_runs_attempt_decided_on_the_review_page_moves_the_run() {
+    // Approved as an attempt (the review page, `switchyard approve <attempt>`): the run is
+    // integrated with it.
+    let fx = Fixture::new();
+    let engine = fx.engine().await;
+    let mut req = code_request(&fx, RunMode::Single, "make add() add");
+    req.worker = Some(fx.worker("fix", FIX));
+    let run = engine.start_run(req).await.expect("start");
+    let detail = wait(&engine, &run.id).await;
+    assert_eq!(detail.summary.state, RunState::Review);
+    engine
+        .approve_attempt(&attempt_of(&detail, 0), "fix add", true)
+        .await
+        .expect("approve");
+    let after = engine.run_detail(&run.id).await.expect("detail");
+    assert_eq!(after.summary.state, RunState::Integrated);
+    assert_eq!(after.nodes[0].state, NodeState::Approved);
+    let again = engine
+        .approve_run(&run.id, None, "again")
+        .await
+        .expect_err("already integrated");
+    assert_eq!(
+        again.code(),
+        switchyard_core::error::ErrorCode::InvalidInput
+    );
+    engine.close().await;
+
+    // A collective: rejecting one member leaves the run in review; picking the other in the
+    // compare view approves the run with it.
+    let fx = Fixture::new();
+    let engine = fx.engine().await;
+    let mut req = code_request(&fx, RunMode::Collective, "make add() add");
+    req.models = Some(vec![fx.worker("fix", FIX), fx.worker("wrong", WRONG)]);
+    let run = engine.start_run(req).await.expect("start");
+    let detail = wait(&engine, &run.id).await;
+    assert_eq!(
+        detail.summary.state,
+        RunState::Review,
+        "{:#?}",
+        detail.nodes
+    );
+    let members: Vec<(String, String)> = detail
+        .nodes
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| n.state == NodeState::Review)
+        .map(|(i, n)| (n.id.clone(), attempt_of(&detail, i)))
+        .collect();
+    assert_eq!(members.len(), 2, "{:#?}", detail.nodes);
+    let mut fixed = None;
+    for (node, attempt) in &members {
+        let review = engine.attempt_review(attempt).await.expect("review");
+        if review.can_approve {
+            fixed = Some((
+                node.clone(),
+                attempt.clone(),
+                review.summary.compare.clone(),
+            ));
+        } else {
+            engine
+                .reject_attempt(attempt, "multiplies")
+                .await
+                .expect("reject");
+        }
+    }
+    let (winner_node, winner, compare) = fixed.expect("one member passed verification");
+    let mid = engine.run_detail(&run.id).await.expect("detail");
+    assert_eq!(
+        mid.summary.state,
+        RunState::Review,
+        "one result is still open"
+    );
+    engine
+        .pick_attempt(&compare.expect("compare group"), &winner, "fix add")
+        .await
+        .expect("pick");
+    let after = engine.run_detail(&run.id).await.expect("detail");
+    assert_eq!(after.summary.state, RunState::Integrated);
+    for node in after
+        .nodes
+        .iter()
+        .filter(|n| members.iter().any(|(id, _)| *id == n.id))
+    {
+        let expected = if node.id == winner_node {
+            NodeState::Approved
+        } else {
+            NodeState::Rejected
+        };
+        assert_eq!(node.state, expected, "{}", node.id);
+    }
+    engine.close().await;
+
+    // Rejected as an attempt: the run fails, rejected.
+    let fx = Fixture::new();
+    let engine = fx.engine().await;
+    let mut req = code_request(&fx, RunMode::Single, "make add() add");
+    req.worker = Some(fx.worker("fix", FIX));
+    let run = engine.start_run(req).await.expect("start");
+    let detail = wait(&engine, &run.id).await;
+    engine
+        .reject_attempt(&attempt_of(&detail, 0), "not this way")
+        .await
+        .expect("reject");
+    let after = engine.run_detail(&run.id).await.expect("detail");
+    assert_eq!(after.summary.state, RunState::Failed);
+    assert_eq!(after.summary.reason, Some(RunReason::Rejected));
+    assert_eq!(after.nodes[0].state, NodeState::Rejected);
+    engine.close().await;
+}

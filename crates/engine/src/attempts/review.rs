@@ -127,10 +127,14 @@ impl Engine {
                 EngineError::GateFailed(message)
             });
         }
-        self.with_lease(&row, |leased| {
-            self.approve_leased(leased, message, integrate_now)
-        })
-        .await?;
+        let approved = self
+            .with_lease(&row, |leased| {
+                self.approve_leased(leased, message, integrate_now)
+            })
+            .await;
+        // Also after a conflict: the attempt stays approved, and so does its run.
+        self.sync_run_of(id).await;
+        approved?;
         self.attempt_review(id).await
     }
 
@@ -305,6 +309,7 @@ impl Engine {
             Ok(())
         })
         .await?;
+        self.sync_run_of(id).await;
         self.attempt_review(id).await
     }
 

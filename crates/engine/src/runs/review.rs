@@ -2,6 +2,10 @@
 //! engine (re-hash, commit, integrate): the attempt of its node in review for a single or
 //! cascade run, or the member picked from a collective's compare group (the others are
 //! rejected). Rejecting the run rejects every attempt still in review.
+//!
+//! The run follows its attempts' decisions wherever they are made — the run page, the review
+//! page, the CLI's `approve`/`reject` of an attempt id, an agent — because the attempts
+//! engine calls [`Engine::sync_run_of`] after each approve and reject.
 
 use switchyard_core::attempt::AttemptState;
 use switchyard_core::run::{NodeRole, NodeState, RunDetail, RunReason, RunState};
@@ -57,59 +61,18 @@ impl Engine {
             }
         };
         let winner = chosen.attempt_id.clone().unwrap_or_default();
-        let approved = if chosen.role == NodeRole::Member {
+        // The attempts engine syncs the run (see `sync_run_of`) whether integrating worked or
+        // the attempt stayed approved; its error is the caller's either way.
+        if chosen.role == NodeRole::Member {
             let compare = self
                 .attempt_summary(&winner)
                 .await?
                 .compare
                 .ok_or_else(|| EngineError::Internal(format!("{winner} has no compare group")))?;
-            self.pick_attempt(&compare, &winner, message).await
+            self.pick_attempt(&compare, &winner, message).await?;
         } else {
-            self.approve_attempt(&winner, message, true).await
-        };
-        let state = self.attempt_summary(&winner).await?.state;
-        let node_state = match state {
-            AttemptState::Approved | AttemptState::Integrated => NodeState::Approved,
-            _ => return approved.and_then(|_| Err(EngineError::Internal("not approved".into()))),
-        };
-        self.move_node(
-            id,
-            &chosen.node_id,
-            NodeState::Review,
-            node_state,
-            None,
-            NodeChanges::new(),
-            None,
-        )
-        .await?;
-        for other in in_review.iter().filter(|n| n.node_id != chosen.node_id) {
-            self.move_node(
-                id,
-                &other.node_id,
-                NodeState::Review,
-                NodeState::Rejected,
-                None,
-                NodeChanges::new(),
-                Some("another result was picked".into()),
-            )
-            .await?;
+            self.approve_attempt(&winner, message, true).await?;
         }
-        self.move_run(
-            &row,
-            RunState::Approved,
-            None,
-            None,
-            RunChanges::new(),
-            None,
-        )
-        .await?;
-        if state == AttemptState::Integrated {
-            let row = self.run_row(id).await?;
-            let changes = RunChanges::new().finished_ms(Some(now_ms()));
-            self.move_run(&row, RunState::Integrated, None, None, changes, None)
-                .await?;
-        }
-        approved?;
         self.run_detail(id).await
     }
 
@@ -124,15 +87,117 @@ impl Engine {
                 row.state.as_str()
             )));
         }
-        for node in self.store().run_nodes(id).await? {
-            if node.state != NodeState::Review {
-                continue;
-            }
+        let nodes = self.store().run_nodes(id).await?;
+        // The run and its nodes first, so they carry the user's reason (rejecting the
+        // attempts one by one would settle the run with a generic note).
+        self.settle_run_review(id, Some(reason)).await?;
+        for node in nodes.iter().filter(|n| n.state == NodeState::Review) {
             if let Some(attempt) = &node.attempt_id {
                 if self.attempt_summary(attempt).await?.state == AttemptState::Review {
                     self.reject_attempt(attempt, reason).await?;
                 }
             }
+        }
+        self.run_detail(id).await
+    }
+
+    /// After attempt `attempt` was approved, integrated or rejected (from the run page, the
+    /// review page, the CLI or an agent): the run it belongs to, when in review, follows —
+    /// see [`Engine::settle_run_review`]. Never fails the caller's review action: a run
+    /// that could not follow is logged and catches up at the next action.
+    pub(crate) async fn sync_run_of(&self, attempt: &str) {
+        let run = match self.store().run_of_attempt(attempt).await {
+            Ok(Some(run)) => run,
+            Ok(None) => return,
+            Err(error) => {
+                tracing::warn!(%attempt, %error, "could not look up the attempt's run");
+                return;
+            }
+        };
+        if let Err(error) = self.settle_run_review(&run, None).await {
+            tracing::warn!(%run, %attempt, %error, "the run did not follow its attempt's review");
+        }
+    }
+
+    /// Moves run `id` (when in review) and its nodes in review after their attempts'
+    /// decisions: a node whose attempt is approved or integrated is approved and every other
+    /// node in review is rejected (another result was picked); the run becomes `approved`,
+    /// or `integrated` once its result is. A node whose attempt was rejected is rejected
+    /// (`reject_reason` for nodes without such an attempt, when the whole run is rejected);
+    /// when no node is left in review and none was approved, the run fails `rejected`.
+    /// Guarded updates make it idempotent: whoever acts second changes nothing.
+    pub(crate) async fn settle_run_review(
+        &self,
+        id: &str,
+        reject_reason: Option<&str>,
+    ) -> Result<(), EngineError> {
+        let row = self.run_row(id).await?;
+        if row.state != RunState::Review {
+            return Ok(());
+        }
+        let nodes = self.store().run_nodes(id).await?;
+        let mut decided = Vec::new();
+        for node in nodes.iter().filter(|n| n.state == NodeState::Review) {
+            let state = match &node.attempt_id {
+                Some(attempt) => Some(self.attempt_summary(attempt).await?.state),
+                None => None,
+            };
+            decided.push((node, state));
+        }
+        let winner = decided
+            .iter()
+            .find(|(_, s)| matches!(s, Some(AttemptState::Approved | AttemptState::Integrated)));
+        if let Some((chosen, state)) = winner {
+            let integrated = *state == Some(AttemptState::Integrated);
+            for (node, _) in &decided {
+                let (to, note) = if node.node_id == chosen.node_id {
+                    (NodeState::Approved, None)
+                } else {
+                    (
+                        NodeState::Rejected,
+                        Some("another result was picked".to_owned()),
+                    )
+                };
+                self.move_node(
+                    id,
+                    &node.node_id,
+                    NodeState::Review,
+                    to,
+                    None,
+                    NodeChanges::new(),
+                    note,
+                )
+                .await?;
+            }
+            if !self
+                .move_run(
+                    &row,
+                    RunState::Approved,
+                    None,
+                    None,
+                    RunChanges::new(),
+                    None,
+                )
+                .await?
+            {
+                return Ok(());
+            }
+            if integrated {
+                let row = self.run_row(id).await?;
+                let changes = RunChanges::new().finished_ms(Some(now_ms()));
+                self.move_run(&row, RunState::Integrated, None, None, changes, None)
+                    .await?;
+            }
+            return Ok(());
+        }
+        let mut open = 0;
+        for (node, state) in &decided {
+            let rejected = *state == Some(AttemptState::Rejected);
+            if !rejected && reject_reason.is_none() {
+                open += 1;
+                continue;
+            }
+            let note = reject_reason.map(str::to_owned);
             self.move_node(
                 id,
                 &node.node_id,
@@ -140,20 +205,26 @@ impl Engine {
                 NodeState::Rejected,
                 None,
                 NodeChanges::new(),
-                Some(reason.to_owned()),
+                note,
             )
             .await?;
         }
-        let changes = RunChanges::new().finished_ms(Some(now_ms()));
-        self.move_run(
-            &row,
-            RunState::Failed,
-            None,
-            Some(RunReason::Rejected),
-            changes,
-            Some(reason.to_owned()),
-        )
-        .await?;
-        self.run_detail(id).await
+        if open == 0 {
+            let changes = RunChanges::new().finished_ms(Some(now_ms()));
+            self.move_run(
+                &row,
+                RunState::Failed,
+                None,
+                Some(RunReason::Rejected),
+                changes,
+                Some(
+                    reject_reason
+                        .unwrap_or("every result was rejected")
+                        .to_owned(),
+                ),
+            )
+            .await?;
+        }
+        Ok(())
     }
 }

@@ -529,6 +529,16 @@ impl Store {
         Ok(result.rows_affected() == 1)
     }
 
+    /// The run attempt `attempt_id` is a try of, if any.
+    pub async fn run_of_attempt(&self, attempt_id: &str) -> Result<Option<String>, StoreError> {
+        let row: Option<(Option<String>,)> =
+            sqlx::query_as("SELECT run_id FROM attempts WHERE id = ?")
+                .bind(attempt_id)
+                .fetch_optional(self.pool())
+                .await?;
+        Ok(row.and_then(|(run,)| run))
+    }
+
     /// The attempts of a run as `(attempt id, node id)`, oldest first.
     pub async fn run_attempts(&self, run_id: &str) -> Result<Vec<(String, String)>, StoreError> {
         Ok(sqlx::query_as(
