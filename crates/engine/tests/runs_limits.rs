@@ -101,10 +101,11 @@ async fn never_more_runs_executing_than_max_parallel_runs() {
 #[tokio::test]
 async fn the_usd_cap_holds_with_four_concurrent_nodes_whose_worst_cases_exceed_it() {
     // Each call's worst case is about 4096 × $10/M ≈ $0.041 plus its prompt: two fit under
-    // $0.10, the third does not.
+    // $0.10, the third does not. The latency keeps the two calls overlapping even when a
+    // loaded machine starts the second node late.
     let server = model_server(|_| Behavior::Answer {
         text: "done".into(),
-        latency: Duration::from_millis(300),
+        latency: Duration::from_millis(1500),
         usage: (500, 100),
         finish: "stop",
     })

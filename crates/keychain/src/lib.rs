@@ -96,10 +96,17 @@ pub(crate) fn precondition() -> Result<(), KeychainError> {
 }
 
 /// Proves the keychain works: writes, reads back and deletes a probe entry.
+///
+/// The entry's name is this call's own (process id and a counter): the app, the CLI's
+/// `doctor` and a second window probe the same keychain at once, and with one shared name
+/// one probe's delete made another's read-back fail with "no matching entry".
 pub fn probe() -> Result<(), KeychainError> {
+    static PROBES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     precondition()?;
-    with_timeout(CALL_TIMEOUT, || {
-        let entry = keyring::Entry::new(SERVICE, "__switchyard_probe__")?;
+    let n = PROBES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let account = format!("__switchyard_probe__{}_{n}", std::process::id());
+    with_timeout(CALL_TIMEOUT, move || {
+        let entry = keyring::Entry::new(SERVICE, &account)?;
         entry.set_password("probe")?;
         let read = entry.get_password()?;
         entry.delete_credential()?;
