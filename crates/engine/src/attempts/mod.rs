@@ -39,6 +39,8 @@ mod review;
 mod sink;
 mod start;
 
+pub(crate) use record::now_ms;
+
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Mutex;

@@ -123,10 +123,5 @@ impl Drop for RunsRuntime {
     }
 }
 
-/// Milliseconds since the Unix epoch.
-pub(crate) fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-        .unwrap_or(0)
-}
+/// The attempts engine's clock: runs and attempts stamp their rows alike.
+pub(crate) use crate::attempts::now_ms;
