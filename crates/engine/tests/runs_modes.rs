@@ -435,11 +435,10 @@ async fn preview_resolves_without_recording_and_bad_requests_are_refused() {
     assert!(unpriced.to_string().contains("price"), "{unpriced}");
     let mut code_swarm = request(RunMode::Swarm, "Refactor", &[MINI]);
     code_swarm.repo = Some(home.path().display().to_string());
-    let refused = engine.start_run(code_swarm).await.expect_err("swarm code");
-    assert!(
-        refused.to_string().contains("not supported yet"),
-        "{refused}"
-    );
+    // Code swarms run (see runs_combine.rs), but only in a git repository.
+    let refused = engine.start_run(code_swarm).await.expect_err("not a repo");
+    assert_eq!(refused.code(), ErrorCode::InvalidInput);
+    assert!(refused.to_string().contains("git"), "{refused}");
     let cyclic = {
         let mut req = request(RunMode::Swarm, "Loop", &[]);
         req.plan = Some(swarm(

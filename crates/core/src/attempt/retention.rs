@@ -13,7 +13,7 @@ use super::AttemptState;
 pub const DAY_MS: i64 = 24 * 60 * 60 * 1000;
 
 /// Whether `age_ms` is still within `retention_days` (0 days: nothing is).
-fn within(age_ms: i64, retention_days: u32) -> bool {
+pub fn within(age_ms: i64, retention_days: u32) -> bool {
     age_ms < i64::from(retention_days).saturating_mul(DAY_MS)
 }
 

@@ -6,9 +6,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use switchyard_core::attempt::retention::{keeps_log, keeps_worktree};
+use switchyard_core::attempt::retention::{keeps_log, keeps_worktree, within};
 use switchyard_core::attempt::AttemptState;
 use switchyard_core::doctor::WorktreePrune;
+use switchyard_core::run::RunState;
 use switchyard_runner::git::{sweep_keeping, Git, Repo};
 use switchyard_store::attempts::WorktreeRow;
 
@@ -32,6 +33,21 @@ fn kept_worktrees(rows: &[WorktreeRow], now_ms: i64, retention_days: u32) -> Vec
         .map(|r| r.worktree_id.as_str())
         .collect();
     kept.into_iter().map(str::to_owned).collect()
+}
+
+/// The run branches (`switchyard/run-<id>`, by the key the sweep sees) kept at `now_ms`: a
+/// code run's branch stays while the run is not over, and for the retention after it ended.
+fn kept_run_branches(
+    runs: &[(String, RunState, i64)],
+    now_ms: i64,
+    retention_days: u32,
+) -> Vec<String> {
+    runs.iter()
+        .filter(|(_, state, at)| {
+            !state.is_final() || within(now_ms.saturating_sub(*at), retention_days)
+        })
+        .map(|(id, _, _)| crate::runs::run_branch_key(id))
+        .collect()
 }
 
 impl Engine {
@@ -109,9 +125,15 @@ impl Engine {
             .await
             .map_err(|error| format!("{repo}: {error}; its attempts' worktrees stay"))?;
         let keep = || async {
-            match self.store().attempt_worktrees(Some(repo)).await {
-                Ok(rows) => Some(kept_worktrees(&rows, now_ms, retention_days)),
-                Err(error) => {
+            let attempts = self.store().attempt_worktrees(Some(repo)).await;
+            let runs = self.store().code_run_ages().await;
+            match (attempts, runs) {
+                (Ok(rows), Ok(runs)) => {
+                    let mut kept = kept_worktrees(&rows, now_ms, retention_days);
+                    kept.extend(kept_run_branches(&runs, now_ms, retention_days));
+                    Some(kept)
+                }
+                (Err(error), _) | (_, Err(error)) => {
                     tracing::warn!(%repo, %error, "attempts unreadable; nothing swept there");
                     None
                 }

@@ -31,6 +31,9 @@ use crate::EngineError;
 #[derive(Debug, Clone)]
 pub(crate) struct CodeSetup {
     pub repo: String,
+    /// The repository's head when the run was recorded: a plan's or swarm's run branch
+    /// starts there.
+    pub base: Option<String>,
     pub verify: Option<Vec<String>>,
     pub preset: Option<String>,
     pub launcher: String,
@@ -91,6 +94,8 @@ pub(crate) async fn run_code_node(ctx: &RunCtx, node: &NodeRow) -> NodeState {
     };
     let ended = match node.role {
         NodeRole::Cascade => cascade(ctx, &setup, node).await,
+        NodeRole::Step => return super::combine::run_step(ctx, &setup, node).await,
+        NodeRole::Merge => super::combine::combined(ctx, &setup, node).await,
         _ => single(ctx, &setup, node).await,
     };
     match ended {
@@ -153,7 +158,7 @@ async fn single(ctx: &RunCtx, setup: &CodeSetup, node: &NodeRow) -> Result<Strin
     })?;
     let launched = match reusable(ctx, node.attempt_id.as_deref()).await {
         Some(id) => found(ctx, node, &id).await?,
-        None => launch(ctx, setup, node, &worker, &node.task, None).await?,
+        None => launch(ctx, setup, node, &worker, &node.task, None, None).await?,
     };
     let review = follow(ctx, &launched.attempt).await?;
     settle(ctx, node, &worker, &launched, &review).await;
@@ -201,7 +206,7 @@ async fn cascade(ctx: &RunCtx, setup: &CodeSetup, node: &NodeRow) -> Result<Stri
         };
         let launched = match resume.take() {
             Some(id) => found(ctx, node, &id).await?,
-            None => launch(ctx, setup, node, &worker, &task, Some(number)).await?,
+            None => launch(ctx, setup, node, &worker, &task, Some(number), None).await?,
         };
         let review = follow(ctx, &launched.attempt).await?;
         settle(ctx, node, &worker, &launched, &review).await;
@@ -248,16 +253,32 @@ async fn cascade(ctx: &RunCtx, setup: &CodeSetup, node: &NodeRow) -> Result<Stri
     ))
 }
 
-/// Reserves and starts one attempt of `node` by `worker` on `task`.
-async fn launch(
+/// Where an attempt starts when not at the repository's head: a commit, and the branch its
+/// approval integrates into (`None`: the branch checked out in the repository now).
+#[derive(Debug, Clone)]
+pub(super) struct StartAt {
+    pub commit: String,
+    pub branch: Option<String>,
+    /// What the attempt reserves instead of its worker's worst case (applying a branch calls
+    /// no model: nothing).
+    pub reservation: Option<f64>,
+}
+
+/// Reserves and starts one attempt of `node` by `worker` on `task`, at the repository's head
+/// or at `start`.
+pub(super) async fn launch(
     ctx: &RunCtx,
     setup: &CodeSetup,
     node: &NodeRow,
     worker: &str,
     task: &str,
     rung: Option<u32>,
+    start: Option<&StartAt>,
 ) -> Result<Launched, NoReview> {
-    let worst = attempt_worst(ctx, worker)?;
+    let worst = match start.and_then(|s| s.reservation) {
+        Some(usd) => usd,
+        None => attempt_worst(ctx, worker)?,
+    };
     let n = reserve(ctx, node, worker, rung, worst).await?;
     let request = AttemptRequest {
         repo: setup.repo.clone(),
@@ -269,7 +290,17 @@ async fn launch(
         preset: setup.preset.clone(),
     };
     let started = async {
-        let prepared = ctx.engine.prepare_attempt(request).await?;
+        let mut prepared = ctx.engine.prepare_attempt(request).await?;
+        if let Some(start) = start {
+            prepared.base.commit = start.commit.clone();
+            if start.branch.is_some() {
+                prepared.base.branch = start.branch.clone();
+            }
+            // The repository's uncommitted changes are not what this attempt starts from.
+            prepared.base.dirty = false;
+            prepared.base.dirty_count = 0;
+            prepared.base.dirty_files.clear();
+        }
         ctx.engine
             .launch_attempt(&prepared, worker, &setup.launcher, Origin::default())
             .await
@@ -301,7 +332,7 @@ async fn launch(
 
 /// The attempt linked to a node that is worth following: not one canceled under it (an
 /// engine closing mid-run cancels its attempts; the recovered node starts a new one).
-async fn reusable(ctx: &RunCtx, attempt: Option<&str>) -> Option<String> {
+pub(super) async fn reusable(ctx: &RunCtx, attempt: Option<&str>) -> Option<String> {
     let attempt = attempt?;
     match ctx.engine.attempt_summary(attempt).await {
         Ok(summary) if summary.state != AttemptState::Canceled => Some(attempt.to_owned()),
@@ -311,7 +342,11 @@ async fn reusable(ctx: &RunCtx, attempt: Option<&str>) -> Option<String> {
 
 /// An attempt linked to `node` already: launched with the collective's compare group, or
 /// left by a dead owner (recovered first when interrupted).
-async fn found(ctx: &RunCtx, node: &NodeRow, attempt: &str) -> Result<Launched, NoReview> {
+pub(super) async fn found(
+    ctx: &RunCtx,
+    node: &NodeRow,
+    attempt: &str,
+) -> Result<Launched, NoReview> {
     let summary = ctx.engine.attempt_summary(attempt).await?;
     if summary.state == AttemptState::Interrupted {
         ctx.engine.recover_attempt(attempt).await?;
@@ -354,7 +389,7 @@ async fn link(ctx: &RunCtx, node: &NodeRow, attempt: &str) {
 
 /// Waits for `attempt` to leave its live states; cancels it (and returns it canceled) when
 /// the run stops.
-async fn follow(ctx: &RunCtx, attempt: &str) -> Result<AttemptReview, NoReview> {
+pub(super) async fn follow(ctx: &RunCtx, attempt: &str) -> Result<AttemptReview, NoReview> {
     tokio::select! {
         biased;
         () = ctx.control.cancel.cancelled() => {

@@ -13,7 +13,8 @@ use switchyard_core::error::ErrorCode;
 use switchyard_core::run::dag::{self, DagNode};
 use switchyard_core::run::savings::baseline_cost;
 use switchyard_core::run::{
-    JudgeSpec, Ladder, Ledger, NodeKind, NodeState, RunLimits, RunMode, RunReason, RunState,
+    JudgeSpec, Ladder, Ledger, NodeKind, NodeRole, NodeState, RunLimits, RunMode, RunReason,
+    RunState,
 };
 use switchyard_store::runs::nodes::{NodeChanges, NodeRow};
 use switchyard_store::runs::RunChanges;
@@ -424,10 +425,12 @@ fn outcome(mode: RunMode, nodes: &[NodeRow]) -> (RunState, Option<RunReason>, No
             .map_or(NodeState::Failed, |n| n.state)
     };
     if code {
-        if nodes
-            .iter()
-            .any(|n| matches!(n.state, NodeState::Review | NodeState::Approved))
-        {
+        // A plan's or swarm's steps are approved once merged into the run branch: only the
+        // combined node brings the run to review.
+        if nodes.iter().any(|n| {
+            n.state == NodeState::Review
+                || (n.state == NodeState::Approved && n.role != NodeRole::Step)
+        }) {
             return (RunState::Review, None, NodeState::Skipped);
         }
     } else if sinks.iter().all(|id| state_of(id).satisfies_dependents()) {

@@ -11,7 +11,8 @@
 //!   mutex, and in the store, which re-checks the cap) before it is made, and settles with
 //!   its actual cost after, so concurrency cannot break the cap.
 //! - `text` and `code`: what one node does (model calls through [`Engine::ask`]; attempts
-//!   through the attempts engine).
+//!   through the attempts engine). `combine`: the steps of a code plan or swarm, merged into
+//!   the run branch `switchyard/run-<id>`, and the combined change brought to review.
 //! - `lease`: the owner lease (pid + token + heartbeat), cancel requests from other
 //!   processes, and, at open, runs whose owner is gone become `interrupted`.
 //! - `recover`: [`Engine::cancel_run`] and [`Engine::recover_run`] (finished nodes are kept —
@@ -29,6 +30,7 @@ mod artifacts;
 mod call;
 mod code;
 mod code_ledger;
+mod combine;
 mod detach;
 mod driver;
 mod events;
@@ -46,6 +48,7 @@ use std::sync::{Arc, Mutex};
 
 use tokio::sync::Notify;
 
+pub(crate) use combine::run_branch_key;
 pub use detach::{detached_run_log, RunHandoff, RunLaunch};
 pub use view::RUN_LIST_LIMIT;
 

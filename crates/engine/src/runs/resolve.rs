@@ -63,6 +63,34 @@ fn code_spec(id: &str, task: &str, role: NodeRole, worker: String) -> NodeSpec {
     }
 }
 
+/// The node of a code plan or swarm that brings its steps' merged change to review: it
+/// waits for every step (any that merged is enough), and its attempt applies the run
+/// branch to the run's base, so the human reviews — and Switchyard re-verifies — the
+/// combined diff. It calls no model; its worker is set when it starts (see `runs::combine`).
+fn combined_spec(steps: &[NodeSpec]) -> NodeSpec {
+    let ids: Vec<String> = steps.iter().map(|s| s.id.clone()).collect();
+    NodeSpec {
+        kind: NodeKind::Code,
+        depends_on: ids,
+        join: Join::Any,
+        ..spec(COMBINED_NODE, COMBINED_TASK, NodeRole::Merge, None)
+    }
+}
+
+/// Whether `entry` names a coding-agent CLI or an `exec:` command (not a model).
+fn is_process_worker(entry: &str) -> bool {
+    matches!(
+        switchyard_core::worker::WorkerSpec::parse(entry),
+        Ok(switchyard_core::worker::WorkerSpec::Cli { .. }
+            | switchyard_core::worker::WorkerSpec::Exec { .. })
+    )
+}
+
+/// The id of a code plan's or swarm's combined node.
+pub(crate) const COMBINED_NODE: &str = "combined";
+/// What the combined node does, as the run page shows it.
+const COMBINED_TASK: &str = "Combine the steps' merged changes for review";
+
 /// The models a ladder's rungs call (for code, only rungs run by the model worker).
 pub(crate) fn ladder_models(ladder: &Ladder, code: bool) -> Vec<String> {
     ladder
@@ -103,7 +131,7 @@ impl Engine {
     /// the estimated worst-case cost. Nothing is recorded.
     ///
     /// Errors: `InvalidInput` (empty task, bad limits, a plan that does not validate, a
-    /// swarm with code nodes), `NotFound` (no model fits), `Role` errors of the preset.
+    /// repository that is not one), `NotFound` (no model fits), `Role` errors of the preset.
     pub async fn preview_run(&self, request: RunRequest) -> Result<RunPreview, EngineError> {
         Ok(self.resolve_run(&request).await?.preview)
     }
@@ -210,12 +238,6 @@ impl Engine {
             .repo
             .as_deref()
             .is_some_and(|r| !r.trim().is_empty());
-        if code && matches!(request.mode, RunMode::Plan | RunMode::Swarm) {
-            return Err(invalid(format!(
-                "{} with code nodes is not supported yet",
-                request.mode.as_str()
-            )));
-        }
         if code && request.judge.is_some() {
             return Err(invalid(
                 "a judge scores text answers; code cascades escalate on their gates",
@@ -406,14 +428,40 @@ impl Engine {
                 let mut nodes = Vec::with_capacity(steps.len());
                 let mut earlier: Vec<String> = Vec::new();
                 for step in steps {
-                    let model = step
-                        .model
-                        .clone()
-                        .or_else(|| given.first().cloned())
-                        .ok_or_else(|| {
-                            invalid(format!("step {} has no model; choose one", step.id))
-                        })?;
-                    let mut node = spec(&step.id, &step.task, NodeRole::Step, Some(model));
+                    let chosen = step.model.clone().or_else(|| given.first().cloned());
+                    let worker_given = request
+                        .worker
+                        .as_deref()
+                        .map(str::trim)
+                        .filter(|w| !w.is_empty());
+                    let mut node = match (code, chosen) {
+                        // A worker named on the step (the DAG edited) wins over the run's.
+                        (true, Some(entry)) if is_process_worker(&entry) => {
+                            code_spec(&step.id, &step.task, NodeRole::Step, entry)
+                        }
+                        (true, chosen) => {
+                            let worker = match (worker_given, chosen) {
+                                (Some(worker), _) => worker.to_owned(),
+                                (None, Some(model)) => worker_for(&model),
+                                (None, None) => {
+                                    return Err(invalid(format!(
+                                        "step {} has no model or worker; choose one",
+                                        step.id
+                                    )))
+                                }
+                            };
+                            code_spec(&step.id, &step.task, NodeRole::Step, worker)
+                        }
+                        (false, Some(model)) => {
+                            spec(&step.id, &step.task, NodeRole::Step, Some(model))
+                        }
+                        (false, None) => {
+                            return Err(invalid(format!(
+                                "step {} has no model; choose one",
+                                step.id
+                            )))
+                        }
+                    };
                     if request.mode == RunMode::Plan {
                         node.depends_on = earlier.last().cloned().into_iter().collect();
                         node.context_from = earlier.clone();
@@ -425,6 +473,9 @@ impl Engine {
                     nodes.push(node);
                 }
                 plan = Some(checked.clone());
+                if code {
+                    nodes.push(combined_spec(&nodes));
+                }
                 nodes
             }
         };
@@ -522,6 +573,10 @@ fn worst_case(
     };
     let mut total = 0.0;
     for node in nodes {
+        if node.kind == NodeKind::Code && node.role == NodeRole::Merge {
+            // Applying the run branch costs nothing.
+            continue;
+        }
         if node.kind == NodeKind::Code {
             let attempt = |worker: &str| match worker_model(worker) {
                 Some(model) => {

@@ -317,6 +317,7 @@ impl Engine {
             baseline,
             code: row.repo.clone().map(|repo| super::code::CodeSetup {
                 repo,
+                base: row.base.clone(),
                 verify: request.verify.clone(),
                 preset: request.preset.clone(),
                 launcher: row.launcher.clone(),

@@ -115,6 +115,43 @@ impl Repo {
         })
     }
 
+    /// The tip of branch `name`, creating it at `commit` first when it does not exist. Two
+    /// callers at once get the same branch: the update only creates (its old value must be
+    /// absent), and the loser reads the winner's tip.
+    ///
+    /// # Errors
+    /// [`GitError::BaseMissing`] when `commit` is not in the repository, or the branch could
+    /// not be created.
+    pub async fn ensure_branch(&self, name: &str, commit: &str) -> Result<String, GitError> {
+        let branch_ref = format!("refs/heads/{name}");
+        if let Some(tip) = self.resolve_commit(&branch_ref).await? {
+            return Ok(tip);
+        }
+        let commit = self
+            .resolve_commit(commit)
+            .await?
+            .ok_or_else(|| GitError::BaseMissing {
+                commit: commit.to_owned(),
+            })?;
+        self.git
+            .cmd(&self.toplevel)
+            .args([
+                "update-ref",
+                "-m",
+                "switchyard: create branch",
+                &branch_ref,
+                &commit,
+                "",
+            ])
+            .output()
+            .await?;
+        self.resolve_commit(&branch_ref)
+            .await?
+            .ok_or_else(|| GitError::BranchMissing {
+                branch: name.to_owned(),
+            })
+    }
+
     /// The full commit id `rev` names, or `None` when it names no commit.
     pub async fn resolve_commit(&self, rev: &str) -> Result<Option<String>, GitError> {
         let output = self

@@ -356,6 +356,26 @@ impl Store {
         rows.iter().map(run_row).collect()
     }
 
+    /// Every code run's id, state and when it last changed (its end once final): what the
+    /// attempts sweep needs to keep run branches.
+    pub async fn code_run_ages(&self) -> Result<Vec<(String, RunState, i64)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, state, COALESCE(finished_ms, updated_ms) AS at_ms FROM runs
+             WHERE repo IS NOT NULL",
+        )
+        .fetch_all(self.pool())
+        .await?;
+        rows.iter()
+            .map(|row| {
+                Ok((
+                    row.try_get("id")?,
+                    parsed(row, "state", "runs", RunState::parse)?,
+                    row.try_get("at_ms")?,
+                ))
+            })
+            .collect()
+    }
+
     /// Runs in a live state (queued, planning, running).
     pub async fn live_runs(&self) -> Result<Vec<RunRow>, StoreError> {
         let rows = sqlx::query(&format!(
