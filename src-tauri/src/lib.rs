@@ -109,6 +109,8 @@ macro_rules! specta_builder {
                 $crate::commands::runs::preview_run,
                 $crate::commands::runs::start_run,
                 $crate::commands::runs::resume_run,
+                $crate::commands::runs::approve_run,
+                $crate::commands::runs::reject_run,
                 $crate::commands::runs::list_runs,
                 $crate::commands::runs::run_detail,
                 $crate::commands::runs::run_log,

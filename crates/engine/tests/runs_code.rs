@@ -396,3 +396,44 @@ async fn a_code_runs_attempt_decided_on_the_review_page_moves_the_run() {
     assert_eq!(after.nodes[0].state, NodeState::Rejected);
     engine.close().await;
 }
+
+#[tokio::test]
+async fn a_code_runs_node_follows_the_revision_after_changes_are_requested() {
+    let fx = Fixture::new();
+    let engine = fx.engine().await;
+    let mut req = code_request(&fx, RunMode::Single, "make add() add");
+    req.worker = Some(fx.worker("fix", FIX));
+    let run = engine.start_run(req).await.expect("start");
+    let detail = wait(&engine, &run.id).await;
+    assert_eq!(detail.summary.state, RunState::Review);
+    let first = attempt_of(&detail, 0);
+    let revision = engine
+        .request_changes(&first, "also keep the old comment", Vec::new())
+        .await
+        .expect("request changes");
+    let reviewed =
+        tokio::time::timeout(Duration::from_secs(120), engine.wait_attempt(&revision.id))
+            .await
+            .expect("the revision ended in time")
+            .expect("wait");
+    assert_eq!(reviewed.summary.state, AttemptState::Review);
+    // Approving the revision (as the review page does) settles the run it continues.
+    engine
+        .approve_attempt(&revision.id, "fix add", true)
+        .await
+        .expect("approve the revision");
+    let after = engine.run_detail(&run.id).await.expect("detail");
+    assert_eq!(
+        after.summary.state,
+        RunState::Integrated,
+        "{:#?}",
+        after.nodes
+    );
+    assert_eq!(after.nodes[0].state, NodeState::Approved);
+    let log = engine.run_log(&run.id, 0).await.expect("log");
+    assert!(
+        log.iter().any(|e| format!("{e:?}").contains(&revision.id)),
+        "the node's move to the revision is logged"
+    );
+    engine.close().await;
+}

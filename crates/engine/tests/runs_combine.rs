@@ -10,9 +10,9 @@ use std::time::Duration;
 
 use attempts_support::{git, Fixture};
 use switchyard_core::attempt::AttemptState;
+use switchyard_core::catalog::card::Category;
 use switchyard_core::error::ErrorCode;
 use switchyard_core::routing::plan::{Plan, PlanOrigin, PlanStep};
-use switchyard_core::catalog::card::Category;
 use switchyard_core::routing::{Budget, Needs};
 use switchyard_core::run::{NodeRole, NodeState, RunDetail, RunMode, RunRequest, RunState};
 use switchyard_engine::Engine;
@@ -273,5 +273,42 @@ async fn a_conflict_between_swarm_steps_stops_that_branch_and_names_the_files() 
     let rejected = engine.reject_run(&run.id, "not now").await.expect("reject");
     assert_eq!(rejected.summary.state, RunState::Failed);
     assert_eq!(fx.head(), before);
+    engine.close().await;
+}
+
+#[tokio::test]
+async fn pause_before_integration_stops_with_the_steps_merged_and_resume_combines_them() {
+    let fx = Fixture::new();
+    let engine = fx.engine().await;
+    let mut req = request(&fx, RunMode::Swarm, vec![step("a", &[]), step("b", &[])]);
+    req.pause_before_integration = true;
+    let run = engine.start_run(req).await.expect("start");
+    let paused = wait(&engine, &run.id).await;
+    assert_eq!(
+        paused.summary.state,
+        RunState::Paused,
+        "{:#?}",
+        paused.nodes
+    );
+    assert_eq!(node(&paused, "a").state, NodeState::Approved);
+    assert_eq!(node(&paused, "b").state, NodeState::Approved);
+    let combined = node(&paused, "combined");
+    assert_eq!(combined.state, NodeState::Pending);
+    assert!(combined.attempts.is_empty(), "not started");
+    let branch = format!("switchyard/run-{}", run.id);
+    let on_branch = files_at(&fx, &branch);
+    assert!(on_branch.contains(&"a.txt".to_owned()) && on_branch.contains(&"b.txt".to_owned()));
+
+    engine.resume_run(&run.id).await.expect("resume");
+    let detail = wait(&engine, &run.id).await;
+    assert_eq!(
+        detail.summary.state,
+        RunState::Review,
+        "resuming does not pause again: {:#?}",
+        detail.nodes
+    );
+    assert_eq!(node(&detail, "combined").state, NodeState::Review);
+    // The steps were not run again.
+    assert_eq!(node(&detail, "a").attempts.len(), 1);
     engine.close().await;
 }

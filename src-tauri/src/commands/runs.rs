@@ -1,4 +1,5 @@
-//! Run commands: preview and launch, list and read, watch, cancel, resume and recover, rate,
+//! Run commands: preview and launch, list and read, watch, cancel, resume and recover,
+//! approve and reject (code runs), rate,
 //! spend, and the run defaults. Each one delegates to the engine's run use cases
 //! (`switchyard_engine::runs`); every rule lives there and in `switchyard_core::run`. A run's
 //! log and its nodes' streamed text reach the page through the `Channel` opened by
@@ -48,6 +49,34 @@ pub async fn start_run(
 #[specta::specta]
 pub async fn resume_run(state: State<'_, AppState>, id: String) -> Result<RunSummary, IpcError> {
     Ok(state.require_arc()?.resume_run(&id).await?)
+}
+
+/// Approves a code run in review: its result's attempt is re-hashed, committed and
+/// integrated into the branch it targets (for a collective, `attempt` names the member
+/// picked). Refused while a gate failed.
+#[tauri::command]
+#[specta::specta]
+pub async fn approve_run(
+    state: State<'_, AppState>,
+    id: String,
+    attempt: Option<String>,
+    message: String,
+) -> Result<RunDetail, IpcError> {
+    Ok(state
+        .require()?
+        .approve_run(&id, attempt.as_deref(), &message)
+        .await?)
+}
+
+/// Rejects a code run in review: every result still in review is rejected with `reason`.
+#[tauri::command]
+#[specta::specta]
+pub async fn reject_run(
+    state: State<'_, AppState>,
+    id: String,
+    reason: String,
+) -> Result<RunDetail, IpcError> {
+    Ok(state.require()?.reject_run(&id, &reason).await?)
 }
 
 /// Runs matching the filter (state, mode, launcher, words of the task), newest first.

@@ -461,6 +461,11 @@ export const runsIpc = {
   cancel: (id: string) => unwrap(commands.cancelRun(id)),
   /** Resumes an interrupted run (finished nodes are kept). */
   recover: (id: string) => unwrap(commands.recoverRun(id)),
+  /** Approves a code run in review (its one result, or the collective member `attempt`). */
+  approve: (id: string, attempt: string | null = null, message = "") =>
+    unwrap(commands.approveRun(id, attempt, message)),
+  /** Rejects every result of a code run in review. */
+  reject: (id: string, reason: string) => unwrap(commands.rejectRun(id, reason)),
   rateNode: (run: string, node: string, rating: number) =>
     unwrap(commands.rateRunNode(run, node, rating)),
   /** Spend and savings since `sinceMs` (all when `null`). */

@@ -161,7 +161,7 @@ impl RunState {
             (Queued, Planning | Running | Paused) => true,
             (Planning, Running | Paused) => true,
             (Paused, Queued | Canceled) => true,
-            (Running, Review | Completed) => true,
+            (Running, Review | Completed | Paused) => true,
             (Review, Approved | Failed) => true,
             (Approved, Integrated | Failed) => true,
             (Interrupted, Queued | Failed | Canceled) => true,

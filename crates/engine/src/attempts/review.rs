@@ -351,35 +351,38 @@ impl Engine {
         };
         let token = self.attempts.token.clone();
         let engine = self.clone();
-        self.with_lease(&row, |leased| async move {
-            let next = engine
-                .launch_attempt(
-                    &prepared,
-                    &leased.worker,
-                    &leased.launcher,
-                    Origin {
-                        compare: None,
-                        parent: Some(leased.id.clone()),
-                        worktree: Some(leased.worktree_id.clone()),
-                    },
-                )
-                .await?;
-            let decision = ReviewDecision::ChangesRequested {
-                comment: comment.trim().to_owned(),
-                lines,
-                next_attempt: next.id.clone(),
-            };
-            engine
-                .move_attempt(
-                    &leased,
-                    AttemptState::Superseded,
-                    Some(&token),
-                    AttemptChanges::new().decision(to_json(&decision)?),
-                    Some(format!("changes requested; continued by {}", next.id)),
-                )
-                .await?;
-            Ok(next)
-        })
-        .await
+        let next = self
+            .with_lease(&row, |leased| async move {
+                let next = engine
+                    .launch_attempt(
+                        &prepared,
+                        &leased.worker,
+                        &leased.launcher,
+                        Origin {
+                            compare: None,
+                            parent: Some(leased.id.clone()),
+                            worktree: Some(leased.worktree_id.clone()),
+                        },
+                    )
+                    .await?;
+                let decision = ReviewDecision::ChangesRequested {
+                    comment: comment.trim().to_owned(),
+                    lines,
+                    next_attempt: next.id.clone(),
+                };
+                engine
+                    .move_attempt(
+                        &leased,
+                        AttemptState::Superseded,
+                        Some(&token),
+                        AttemptChanges::new().decision(to_json(&decision)?),
+                        Some(format!("changes requested; continued by {}", next.id)),
+                    )
+                    .await?;
+                Ok(next)
+            })
+            .await?;
+        self.sync_run_to_revision(id, &next.id).await;
+        Ok(next)
     }
 }

@@ -36,6 +36,9 @@ pub(crate) enum Stop {
     Budget,
     /// Another engine took the run over.
     LeaseLost,
+    /// Its steps are done and the user asked to look before they are combined
+    /// (`pauseBeforeIntegration`); nothing is in flight.
+    Pause,
 }
 
 /// How a running run is stopped: its cancel token (a child of the engine's, so closing the
@@ -83,8 +86,9 @@ impl Control {
         }
     }
 
-    /// Stops the run for `why` (the first reason wins). Every reason but the budget cancels
-    /// in-flight work; over budget, calls already reserved may finish.
+    /// Stops the run for `why` (the first reason wins). Every reason but the budget and a
+    /// pause cancels in-flight work; over budget, calls already reserved may finish (a pause
+    /// comes when nothing is in flight).
     pub(crate) fn stop(&self, why: Stop) {
         {
             let mut stop = self.stop.lock().unwrap_or_else(|p| p.into_inner());
@@ -92,7 +96,7 @@ impl Control {
                 *stop = Some(why);
             }
         }
-        if why != Stop::Budget {
+        if !matches!(why, Stop::Budget | Stop::Pause) {
             self.cancel.cancel();
         }
     }
@@ -128,6 +132,8 @@ pub(crate) struct RunCtx {
     pub control: Arc<Control>,
     pub baseline: Option<(String, Pricing)>,
     pub code: Option<CodeSetup>,
+    /// Pause before the combined node of a code plan or swarm starts.
+    pub pause_before_integration: bool,
 }
 
 impl RunCtx {
@@ -263,6 +269,13 @@ fn dag_of(nodes: &[NodeRow]) -> Vec<DagNode> {
         .collect()
 }
 
+/// Whether `id` is the combined node of a code plan or swarm.
+fn is_combined(nodes: &[NodeRow], id: &str) -> bool {
+    nodes
+        .iter()
+        .any(|n| n.node_id == id && n.kind == NodeKind::Code && n.role == NodeRole::Merge)
+}
+
 fn set_state(nodes: &mut [NodeRow], id: &str, state: NodeState) {
     if let Some(node) = nodes.iter_mut().find(|n| n.node_id == id) {
         node.state = state;
@@ -298,6 +311,11 @@ pub(crate) async fn drive(ctx: Arc<RunCtx>) -> Result<(), EngineError> {
             }
             for id in dag::ready(&dag_of(&nodes)) {
                 if tasks.len() >= slots || ctx.control.halted() {
+                    break;
+                }
+                if ctx.pause_before_integration && is_combined(&nodes, &id) {
+                    // It waits for every step, so nothing else is in flight now.
+                    ctx.control.stop(Stop::Pause);
                     break;
                 }
                 // The node's task stores the move (with the context it received).
@@ -353,6 +371,9 @@ pub(crate) async fn finish(ctx: &RunCtx) -> Result<(), EngineError> {
         return Ok(());
     }
     let engine = &*ctx.engine;
+    if stop == Some(Stop::Pause) {
+        return pause(ctx).await;
+    }
     let nodes = engine.store().run_nodes(&ctx.run_id).await?;
     let (state, reason, pending) = match stop {
         Some(Stop::Canceled) => (
@@ -409,6 +430,33 @@ pub(crate) async fn finish(ctx: &RunCtx) -> Result<(), EngineError> {
         .release();
     engine
         .move_run(&row, state, Some(ctx.token()), reason, changes, note)
+        .await?;
+    Ok(())
+}
+
+/// Pauses the run before its combined node: `paused`, the lease released, and the pause
+/// point cleared from the stored request, so `resume_run` goes on to combine the steps.
+async fn pause(ctx: &RunCtx) -> Result<(), EngineError> {
+    let engine = &*ctx.engine;
+    let row = engine.run_row(&ctx.run_id).await?;
+    if row.state != RunState::Running {
+        return Ok(());
+    }
+    let mut request: switchyard_core::run::RunRequest = serde_json::from_str(&row.request_json)
+        .map_err(|e| EngineError::Internal(format!("stored request: {e}")))?;
+    request.pause_before_integration = false;
+    let json = serde_json::to_string(&request)
+        .map_err(|e| EngineError::Internal(format!("request: {e}")))?;
+    let changes = RunChanges::new().request(json).release();
+    engine
+        .move_run(
+            &row,
+            RunState::Paused,
+            Some(ctx.token()),
+            None,
+            changes,
+            Some("paused before integration: the steps are merged on the run branch; resume to combine them for review".into()),
+        )
         .await?;
     Ok(())
 }

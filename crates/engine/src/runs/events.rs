@@ -133,6 +133,44 @@ impl Engine {
         Ok(true)
     }
 
+    /// Points node `node_id` of `run_id` (in review, without an owner) at attempt `attempt`
+    /// — the revision of the one it awaited — logged, then broadcast like a move.
+    pub(crate) async fn relink_node(
+        &self,
+        run_id: &str,
+        node_id: &str,
+        attempt: &str,
+    ) -> Result<bool, EngineError> {
+        let body = body_of(&RunLog::Node {
+            node_id: node_id.to_owned(),
+            state: NodeState::Review,
+            note: Some(format!("changes requested; the revision is {attempt}")),
+        })?;
+        let changes = NodeChanges::new().attempt(Some(attempt.to_owned()));
+        let Some(seq) = self
+            .store()
+            .update_node_logged(
+                run_id,
+                node_id,
+                NodeState::Review,
+                None,
+                &changes,
+                now_ms(),
+                &body,
+            )
+            .await?
+        else {
+            return Ok(false);
+        };
+        self.supervisor.emit(EngineEvent::RunNode {
+            run_id: run_id.to_owned(),
+            node_id: node_id.to_owned(),
+            state: NodeState::Review,
+            seq,
+        });
+        Ok(true)
+    }
+
     /// Logs a ledger move (already stored with the call), then broadcasts the new totals.
     pub(crate) async fn log_budget(
         &self,

@@ -119,6 +119,43 @@ impl Engine {
         }
     }
 
+    /// After changes were requested on attempt `old` (continued by `new`): the run's node
+    /// that awaited `old` awaits `new` — so approving the revision, wherever it is done,
+    /// settles the run. Never fails the caller; a node that could not follow is logged.
+    pub(crate) async fn sync_run_to_revision(&self, old: &str, new: &str) {
+        let run = match self.store().run_of_attempt(old).await {
+            Ok(Some(run)) => run,
+            Ok(None) => return,
+            Err(error) => {
+                tracing::warn!(attempt = %old, %error, "could not look up the attempt's run");
+                return;
+            }
+        };
+        let nodes = match self.store().run_nodes(&run).await {
+            Ok(nodes) => nodes,
+            Err(error) => {
+                tracing::warn!(%run, %error, "the run's nodes are unreadable");
+                return;
+            }
+        };
+        let Some(node) = nodes
+            .iter()
+            .find(|n| n.attempt_id.as_deref() == Some(old) && n.state == NodeState::Review)
+        else {
+            return;
+        };
+        let linked = async {
+            self.store()
+                .link_attempt_to_run(new, &run, &node.node_id)
+                .await?;
+            self.relink_node(&run, &node.node_id, new).await
+        }
+        .await;
+        if let Err(error) = linked {
+            tracing::warn!(%run, attempt = %new, %error, "the run's node did not follow the revision");
+        }
+    }
+
     /// Moves run `id` (when in review) and its nodes in review after their attempts'
     /// decisions: a node whose attempt is approved or integrated is approved and every other
     /// node in review is rejected (another result was picked); the run becomes `approved`,

@@ -315,6 +315,7 @@ impl Engine {
             ledger: tokio::sync::Mutex::new(ledger),
             control: control.clone(),
             baseline,
+            pause_before_integration: request.pause_before_integration,
             code: row.repo.clone().map(|repo| super::code::CodeSetup {
                 repo,
                 base: row.base.clone(),

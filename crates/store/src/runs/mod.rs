@@ -144,6 +144,11 @@ impl RunChanges {
             .with("heartbeat_ms", Value::Null)
     }
 
+    /// Replaces the stored request (a pause point that has been passed is cleared from it).
+    pub fn request(self, json: String) -> Self {
+        self.with("request_json", Value::Text(json))
+    }
+
     /// Forgets an earlier cancel request (a recovered run starts without one).
     pub fn clear_cancel_request(self) -> Self {
         self.with("cancel_requested_ms", Value::Null)

@@ -182,7 +182,7 @@ export function PreviewCard({
           items={preview.nodes.map((n) => ({
             id: n.id,
             dependsOn: n.dependsOn,
-            task: n.role === "merge" ? "Merge the members' answers" : n.task,
+            task: n.role === "merge" && n.kind === "text" ? "Merge the members' answers" : n.task,
             who: n.worker ?? n.model,
             state: null,
           }))}

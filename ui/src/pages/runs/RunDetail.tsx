@@ -47,6 +47,7 @@ export function RunDetail({ id, now }: { id: string; now: () => number }) {
   const [acting, setActing] = useState<string | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
   const [watchKey, setWatchKey] = useState(0);
+  const [rejectReason, setRejectReason] = useState("");
   const since = useRef<number | null>(null);
   const applying = useRef(0);
   const batchSize = useRef(0);
@@ -169,13 +170,15 @@ export function RunDetail({ id, now }: { id: string; now: () => number }) {
     [],
   );
 
-  const act = async (what: "cancel" | "resume" | "recover") => {
+  const act = async (what: "cancel" | "resume" | "recover" | "approve" | "reject") => {
     setActing(what);
     setActionError(null);
     try {
       if (what === "cancel") await runsIpc.cancel(id);
       if (what === "resume") await runsIpc.resume(id);
       if (what === "recover") await runsIpc.recover(id);
+      if (what === "approve") await runsIpc.approve(id);
+      if (what === "reject") await runsIpc.reject(id, rejectReason.trim() || "rejected on the run page");
       await load();
       if (what !== "cancel") setWatchKey((k) => k + 1);
     } catch (e) {
@@ -205,6 +208,7 @@ export function RunDetail({ id, now }: { id: string; now: () => number }) {
   const reviewTries = detail.nodes.flatMap((n) =>
     n.attempts.filter((t) => t.attemptId).map((t) => ({ node: n.id, attempt: t.attemptId ?? "" })),
   );
+  const inReview = detail.nodes.filter((n) => n.state === "review");
   const succeeded = detail.nodes.find((n) => n.role === "cascade" && n.rung != null);
   const escalations =
     succeeded?.attempts.filter((t) => t.purpose === "answer" && t.state === "failed").length ?? 0;
@@ -354,6 +358,43 @@ export function RunDetail({ id, now }: { id: string; now: () => number }) {
       {reviewTries.length > 0 && (
         <div className="card" id="run-review-links">
           <h2>Review</h2>
+          {live.state === "review" && (
+            <div className="run-review-actions">
+              {inReview.length === 1 ? (
+                <button
+                  type="button"
+                  className="primary"
+                  id="run-approve"
+                  disabled={acting !== null}
+                  onClick={() => void act("approve")}
+                >
+                  {acting === "approve" ? "Approving…" : `Approve ${inReview[0]?.id ?? ""} and integrate`}
+                </button>
+              ) : (
+                <p className="small muted">
+                  {inReview.length} results await review: compare them and pick one on the
+                  review page.
+                </p>
+              )}
+              <input
+                type="text"
+                id="run-reject-reason"
+                aria-label="Why you reject the run"
+                placeholder="Why (optional)"
+                value={rejectReason}
+                onChange={(e) => setRejectReason(e.target.value)}
+              />
+              <button
+                type="button"
+                className="danger-text"
+                id="run-reject"
+                disabled={acting !== null}
+                onClick={() => void act("reject")}
+              >
+                {acting === "reject" ? "Rejecting…" : "Reject run"}
+              </button>
+            </div>
+          )}
           <ul className="review-links">
             {reviewTries.map((t) => (
               <li key={t.attempt}>
