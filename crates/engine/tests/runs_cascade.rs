@@ -173,3 +173,96 @@ async fn when_every_rung_fails_the_run_fails_with_all_rungs_failed() {
     );
     engine.close().await;
 }
+
+/// A person: a name and a non-negative age, nothing else.
+const PERSON: &str = r#"{"type":"object","required":["name","age"],"properties":{"name":{"type":"string"},"age":{"type":"integer","minimum":0}},"additionalProperties":false}"#;
+
+#[tokio::test]
+async fn a_cascade_escalates_when_the_answer_fails_its_schema_after_the_repair_request() {
+    // The cheap model answers in prose, and again when asked to repair; the next rung
+    // answers in a fenced block, which is recovered without a repair request.
+    let server = model_server(|asked| match asked.model.as_str() {
+        "openai/gpt-4o-mini" => Behavior::answer("Ada Lovelace was thirty-six."),
+        _ => Behavior::answer("Sure:\n```json\n{\"name\": \"Ada\", \"age\": 36}\n```"),
+    })
+    .await;
+    let home = tempfile::tempdir().expect("home");
+    let engine = engine(home.path(), &server).await;
+    let mut req = cascade("Describe Ada Lovelace as JSON", &[MINI, GPT41]);
+    req.schema = Some(PERSON.into());
+    let run = engine.start_run(req).await.expect("start");
+    let detail = wait(&engine, &run.id, Duration::from_secs(20)).await;
+    assert_state(&detail, RunState::Completed);
+    let node = &detail.nodes[0];
+    assert_eq!(node.rung, Some(2), "escalated once");
+    let asked_models: Vec<String> = server.requests().iter().map(|r| asked(r).model).collect();
+    assert_eq!(
+        asked_models,
+        ["openai/gpt-4o-mini", "openai/gpt-4o-mini", "openai/gpt-4.1"],
+        "answer, repair request, next rung"
+    );
+    let repair = asked(&server.requests()[1]).prompt;
+    assert!(repair.contains("Ada Lovelace was thirty-six."), "{repair}");
+    assert!(repair.contains("no JSON document"), "{repair}");
+    let first_prompt = asked(&server.requests()[0]).prompt;
+    assert!(
+        first_prompt.contains("\"required\""),
+        "the schema is in the prompt"
+    );
+    assert!(
+        node.attempts
+            .iter()
+            .any(|a| matches!(&a.signal, Some(FailureSignal::SchemaFailed { .. }))),
+        "{:#?}",
+        node.attempts
+    );
+    let escalated = asked(&server.requests()[2]).prompt;
+    assert!(
+        escalated.contains("did not match the required JSON schema"),
+        "{escalated}"
+    );
+    // The stored result is the recovered JSON document.
+    let output = engine.run_output(&run.id, None).await.expect("output");
+    let value: serde_json::Value = serde_json::from_str(&output.text).expect("JSON result");
+    assert_eq!(value, serde_json::json!({"name": "Ada", "age": 36}));
+    engine.close().await;
+}
+
+#[tokio::test]
+async fn a_repaired_answer_ends_a_single_run_and_a_schema_that_is_not_one_is_refused() {
+    let server = model_server(|asked| {
+        if asked
+            .prompt
+            .contains("Reply with the corrected JSON document only")
+        {
+            Behavior::answer("{\"name\": \"Ada\", \"age\": 36}")
+        } else {
+            Behavior::answer("{\"name\": \"Ada\", \"age\": \"thirty-six\"}")
+        }
+    })
+    .await;
+    let home = tempfile::tempdir().expect("home");
+    let engine = engine(home.path(), &server).await;
+    let mut req = request(RunMode::Single, "Describe Ada as JSON", &[MINI]);
+    req.schema = Some(PERSON.into());
+    let run = engine.start_run(req.clone()).await.expect("start");
+    let detail = wait(&engine, &run.id, Duration::from_secs(20)).await;
+    assert_state(&detail, RunState::Completed);
+    assert_eq!(server.requests().len(), 2, "one repair request");
+    let repair = asked(&server.requests()[1]).prompt;
+    assert!(
+        repair.contains("/age"),
+        "the validation error is named: {repair}"
+    );
+    let output = engine.run_output(&run.id, None).await.expect("output");
+    assert!(output.text.contains("\"age\": 36"), "{}", output.text);
+
+    req.schema = Some("{\"type\": 12}".into());
+    let refused = engine.start_run(req).await.expect_err("not a schema");
+    assert_eq!(
+        refused.code(),
+        switchyard_core::error::ErrorCode::InvalidInput
+    );
+    assert!(refused.to_string().contains("JSON schema"), "{refused}");
+    engine.close().await;
+}

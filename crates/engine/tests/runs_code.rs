@@ -437,3 +437,39 @@ async fn a_code_runs_node_follows_the_revision_after_changes_are_requested() {
     );
     engine.close().await;
 }
+
+#[tokio::test]
+async fn a_code_collective_wider_than_the_parallel_node_limit_is_refused_before_anything_runs() {
+    let fx = Fixture::new();
+    let engine = fx.engine().await;
+    let mut req = code_request(&fx, RunMode::Collective, "make add() add");
+    req.models = Some(vec![
+        fx.worker("fix", FIX),
+        fx.worker("wrong", WRONG),
+        fx.worker("fix2", FIX),
+    ]);
+    req.limits = Some(switchyard_core::run::RunLimitsOverride {
+        max_parallel_nodes: Some(2),
+        ..Default::default()
+    });
+    let refused = engine.start_run(req.clone()).await.expect_err("too wide");
+    assert_eq!(
+        refused.code(),
+        switchyard_core::error::ErrorCode::InvalidInput
+    );
+    assert!(refused.to_string().contains("parallel nodes"), "{refused}");
+    assert!(fx.attempt_branches().is_empty(), "no attempt was started");
+    req.limits = Some(switchyard_core::run::RunLimitsOverride {
+        max_parallel_nodes: Some(3),
+        ..Default::default()
+    });
+    let run = engine.start_run(req).await.expect("within the limit");
+    let detail = wait(&engine, &run.id).await;
+    assert_eq!(
+        detail.summary.state,
+        RunState::Review,
+        "{:#?}",
+        detail.nodes
+    );
+    engine.close().await;
+}

@@ -283,6 +283,14 @@ export const commands = {
 	startRun: (request: RunRequest_Deserialize) => typedError<RunSummary_Serialize, IpcError>(__TAURI_INVOKE("start_run", { request })),
 	/**  Continues a paused run. */
 	resumeRun: (id: string) => typedError<RunSummary_Serialize, IpcError>(__TAURI_INVOKE("resume_run", { id })),
+	/**
+	 *  Approves a code run in review: its result's attempt is re-hashed, committed and
+	 *  integrated into the branch it targets (for a collective, `attempt` names the member
+	 *  picked). Refused while a gate failed.
+	 */
+	approveRun: (id: string, attempt: string | null, message: string) => typedError<RunDetail_Serialize, IpcError>(__TAURI_INVOKE("approve_run", { id, attempt, message })),
+	/**  Rejects a code run in review: every result still in review is rejected with `reason`. */
+	rejectRun: (id: string, reason: string) => typedError<RunDetail_Serialize, IpcError>(__TAURI_INVOKE("reject_run", { id, reason })),
 	/**  Runs matching the filter (state, mode, launcher, words of the task), newest first. */
 	listRuns: (filter: RunFilter_Deserialize) => typedError<RunSummary_Serialize[], IpcError>(__TAURI_INVOKE("list_runs", { filter })),
 	/**
@@ -4073,9 +4081,18 @@ export type RunRequest_Deserialize = {
 	members?: number | null,
 	/**  Stop after planning, before any node runs; `resume_run` continues. */
 	pauseAfterPlan?: boolean,
-	/**  Code swarms: stop before integrating the run's branch. */
+	/**
+	 *  Code plans and swarms: stop once the steps are merged on the run branch, before they
+	 *  are combined for review; `resume_run` continues.
+	 */
 	pauseBeforeIntegration?: boolean,
-	/**  Who launched it (`app`, `cli`, `mcp:<client>`, the `PARENT_AGENT`). */
+	/**
+	 *  Text runs: a JSON Schema (the document, as text) the result must match. Single nodes,
+	 *  each cascade rung and a collective's merge are checked (after recovering the JSON
+	 *  from fences or prose, and one repair request); a cascade escalates when it fails.
+	 */
+	schema?: string | null,
+	/**  Who launched it (`app`, `cli`, the MCP client's name, the `PARENT_AGENT`). */
 	launcher?: string,
 };
 
@@ -4116,9 +4133,18 @@ export type RunRequest_Serialize = {
 	members: number | null,
 	/**  Stop after planning, before any node runs; `resume_run` continues. */
 	pauseAfterPlan: boolean,
-	/**  Code swarms: stop before integrating the run's branch. */
+	/**
+	 *  Code plans and swarms: stop once the steps are merged on the run branch, before they
+	 *  are combined for review; `resume_run` continues.
+	 */
 	pauseBeforeIntegration: boolean,
-	/**  Who launched it (`app`, `cli`, `mcp:<client>`, the `PARENT_AGENT`). */
+	/**
+	 *  Text runs: a JSON Schema (the document, as text) the result must match. Single nodes,
+	 *  each cascade rung and a collective's merge are checked (after recovering the JSON
+	 *  from fences or prose, and one repair request); a cascade escalates when it fails.
+	 */
+	schema: string | null,
+	/**  Who launched it (`app`, `cli`, the MCP client's name, the `PARENT_AGENT`). */
 	launcher: string,
 };
 

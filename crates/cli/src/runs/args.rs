@@ -84,9 +84,14 @@ pub struct RunArgs {
     /// Stop after planning: `runs show` shows the nodes, `runs resume` continues.
     #[arg(long)]
     pub pause_after_plan: bool,
-    /// Code runs: stop before integrating the run's branch.
+    /// Code plans and swarms: stop once the steps are merged on the run branch, before
+    /// they are combined for review; `runs resume` continues.
     #[arg(long)]
     pub pause_before_integration: bool,
+    /// Text runs: a JSON Schema file the result must match (recovered from fences or prose,
+    /// one repair request; a cascade escalates when it still fails).
+    #[arg(long, value_name = "FILE.json")]
+    pub schema: Option<PathBuf>,
 }
 
 impl RunArgs {
@@ -112,6 +117,7 @@ impl RunArgs {
             (self.plan.is_some(), "--plan"),
             (self.pause_after_plan, "--pause-after-plan"),
             (self.pause_before_integration, "--pause-before-integration"),
+            (self.schema.is_some(), "--schema"),
         ];
         given
             .into_iter()
@@ -288,6 +294,14 @@ pub(super) fn request(args: RunArgs) -> Result<RunRequest, Failure> {
     });
     req.pause_after_plan = args.pause_after_plan;
     req.pause_before_integration = args.pause_before_integration;
+    req.schema = args
+        .schema
+        .as_deref()
+        .map(|path| {
+            std::fs::read_to_string(path)
+                .map_err(|e| invalid(format!("cannot read the schema {}: {e}", path.display())))
+        })
+        .transpose()?;
     req.launcher = launcher();
     Ok(req)
 }

@@ -20,6 +20,7 @@ pub mod defaults;
 pub mod ledger;
 pub mod limits;
 pub mod savings;
+pub mod schema;
 pub mod state;
 pub mod view;
 

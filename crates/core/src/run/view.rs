@@ -63,10 +63,16 @@ pub struct RunRequest {
     /// Stop after planning, before any node runs; `resume_run` continues.
     #[serde(default)]
     pub pause_after_plan: bool,
-    /// Code swarms: stop before integrating the run's branch.
+    /// Code plans and swarms: stop once the steps are merged on the run branch, before they
+    /// are combined for review; `resume_run` continues.
     #[serde(default)]
     pub pause_before_integration: bool,
-    /// Who launched it (`app`, `cli`, `mcp:<client>`, the `PARENT_AGENT`).
+    /// Text runs: a JSON Schema (the document, as text) the result must match. Single nodes,
+    /// each cascade rung and a collective's merge are checked (after recovering the JSON
+    /// from fences or prose, and one repair request); a cascade escalates when it fails.
+    #[serde(default)]
+    pub schema: Option<String>,
+    /// Who launched it (`app`, `cli`, the MCP client's name, the `PARENT_AGENT`).
     #[serde(default)]
     pub launcher: String,
 }
@@ -91,6 +97,7 @@ impl RunRequest {
             members: None,
             pause_after_plan: false,
             pause_before_integration: false,
+            schema: None,
             launcher: String::new(),
         }
     }

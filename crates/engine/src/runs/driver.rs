@@ -134,6 +134,8 @@ pub(crate) struct RunCtx {
     pub code: Option<CodeSetup>,
     /// Pause before the combined node of a code plan or swarm starts.
     pub pause_before_integration: bool,
+    /// The JSON Schema the text result must match.
+    pub schema: Option<Arc<switchyard_core::run::schema::OutputSchema>>,
 }
 
 impl RunCtx {

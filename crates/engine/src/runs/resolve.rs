@@ -14,6 +14,7 @@ use switchyard_core::run::dag::{self, DagNode};
 use switchyard_core::run::ledger::worst_case_usd;
 use switchyard_core::run::limits::{self, SETTING_BASELINE_MODEL};
 use switchyard_core::run::savings::default_baseline;
+use switchyard_core::run::schema::OutputSchema;
 use switchyard_core::run::{
     Join, Ladder, NodeKind, NodeRole, NodeSpec, NodeState, RunLimits, RunMode, RunPreview,
     RunRequest,
@@ -238,6 +239,14 @@ impl Engine {
             .repo
             .as_deref()
             .is_some_and(|r| !r.trim().is_empty());
+        if let Some(schema) = request.schema.as_deref() {
+            if code {
+                return Err(invalid(
+                    "a JSON schema checks text answers; code runs are checked by their gates",
+                ));
+            }
+            OutputSchema::parse(schema).map_err(|e| invalid(e.to_string()))?;
+        }
         if code && request.judge.is_some() {
             return Err(invalid(
                 "a judge scores text answers; code cascades escalate on their gates",
@@ -295,6 +304,16 @@ impl Engine {
                     return Err(invalid(format!(
                         "a code collective compares 2–5 workers, not {}",
                         members.len()
+                    )));
+                }
+                // Its members are one compare group, started together from one base: more
+                // of them than the run's parallel nodes would break that limit.
+                if members.len() > limits.max_parallel_nodes as usize {
+                    return Err(invalid(format!(
+                        "a code collective runs its {} workers at once, more than the run's {} \
+                         parallel nodes; name fewer workers or raise max parallel nodes",
+                        members.len(),
+                        limits.max_parallel_nodes
                     )));
                 }
                 members

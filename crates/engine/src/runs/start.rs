@@ -4,6 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use switchyard_core::run::schema::OutputSchema;
 use switchyard_core::run::{
     launcher_name, new_run_id, Ledger, RunLimits, RunLog, RunReason, RunRequest, RunState,
     RunSummary,
@@ -298,6 +299,19 @@ impl Engine {
                 return Ok(());
             }
         };
+        let schema = match request
+            .schema
+            .as_deref()
+            .map(OutputSchema::parse)
+            .transpose()
+        {
+            Ok(schema) => schema.map(Arc::new),
+            Err(error) => {
+                self.fail_run(id, &EngineError::InvalidInput(error.to_string()))
+                    .await;
+                return Ok(());
+            }
+        };
         let mut ledger = Ledger::new(row.max_usd);
         ledger.spent_usd = row.spent_usd;
         ledger.reserved_usd = row.reserved_usd;
@@ -316,6 +330,7 @@ impl Engine {
             control: control.clone(),
             baseline,
             pause_before_integration: request.pause_before_integration,
+            schema,
             code: row.repo.clone().map(|repo| super::code::CodeSetup {
                 repo,
                 base: row.base.clone(),

@@ -9,7 +9,7 @@ use switchyard_core::run::{CallPurpose, FailureSignal, NodeRole, NodeState, Rung
 use switchyard_store::runs::nodes::{NodeChanges, NodeRow};
 
 use super::artifacts::{output_path, read_output, write_output};
-use super::call::{CallError, CallSpec};
+use super::call::{CallAnswer, CallError, CallSpec};
 use super::driver::RunCtx;
 use super::now_ms;
 use crate::EngineError;
@@ -131,9 +131,21 @@ async fn inputs(ctx: &RunCtx, node: &NodeRow) -> Result<Vec<(NodeRow, String)>, 
     Ok(found)
 }
 
+/// Whether `node`'s answer is the run's result, checked against the run's schema.
+fn checked(ctx: &RunCtx, node: &NodeRow) -> bool {
+    ctx.schema.is_some()
+        && matches!(
+            node.role,
+            NodeRole::Single | NodeRole::Cascade | NodeRole::Merge
+        )
+}
+
 /// The prompt of a single, member or step node.
 async fn context_of(ctx: &RunCtx, node: &NodeRow) -> Result<NodeContext, NoAnswer> {
     let mut builder = ContextBuilder::new().task(&ctx.task);
+    if let (true, Some(schema)) = (checked(ctx, node), &ctx.schema) {
+        builder = builder.instruction(&schema.instruction());
+    }
     if node.role == NodeRole::Step {
         builder = builder.plan(&ctx.outline).step(&node.node_id, &node.task);
         for (input, text) in inputs(ctx, node).await? {
@@ -172,12 +184,62 @@ async fn single(ctx: &RunCtx, node: &NodeRow, begun: &mut bool) -> Result<Answer
             live: Some(ctx.engine.runs.live_text(&ctx.run_id, &node.node_id)),
         })
         .await?;
+    let text = match conform(ctx, node, &model, None, answer.text).await? {
+        Ok(text) => text,
+        Err(signal) => return Err(schema_failed(&signal)),
+    };
     Ok(Answer {
-        text: answer.text,
+        text,
         model,
         rung: None,
         used_inputs: None,
     })
+}
+
+/// A node whose answer failed the schema even after the repair request.
+fn schema_failed(signal: &FailureSignal) -> NoAnswer {
+    NoAnswer::Failed(ErrorCode::GateFailed, signal.describe())
+}
+
+/// `text` made to match the run's schema, if the node is checked: the recovered JSON, or
+/// after one repair request to `model`; `Ok(Err(SchemaFailed))` when it still does not.
+async fn conform(
+    ctx: &RunCtx,
+    node: &NodeRow,
+    model: &str,
+    rung: Option<u32>,
+    text: String,
+) -> Result<Result<String, FailureSignal>, NoAnswer> {
+    let Some(schema) = ctx.schema.as_ref().filter(|_| checked(ctx, node)) else {
+        return Ok(Ok(text));
+    };
+    let problem = match schema.check(&text) {
+        Ok(json) => return Ok(Ok(json)),
+        Err(problem) => problem,
+    };
+    let repaired = ctx
+        .call(CallSpec {
+            node_id: &node.node_id,
+            purpose: CallPurpose::Answer,
+            model,
+            rung,
+            system: ctx.system.clone(),
+            prompt: schema.repair_prompt(&ctx.task, &text, &problem),
+            live: None,
+        })
+        .await;
+    let repaired = match repaired {
+        Ok(answer) => answer.text,
+        Err(CallError::Failed { message, .. }) => {
+            return Ok(Err(FailureSignal::SchemaFailed {
+                detail: format!("{problem}; the repair request failed: {message}"),
+            }))
+        }
+        Err(other) => return Err(other.into()),
+    };
+    Ok(schema
+        .check(&repaired)
+        .map_err(|detail| FailureSignal::SchemaFailed { detail }))
 }
 
 async fn merge(ctx: &RunCtx, node: &NodeRow, begun: &mut bool) -> Result<Answer, NoAnswer> {
@@ -204,6 +266,10 @@ async fn merge(ctx: &RunCtx, node: &NodeRow, begun: &mut bool) -> Result<Answer,
     }
     let context = merge_context(&ctx.task, &members, DEFAULT_CONTEXT_CHARS);
     record_trace(ctx, node, &context, begun).await;
+    let prompt = match &ctx.schema {
+        Some(schema) => format!("{}\n\n{}", context.prompt, schema.instruction()),
+        None => context.prompt,
+    };
     let answer = ctx
         .call(CallSpec {
             node_id: &node.node_id,
@@ -211,13 +277,17 @@ async fn merge(ctx: &RunCtx, node: &NodeRow, begun: &mut bool) -> Result<Answer,
             model: &model,
             rung: None,
             system: ctx.system.clone(),
-            prompt: context.prompt,
+            prompt,
             live: Some(ctx.engine.runs.live_text(&ctx.run_id, &node.node_id)),
         })
         .await?;
     let used = parse_used_inputs(&answer.text, members.len());
+    let text = match conform(ctx, node, &model, None, answer.text).await? {
+        Ok(text) => text,
+        Err(signal) => return Err(schema_failed(&signal)),
+    };
     Ok(Answer {
-        text: answer.text,
+        text,
         model,
         rung: None,
         used_inputs: used,
@@ -263,6 +333,9 @@ async fn cascade(ctx: &RunCtx, node: &NodeRow, begun: &mut bool) -> Result<Answe
         for (at, signal) in &failures {
             builder = builder.failure(*at, &signal.describe());
         }
+        if let Some(schema) = &ctx.schema {
+            builder = builder.instruction(&schema.instruction());
+        }
         let context = builder.build(DEFAULT_CONTEXT_CHARS);
         record_trace(ctx, node, &context, begun).await;
         ctx.move_node_in_place(
@@ -284,7 +357,22 @@ async fn cascade(ctx: &RunCtx, node: &NodeRow, begun: &mut bool) -> Result<Answe
             })
             .await;
         let (outcome, answer) = match answered {
-            Ok(answer) => (judge(ctx, node, number, &answer.text).await?, Some(answer)),
+            Ok(mut answer) => {
+                let conformed = conform(ctx, node, &rung.model, Some(number), answer.text).await?;
+                match conformed {
+                    Ok(text) => {
+                        answer.text = text;
+                        (judge(ctx, node, number, &answer.text).await?, Some(answer))
+                    }
+                    Err(signal) => (
+                        RungOutcome::Failed(signal),
+                        Some(CallAnswer {
+                            n: answer.n,
+                            text: String::new(),
+                        }),
+                    ),
+                }
+            }
             Err(error) => match error.signal() {
                 Some(signal) => (RungOutcome::Failed(signal), None),
                 None => return Err(error.into()),

@@ -376,6 +376,27 @@ export function LaunchForm() {
           </div>
         )}
 
+        {!code && (
+          <details className="launch-section" open={input.schema.trim() !== "" || undefined}>
+            <summary>Structured output: a JSON Schema the result must match</summary>
+            <div className="form-row">
+              <label htmlFor="run-schema">JSON Schema (optional)</label>
+              <textarea
+                id="run-schema"
+                className="mono"
+                rows={4}
+                value={input.schema}
+                placeholder='{"type": "object", "required": ["summary"]}'
+                onChange={(e) => set({ schema: e.target.value })}
+              />
+              <p className="small muted">
+                The answer's JSON is taken from a code fence or the prose around it and checked; one
+                repair request follows a mismatch, and a cascade escalates when it still fails.
+              </p>
+            </div>
+          </details>
+        )}
+
         <details className="launch-section" open={code || undefined}>
           <summary>Code: a repository, its verification and a worker</summary>
           <div className="form-row">

@@ -178,7 +178,8 @@ export function RunDetail({ id, now }: { id: string; now: () => number }) {
       if (what === "resume") await runsIpc.resume(id);
       if (what === "recover") await runsIpc.recover(id);
       if (what === "approve") await runsIpc.approve(id);
-      if (what === "reject") await runsIpc.reject(id, rejectReason.trim() || "rejected on the run page");
+      if (what === "reject")
+        await runsIpc.reject(id, rejectReason.trim() || "rejected on the run page");
       await load();
       if (what !== "cancel") setWatchKey((k) => k + 1);
     } catch (e) {
@@ -368,12 +369,14 @@ export function RunDetail({ id, now }: { id: string; now: () => number }) {
                   disabled={acting !== null}
                   onClick={() => void act("approve")}
                 >
-                  {acting === "approve" ? "Approving…" : `Approve ${inReview[0]?.id ?? ""} and integrate`}
+                  {acting === "approve"
+                    ? "Approving…"
+                    : `Approve ${inReview[0]?.id ?? ""} and integrate`}
                 </button>
               ) : (
                 <p className="small muted">
-                  {inReview.length} results await review: compare them and pick one on the
-                  review page.
+                  {inReview.length} results await review: compare them and pick one on the review
+                  page.
                 </p>
               )}
               <input

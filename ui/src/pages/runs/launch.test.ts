@@ -76,6 +76,13 @@ describe("launch form", () => {
     });
   });
 
+  it("sends a JSON schema with a text run only", () => {
+    const schema = ' {"type": "object"} ';
+    expect(runRequest(input({ mode: "cascade", schema })).schema).toBe('{"type": "object"}');
+    expect(runRequest(input({ mode: "single", schema: "  " })).schema).toBeNull();
+    expect(runRequest(input({ mode: "single", repo: "/tmp/repo", schema })).schema).toBeNull();
+  });
+
   it("takes the preview's choices as edits, so the launch runs what was shown", () => {
     expect(editsFromPreview(preview())).toEqual({
       ladder: ["wtest:openai/gpt-4o-mini", "wtest:openai/gpt-4o"],

@@ -29,6 +29,8 @@ export interface LaunchInput {
   judgeThreshold: string;
   pauseAfterPlan: boolean;
   pauseBeforeIntegration: boolean;
+  /** Text runs: a JSON Schema the result must match; empty: none. */
+  schema: string;
 }
 
 export const EMPTY_LAUNCH: LaunchInput = {
@@ -49,6 +51,7 @@ export const EMPTY_LAUNCH: LaunchInput = {
   judgeThreshold: "7",
   pauseAfterPlan: false,
   pauseBeforeIntegration: false,
+  schema: "",
 };
 
 /** The preview's choices the user edits; sent back so what launches is what was shown. */
@@ -137,6 +140,7 @@ export function runRequest(input: LaunchInput, edits: LaunchEdits = {}): RunRequ
     members: input.mode === "collective" ? whole(input.members) : null,
     pauseAfterPlan: input.pauseAfterPlan,
     pauseBeforeIntegration: code && input.pauseBeforeIntegration,
+    schema: !code && input.schema.trim() !== "" ? input.schema.trim() : null,
   };
 }
 
