@@ -14,4 +14,5 @@ mod review_model;
 mod roles;
 mod route;
 mod runs;
+mod runs_code;
 mod shell;

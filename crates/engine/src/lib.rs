@@ -91,6 +91,10 @@ pub struct Engine {
     runs: runs::RunsRuntime,
     /// Where worker CLIs are looked for; asks the login shell at most once.
     tools: Arc<switchyard_runner::tools::ToolSearch>,
+    /// The model client `ask` uses, built once: building one sets up TLS (the root store)
+    /// every time, milliseconds a run's every call would pay, and each would open its own
+    /// connections. Keys go with each request, never into the client.
+    ask_client: std::sync::OnceLock<switchyard_providers::client::ModelClient>,
 }
 
 impl Engine {
@@ -126,6 +130,7 @@ impl Engine {
             attempts: attempts::AttemptsRuntime::new(),
             runs: runs::RunsRuntime::new(),
             tools: Arc::new(switchyard_runner::tools::ToolSearch::from_env()),
+            ask_client: std::sync::OnceLock::new(),
         };
         if let Some(token) = held {
             engine.attempts.hold(token);

@@ -23,6 +23,17 @@ use super::missing_key;
 use crate::{Engine, EngineError};
 
 impl Engine {
+    /// The shared client of [`Engine::ask`] (built on first use).
+    fn ask_client(&self) -> Result<&ModelClient, EngineError> {
+        if let Some(client) = self.ask_client.get() {
+            return Ok(client);
+        }
+        let client = ModelClient::new(ClientConfig::default())
+            .map_err(|e| EngineError::Internal(e.to_string()))?;
+        // A racing first call may have set it meanwhile: either client is the same.
+        Ok(self.ask_client.get_or_init(|| client))
+    }
+
     /// Streams one answer: `on_delta` receives the text as it arrives; the finished answer
     /// (usage, cost, provider, latency) is returned. Cancel with `cancel` (the call returns
     /// `Provider` "the model call was canceled" at once) or by dropping the future.
@@ -62,8 +73,7 @@ impl Engine {
         chat.max_tokens = request.max_tokens;
         chat.pricing = pricing;
         chat.cancel = cancel;
-        let client = ModelClient::new(ClientConfig::default())
-            .map_err(|e| EngineError::Internal(e.to_string()))?;
+        let client = self.ask_client()?;
         tracing::info!(model = %request.model, provider = %provider.id, "ask");
         let mut on_event = |event: StreamEvent| {
             if let StreamEvent::Delta(text) = event {

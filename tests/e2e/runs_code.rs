@@ -1,0 +1,225 @@
+//! Code swarms on the Runs page, in the real window: two runs made beforehand by the engine on
+//! the same data directory against a real git repository — one whose steps all merged into
+//! the run branch, one where two steps rewrote the same line — shown as the user meets them:
+//! the merged steps, the conflict with its file, the combined result awaiting review; then the
+//! run page's Approve integrates the combined change into the user's branch.
+// The fixture repository is built with the real `git` binary.
+#![allow(clippy::disallowed_methods)]
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use switchyard_core::catalog::card::Category;
+use switchyard_core::routing::plan::{Plan, PlanOrigin, PlanStep};
+use switchyard_core::routing::{Budget, Needs};
+use switchyard_core::run::{RunMode, RunRequest, RunState};
+use switchyard_engine::{Engine, EngineConfig};
+
+use crate::harness::{App, E2e, E2eResult, Launch};
+use crate::review::git;
+use crate::review_model::prepare_home;
+
+/// Every step's worker: it reads its step from the prompt and makes that step's edit.
+const STEPS: &str = r#"step=$(printf '%s\n' "$SWITCHYARD_TASK" | sed -n 's/^# Your step (\([a-z0-9-]*\)).*/\1/p' | head -n 1)
+case "$step" in
+  schema) printf 'CREATE TABLE users (id INTEGER PRIMARY KEY);\n' > schema.sql ;;
+  api) printf 'GET /users\n' > api.txt ;;
+  docs) cat schema.sql api.txt > docs.md ;;
+  title-a) printf '# Calculator service\n' > README.md ;;
+  title-b) printf '# The calculator\n' > README.md ;;
+  *) echo "unknown step $step" >&2; exit 4 ;;
+esac
+echo "did $step"
+"#;
+
+const WAIT: Duration = Duration::from_secs(60);
+
+fn step(id: &str, task: &str, deps: &[&str]) -> PlanStep {
+    PlanStep {
+        id: id.into(),
+        task: task.into(),
+        category: Category::General,
+        budget: Budget::default(),
+        model: None,
+        depends_on: deps.iter().map(|d| (*d).to_owned()).collect(),
+        wave: None,
+        phase: None,
+        artifacts: Vec::new(),
+        needs: Needs::default(),
+        notes: Vec::new(),
+    }
+}
+
+fn swarm(repo: &Path, worker: &str, task: &str, steps: Vec<PlanStep>) -> RunRequest {
+    let mut req = RunRequest::new(task, RunMode::Swarm);
+    req.repo = Some(repo.display().to_string());
+    req.verify = Some(vec!["test -f README.md".into()]);
+    req.worker = Some(worker.to_owned());
+    req.launcher = "cli".into();
+    req.plan = Some(Plan::Swarm {
+        task: task.into(),
+        nodes: steps,
+        edges: Vec::new(),
+        warnings: Vec::new(),
+        origin: PlanOrigin::Deterministic,
+    });
+    req
+}
+
+/// The repository, the two runs in review, and the data directory they are in.
+struct Seeded {
+    _root: tempfile::TempDir,
+    repo: PathBuf,
+    home: PathBuf,
+    merged: String,
+    conflicted: String,
+}
+
+async fn seed() -> Seeded {
+    let root = tempfile::tempdir().expect("tempdir");
+    let repo = root.path().join("users-service");
+    let home = root.path().join("home");
+    std::fs::create_dir_all(&repo).expect("repo");
+    std::fs::create_dir_all(&home).expect("home");
+    git(&repo, &["init", "--quiet", "--initial-branch=main"]);
+    std::fs::write(repo.join("README.md"), "# users\n").expect("write");
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "--quiet", "-m", "initial"]);
+    let worker_path = root.path().join("steps.sh");
+    std::fs::write(&worker_path, STEPS).expect("worker");
+    let worker = format!("exec:sh {}", worker_path.display());
+    prepare_home(&home).await;
+    let engine = std::sync::Arc::new(
+        Engine::open(EngineConfig {
+            home: Some(home.clone()),
+        })
+        .await
+        .expect("engine"),
+    );
+    let merged = engine
+        .start_run(swarm(
+            &repo,
+            &worker,
+            "Add a users table, its API and docs",
+            vec![
+                step("schema", "Write the users table schema", &[]),
+                step("api", "Describe the users API", &[]),
+                step("docs", "Document the schema and the API", &["schema", "api"]),
+            ],
+        ))
+        .await
+        .expect("start merged");
+    let conflicted = engine
+        .start_run(swarm(
+            &repo,
+            &worker,
+            "Retitle the README two ways",
+            vec![
+                step("title-a", "Title the README 'Calculator service'", &[]),
+                step("title-b", "Title the README 'The calculator'", &[]),
+                step("schema", "Write the users table schema", &[]),
+            ],
+        ))
+        .await
+        .expect("start conflicted");
+    for id in [&merged.id, &conflicted.id] {
+        let detail = tokio::time::timeout(WAIT, engine.wait_run(id))
+            .await
+            .expect("seeded run ended in time")
+            .expect("wait");
+        assert_eq!(detail.summary.state, RunState::Review, "{:#?}", detail.nodes);
+    }
+    engine.close().await;
+    Seeded {
+        _root: root,
+        repo,
+        home,
+        merged: merged.id,
+        conflicted: conflicted.id,
+    }
+}
+
+async fn open_run(app: &App, id: &str) -> E2eResult {
+    app.client
+        .execute("location.hash = '#/runs/' + arguments[0];", vec![id.into()])
+        .await
+        .map_err(|e| format!("open run {id}: {e}"))?;
+    app.wait_for(&format!("#run-detail[data-run='{id}']")).await?;
+    Ok(())
+}
+
+async fn wait_state(app: &App, id: &str, state: &str) -> E2eResult {
+    let css = format!("#run-detail[data-run='{id}'][data-state='{state}']");
+    let start = std::time::Instant::now();
+    while start.elapsed() < WAIT {
+        if app.client.find(fantoccini::Locator::Css(&css)).await.is_ok() {
+            return Ok(());
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    Err(format!("run {id} never showed {state}"))
+}
+
+async fn review_the_swarms(app: &App, seeded: &Seeded) -> E2eResult {
+    // The conflict: the step that lost is failed with its file named; the rest goes on.
+    open_run(app, &seeded.conflicted).await?;
+    wait_state(app, &seeded.conflicted, "review").await?;
+    let page = app.text("#run-detail").await?.unwrap_or_default();
+    for needed in ["title-a", "title-b", "combined", "Approve combined and integrate"] {
+        if !page.contains(needed) {
+            return Err(format!("the conflicted run's page lacks {needed:?}: {page}"));
+        }
+    }
+    app.save_screenshot("runs_code_conflict").await;
+    let failed = app
+        .client
+        .execute(
+            "const nodes = Array.from(document.querySelectorAll('[data-node][data-state=\"failed\"]')); \
+             return nodes.map(n => n.getAttribute('data-node'));",
+            vec![],
+        )
+        .await
+        .map_err(|e| format!("failed nodes: {e}"))?;
+    let failed: Vec<String> = serde_json::from_value(failed).unwrap_or_default();
+    let Some(lost) = failed.first() else {
+        return Err("no step is shown failed".into());
+    };
+    app.click(&format!("[data-node='{lost}']")).await?;
+    let panel = app
+        .wait_text(".node-panel", |t| t.contains("README.md"))
+        .await
+        .map_err(|e| format!("the conflict's file is not shown: {e}"))?;
+    if !panel.contains("conflict") {
+        return Err(format!("the node panel does not say it conflicted: {panel}"));
+    }
+    app.save_screenshot("runs_code_conflict_node").await;
+
+    // The merged swarm: approve its combined change from the run page.
+    open_run(app, &seeded.merged).await?;
+    wait_state(app, &seeded.merged, "review").await?;
+    app.save_screenshot("runs_code_swarm_review").await;
+    app.click("#run-approve").await?;
+    wait_state(app, &seeded.merged, "integrated").await?;
+    app.save_screenshot("runs_code_swarm_integrated").await;
+    let on_main = git(&seeded.repo, &["ls-tree", "--name-only", "main"]);
+    for file in ["schema.sql", "api.txt", "docs.md"] {
+        if !on_main.lines().any(|l| l == file) {
+            return Err(format!("{file} is not on main after approving: {on_main}"));
+        }
+    }
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_code_swarm_shows_its_merged_steps_and_conflict_and_approves_the_combined_change() {
+    if !E2e::enabled("runs_code") {
+        return;
+    }
+    let seeded = seed().await;
+    let home = seeded.home.clone();
+    E2e::run("runs_code", Launch::with_home(&home), |app| async move {
+        let result = review_the_swarms(&app, &seeded).await;
+        (app, result)
+    })
+    .await;
+}
