@@ -127,6 +127,65 @@ async fn run_once(engine: &Arc<Engine>, req: RunRequest) -> Duration {
     begun.elapsed()
 }
 
+/// Where one run's time went, from its nodes' stored start and end times (ms).
+struct Breakdown {
+    before_first: f64,
+    start_lag: f64,
+    beyond_latency: f64,
+    after_last: f64,
+}
+
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values.get(values.len() / 2).copied().unwrap_or(0.0)
+}
+
+/// [`run_once`], with the [`Breakdown`] of the run.
+async fn timed_run(
+    engine: &Arc<Engine>,
+    req: RunRequest,
+    latency: Duration,
+) -> (Duration, Breakdown) {
+    let begun = Instant::now();
+    let begun_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(0));
+    let run = engine.start_run(req).await.expect("start");
+    let detail = engine.wait_run(&run.id).await.expect("wait");
+    let took = begun.elapsed();
+    assert_eq!(detail.summary.state, RunState::Completed);
+    let ended_ms = begun_ms + i64::try_from(took.as_millis()).unwrap_or(0);
+    let finished = |id: &str| {
+        detail
+            .nodes
+            .iter()
+            .find(|n| n.id == id)
+            .and_then(|n| n.finished_ms)
+            .unwrap_or(begun_ms)
+    };
+    let first = detail.nodes.iter().filter_map(|n| n.started_ms).min().unwrap_or(begun_ms);
+    let last = detail.nodes.iter().filter_map(|n| n.finished_ms).max().unwrap_or(ended_ms);
+    let mut lags = Vec::new();
+    let mut beyond = Vec::new();
+    for node in &detail.nodes {
+        let (Some(start), Some(end)) = (node.started_ms, node.finished_ms) else {
+            continue;
+        };
+        if !node.depends_on.is_empty() {
+            let ready = node.depends_on.iter().map(|d| finished(d)).max().unwrap_or(start);
+            lags.push((start - ready) as f64);
+        }
+        beyond.push((end - start) as f64 - latency.as_secs_f64() * 1000.0);
+    }
+    let breakdown = Breakdown {
+        before_first: (first - begun_ms) as f64,
+        start_lag: median(lags),
+        beyond_latency: median(beyond),
+        after_last: (ended_ms - last) as f64,
+    };
+    (took, breakdown)
+}
+
 fn overhead(c: &mut Criterion) {
     let rt = tokio::runtime::Runtime::new().expect("runtime");
     let home = tempfile::tempdir().expect("home");
@@ -222,18 +281,29 @@ fn swarm_schedule(c: &mut Criterion) {
     group.sample_size(10);
     group.measurement_time(Duration::from_secs(20));
     let mut ratios = Vec::new();
+    let mut breakdowns = Vec::new();
     group.bench_function("50-node swarm, 100 ms latency, 4-way", |b| {
         b.iter_custom(|iters| {
             let mut total = Duration::ZERO;
             for _ in 0..iters {
-                let took = rt.block_on(run_once(&engine, swarm_request(steps.clone(), 4)));
+                let (took, breakdown) =
+                    rt.block_on(timed_run(&engine, swarm_request(steps.clone(), 4), latency));
                 ratios.push(took.as_secs_f64() / ideal);
+                breakdowns.push(breakdown);
                 total += took;
             }
             total
         });
     });
     group.finish();
+    if let Some(b) = breakdowns.get(breakdowns.len() / 2) {
+        println!(
+            "runs: 50-node swarm, where the time goes (one run): before the first node {:.0} ms, \
+             a node's start after its last dependency (median) {:.1} ms, a node's time beyond \
+             the model latency (median) {:.1} ms, after the last node {:.0} ms",
+            b.before_first, b.start_lag, b.beyond_latency, b.after_last
+        );
+    }
     assert!(server.max_in_flight() <= 4);
     ratios.sort_by(f64::total_cmp);
     if let Some(median) = ratios.get(ratios.len() / 2) {
