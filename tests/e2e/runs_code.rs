@@ -104,7 +104,11 @@ async fn seed() -> Seeded {
             vec![
                 step("schema", "Write the users table schema", &[]),
                 step("api", "Describe the users API", &[]),
-                step("docs", "Document the schema and the API", &["schema", "api"]),
+                step(
+                    "docs",
+                    "Document the schema and the API",
+                    &["schema", "api"],
+                ),
             ],
         ))
         .await
@@ -127,7 +131,12 @@ async fn seed() -> Seeded {
             .await
             .expect("seeded run ended in time")
             .expect("wait");
-        assert_eq!(detail.summary.state, RunState::Review, "{:#?}", detail.nodes);
+        assert_eq!(
+            detail.summary.state,
+            RunState::Review,
+            "{:#?}",
+            detail.nodes
+        );
     }
     engine.close().await;
     Seeded {
@@ -144,7 +153,8 @@ async fn open_run(app: &App, id: &str) -> E2eResult {
         .execute("location.hash = '#/runs/' + arguments[0];", vec![id.into()])
         .await
         .map_err(|e| format!("open run {id}: {e}"))?;
-    app.wait_for(&format!("#run-detail[data-run='{id}']")).await?;
+    app.wait_for(&format!("#run-detail[data-run='{id}']"))
+        .await?;
     Ok(())
 }
 
@@ -152,7 +162,12 @@ async fn wait_state(app: &App, id: &str, state: &str) -> E2eResult {
     let css = format!("#run-detail[data-run='{id}'][data-state='{state}']");
     let start = std::time::Instant::now();
     while start.elapsed() < WAIT {
-        if app.client.find(fantoccini::Locator::Css(&css)).await.is_ok() {
+        if app
+            .client
+            .find(fantoccini::Locator::Css(&css))
+            .await
+            .is_ok()
+        {
             return Ok(());
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
@@ -165,9 +180,16 @@ async fn review_the_swarms(app: &App, seeded: &Seeded) -> E2eResult {
     open_run(app, &seeded.conflicted).await?;
     wait_state(app, &seeded.conflicted, "review").await?;
     let page = app.text("#run-detail").await?.unwrap_or_default();
-    for needed in ["title-a", "title-b", "combined", "Approve combined and integrate"] {
+    for needed in [
+        "title-a",
+        "title-b",
+        "combined",
+        "Approve combined and integrate",
+    ] {
         if !page.contains(needed) {
-            return Err(format!("the conflicted run's page lacks {needed:?}: {page}"));
+            return Err(format!(
+                "the conflicted run's page lacks {needed:?}: {page}"
+            ));
         }
     }
     app.save_screenshot("runs_code_conflict").await;
@@ -190,8 +212,11 @@ async fn review_the_swarms(app: &App, seeded: &Seeded) -> E2eResult {
         .await
         .map_err(|e| format!("the conflict's file is not shown: {e}"))?;
     if !panel.contains("conflict") {
-        return Err(format!("the node panel does not say it conflicted: {panel}"));
+        return Err(format!(
+            "the node panel does not say it conflicted: {panel}"
+        ));
     }
+    app.scroll_to(".node-panel").await?;
     app.save_screenshot("runs_code_conflict_node").await;
 
     // The merged swarm: approve its combined change from the run page.

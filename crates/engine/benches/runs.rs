@@ -163,8 +163,18 @@ async fn timed_run(
             .and_then(|n| n.finished_ms)
             .unwrap_or(begun_ms)
     };
-    let first = detail.nodes.iter().filter_map(|n| n.started_ms).min().unwrap_or(begun_ms);
-    let last = detail.nodes.iter().filter_map(|n| n.finished_ms).max().unwrap_or(ended_ms);
+    let first = detail
+        .nodes
+        .iter()
+        .filter_map(|n| n.started_ms)
+        .min()
+        .unwrap_or(begun_ms);
+    let last = detail
+        .nodes
+        .iter()
+        .filter_map(|n| n.finished_ms)
+        .max()
+        .unwrap_or(ended_ms);
     let mut lags = Vec::new();
     let mut beyond = Vec::new();
     for node in &detail.nodes {
@@ -172,7 +182,12 @@ async fn timed_run(
             continue;
         };
         if !node.depends_on.is_empty() {
-            let ready = node.depends_on.iter().map(|d| finished(d)).max().unwrap_or(start);
+            let ready = node
+                .depends_on
+                .iter()
+                .map(|d| finished(d))
+                .max()
+                .unwrap_or(start);
             lags.push((start - ready) as f64);
         }
         beyond.push((end - start) as f64 - latency.as_secs_f64() * 1000.0);

@@ -149,6 +149,8 @@ async fn a_code_swarm_merges_each_step_into_the_run_branch_and_reviews_the_combi
     let combined = node(&detail, "combined");
     assert_eq!(combined.role, NodeRole::Merge);
     assert_eq!(combined.state, NodeState::Review);
+    // Its context trace names the run's task and the three steps it combines.
+    assert_eq!(combined.trace.items.len(), 4, "{:#?}", combined.trace);
     let review = engine
         .attempt_review(&attempt_of(&detail, "combined"))
         .await

@@ -312,7 +312,7 @@ pub(super) async fn combined(
     setup: &CodeSetup,
     node: &NodeRow,
 ) -> Result<String, NoReview> {
-    let merged = ctx
+    let steps: Vec<NodeRow> = ctx
         .engine
         .store()
         .run_nodes(&ctx.run_id)
@@ -320,7 +320,8 @@ pub(super) async fn combined(
         .map_err(EngineError::from)?
         .into_iter()
         .filter(|n| node.depends_on.contains(&n.node_id) && n.state == NodeState::Approved)
-        .count();
+        .collect();
+    let merged = steps.len();
     let base = setup
         .base
         .clone()
@@ -340,11 +341,20 @@ pub(super) async fn combined(
                 ));
             }
             let worker = format!("exec:git read-tree -m -u HEAD {tip}");
-            ctx.move_node_in_place(
-                &node.node_id,
-                NodeChanges::new().worker(Some(worker.clone())),
-            )
-            .await;
+            // Its context: the run's task and the steps whose changes it brings together.
+            let mut builder = ContextBuilder::new().task(&ctx.task);
+            for step in &steps {
+                builder = builder.input(
+                    &step.node_id,
+                    &format!("Step {} ({})", step.node_id, first_line(&step.task)),
+                    &format!("merged into {}", run_branch(&ctx.run_id)),
+                );
+            }
+            let mut changes = NodeChanges::new().worker(Some(worker.clone()));
+            if let Ok(trace) = serde_json::to_string(&builder.build(DEFAULT_CONTEXT_CHARS).trace) {
+                changes = changes.trace(trace);
+            }
+            ctx.move_node_in_place(&node.node_id, changes).await;
             let task = format!(
                 "{}\n\nThe combined change of {merged} step(s), merged on {}.",
                 ctx.task,
