@@ -314,3 +314,83 @@ async fn pause_before_integration_stops_with_the_steps_merged_and_resume_combine
     assert_eq!(node(&detail, "a").attempts.len(), 1);
     engine.close().await;
 }
+
+#[tokio::test]
+async fn an_interrupted_code_swarm_recovers_keeping_merged_steps_and_starting_from_the_run_branch()
+{
+    let fx = Fixture::new();
+    // `b` hangs on its first try (until the engine closes), then does its edit; it depends on
+    // `a`, which merges first and must not run again.
+    let marker = fx.root.path().join("b-first-try");
+    let count = fx.root.path().join("a-runs");
+    let body = format!(
+        r#"step=$(printf '%s\n' "$SWITCHYARD_TASK" | sed -n 's/^# Your step (\([a-z0-9]*\)).*/\1/p' | head -n 1)
+case "$step" in
+  a) echo run >> {count}; echo alpha > a.txt ;;
+  b) [ -f a.txt ] || exit 3
+     if [ -f {marker} ]; then echo beta > b.txt; else touch {marker}; sleep 977.5; fi ;;
+esac
+"#,
+        count = count.display(),
+        marker = marker.display()
+    );
+    let engine = fx.engine().await;
+    let mut req = request(&fx, RunMode::Swarm, vec![step("a", &[]), step("b", &["a"])]);
+    req.worker = Some(fx.worker("hangs", &body));
+    let run = engine.start_run(req).await.expect("start");
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while !attempts_support::process_with("977.5") {
+        assert!(std::time::Instant::now() < deadline, "b never started");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    engine.close().await;
+    drop(engine);
+    assert!(
+        !attempts_support::process_with("977.5"),
+        "closing stopped b's worker"
+    );
+
+    let engine = fx.engine().await;
+    assert_eq!(
+        engine.run_summary(&run.id).await.expect("summary").state,
+        RunState::Interrupted
+    );
+    engine.recover_run(&run.id).await.expect("recover");
+    let detail = wait(&engine, &run.id).await;
+    assert_eq!(
+        detail.summary.state,
+        RunState::Review,
+        "{:#?}",
+        detail.nodes
+    );
+    assert_eq!(node(&detail, "a").state, NodeState::Approved);
+    assert_eq!(node(&detail, "b").state, NodeState::Approved);
+    assert_eq!(
+        std::fs::read_to_string(&count)
+            .expect("a ran")
+            .lines()
+            .count(),
+        1,
+        "the merged step was not run again"
+    );
+    let branch = format!("switchyard/run-{}", run.id);
+    let on_branch = files_at(&fx, &branch);
+    assert!(on_branch.contains(&"a.txt".to_owned()) && on_branch.contains(&"b.txt".to_owned()));
+    // No worktree is orphaned: besides the combined attempt's (in review), only b's
+    // canceled first try keeps its worktree, for the retention the user set.
+    let combined = attempt_of(&detail, "combined");
+    let worktrees = std::fs::read_dir(fx.home.join("worktrees"))
+        .map(|dir| {
+            dir.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect::<Vec<_>>()
+        })
+        .unwrap_or_default();
+    assert!(worktrees.contains(&combined), "{worktrees:?}");
+    for id in worktrees.iter().filter(|w| **w != combined) {
+        let state = engine.attempt_summary(id).await.expect("a known attempt").state;
+        assert_eq!(state, AttemptState::Canceled, "{id}");
+    }
+    assert!(worktrees.len() <= 2, "{worktrees:?}");
+    engine.close().await;
+}
