@@ -101,7 +101,7 @@ async fn health_reports_doctor_catalog_key_presence_and_the_callers_name_never_a
         "{text}"
     );
     let health = mcp_support::structured(&result);
-    assert_eq!(health["launcher"], "mcp:claude-code");
+    assert_eq!(health["launcher"], "claude-code");
     assert_eq!(health["agentsMayApprove"], false);
     assert!(health["catalog"]["modelCount"].as_u64().expect("count") > 50);
     let date = health["catalog"]["snapshotDate"].as_str().expect("date");
@@ -151,7 +151,7 @@ async fn the_callers_name_comes_from_client_info_in_either_protocol_else_parent_
             .connect_with(command, "claude-code", version.clone())
             .await;
         let health = call(&client, "switchyard_health", json!({})).await;
-        assert_eq!(health["launcher"], "mcp:claude-code", "{version}");
+        assert_eq!(health["launcher"], "claude-code", "{version}");
         client.cancel().await.expect("close");
     }
     let mut command = home.command();
@@ -160,7 +160,7 @@ async fn the_callers_name_comes_from_client_info_in_either_protocol_else_parent_
         .connect_with(command, " ", ProtocolVersion::LATEST_WITH_INITIALIZE)
         .await;
     let health = call(&client, "switchyard_health", json!({})).await;
-    assert_eq!(health["launcher"], "mcp:cursor");
+    assert_eq!(health["launcher"], "cursor");
     client.cancel().await.expect("close");
 }
 
@@ -394,7 +394,7 @@ async fn bad_input_is_an_error_result_and_the_server_keeps_serving() {
         .await
         .is_err());
     let health = call(&client, "switchyard_health", json!({})).await;
-    assert_eq!(health["launcher"], "mcp:claude-code");
+    assert_eq!(health["launcher"], "claude-code");
     client.cancel().await.expect("close");
 }
 

@@ -63,8 +63,8 @@ impl Server {
         self.agents_may_approve
     }
 
-    /// The launcher recorded for what this request starts: `mcp:<clientInfo name>`, else
-    /// `mcp:<PARENT_AGENT>`, else `mcp`. The name is read per request: clients of the
+    /// The launcher recorded for what this request starts: the `clientInfo` name, else
+    /// `PARENT_AGENT`, else `mcp` (see [`mcp_launcher`]). The name is read per request: clients of the
     /// stateless protocol send it with each one.
     pub(crate) fn launcher(&self, context: &RequestContext<RoleServer>) -> String {
         let client = context.client_info().map(|info| info.name);

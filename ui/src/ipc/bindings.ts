@@ -4075,7 +4075,10 @@ export type RunRequest_Deserialize = {
 	pauseAfterPlan?: boolean,
 	/**  Code swarms: stop before integrating the run's branch. */
 	pauseBeforeIntegration?: boolean,
-	/**  Who launched it (`app`, `cli`, `mcp:<client>`, the `PARENT_AGENT`). */
+	/**
+	 *  Who launched it (`app`, `cli`, or the calling agent's name: its MCP client's or its
+	 *  `PARENT_AGENT`).
+	 */
 	launcher?: string,
 };
 
@@ -4118,7 +4121,10 @@ export type RunRequest_Serialize = {
 	pauseAfterPlan: boolean,
 	/**  Code swarms: stop before integrating the run's branch. */
 	pauseBeforeIntegration: boolean,
-	/**  Who launched it (`app`, `cli`, `mcp:<client>`, the `PARENT_AGENT`). */
+	/**
+	 *  Who launched it (`app`, `cli`, or the calling agent's name: its MCP client's or its
+	 *  `PARENT_AGENT`).
+	 */
 	launcher: string,
 };
 

@@ -162,9 +162,9 @@ pub fn valid_id(id: &str) -> bool {
 /// The most characters a launcher name keeps.
 pub const MAX_LAUNCHER_CHARS: usize = 64;
 
-/// Who launched a run, as recorded: `app`, `cli`, `mcp:<client>`, or the calling agent's
-/// `PARENT_AGENT` (`codex`, `claude-code`, …). Trimmed, control characters dropped, at most
-/// [`MAX_LAUNCHER_CHARS`]; empty becomes `app`.
+/// Who launched a run, as recorded: `app`, `cli`, or the calling agent's name (`codex`,
+/// `claude-code`, …: its MCP client's name, or its `PARENT_AGENT`). Trimmed, control
+/// characters dropped, at most [`MAX_LAUNCHER_CHARS`]; empty becomes `app`.
 pub fn launcher_name(given: &str) -> String {
     let name: String = given
         .trim()

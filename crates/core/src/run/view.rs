@@ -66,7 +66,8 @@ pub struct RunRequest {
     /// Code swarms: stop before integrating the run's branch.
     #[serde(default)]
     pub pause_before_integration: bool,
-    /// Who launched it (`app`, `cli`, `mcp:<client>`, the `PARENT_AGENT`).
+    /// Who launched it (`app`, `cli`, or the calling agent's name: its MCP client's or its
+    /// `PARENT_AGENT`).
     #[serde(default)]
     pub launcher: String,
 }

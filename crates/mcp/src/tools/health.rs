@@ -16,7 +16,7 @@ use crate::server::Server;
 #[serde(rename_all = "camelCase")]
 struct Health {
     version: String,
-    /// What work this caller starts is recorded as (`mcp:<client name>`).
+    /// What work this caller starts is recorded as (its client name, e.g. `claude-code`).
     launcher: String,
     /// Whether `switchyard_approve` is offered (Settings: agents may approve).
     agents_may_approve: bool,

@@ -86,7 +86,7 @@ pub(crate) struct ReviewStatus {
     state: AttemptState,
     task: String,
     worker: String,
-    /// Who started it (`app`, `cli`, `mcp:<agent>`).
+    /// Who started it (`app`, `cli`, an agent's name such as `claude-code`).
     launcher: String,
     repo: String,
     target_branch: Option<String>,
