@@ -6,9 +6,12 @@ use std::sync::Arc;
 
 use clap::Args;
 use switchyard_core::agent_connect::{AgentClient, AgentConfig};
+use switchyard_engine::runs::{RunHandoff, RunLaunch};
 use switchyard_engine::Engine;
+use switchyard_mcp::RunLauncherFactory;
 
 use crate::output::{print, CliError};
+use crate::runs::WORKER_VERB;
 
 /// `switchyard mcp [--guide | --config CLIENT]`.
 #[derive(Args)]
@@ -32,12 +35,33 @@ pub fn guide() -> ExitCode {
 /// Serves MCP on stdin/stdout until the client closes stdin. Errors go to stderr only:
 /// stdout belongs to the protocol.
 pub async fn serve(engine: Arc<Engine>) -> ExitCode {
-    let options = switchyard_mcp::ServerOptions::from_env();
+    let mut options = switchyard_mcp::ServerOptions::from_env();
+    options.run_launcher = Some(detached_runs());
     match switchyard_mcp::serve_stdio(engine, options).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("switchyard mcp: {error}");
             ExitCode::FAILURE
+        }
+    }
+}
+
+/// Each run an agent creates is handed to a detached `<this binary> run-worker <id>`, as
+/// `run --detach` does, so it goes on when the agent's session (and this server) ends.
+fn detached_runs() -> Arc<RunLauncherFactory> {
+    match std::env::current_exe() {
+        Ok(exe) => Arc::new(move |engine: &Engine| {
+            let launch = engine.detached_run_launcher(exe.clone(), vec![WORKER_VERB.into()]);
+            Box::new(launch) as Box<RunLaunch<'static>>
+        }),
+        // Not executed here instead: such a run would die with the session. The engine
+        // records the run as failed with this reason.
+        Err(error) => {
+            let reason = format!("cannot find this program's path: {error}");
+            Arc::new(move |_: &Engine| {
+                let reason = reason.clone();
+                Box::new(move |_: &RunHandoff| Err(reason.clone())) as Box<RunLaunch<'static>>
+            })
         }
     }
 }

@@ -137,21 +137,6 @@ enum CodeResult {
     Many(Vec<switchyard_core::attempt::AttemptSummary>),
 }
 
-/// A code node's current attempt: its newest try without a failure signal (the rung that
-/// succeeded, or the one still working), else its newest.
-fn current_attempt(node: &NodeView) -> Option<&str> {
-    let tries = || {
-        node.attempts
-            .iter()
-            .rev()
-            .filter(|t| t.attempt_id.is_some())
-    };
-    tries()
-        .find(|t| t.signal.is_none())
-        .or_else(|| tries().next())
-        .and_then(|t| t.attempt_id.as_deref())
-}
-
 fn is_code(detail: &RunDetail) -> bool {
     detail.nodes.iter().any(|n| n.kind == NodeKind::Code)
 }
@@ -160,7 +145,11 @@ async fn code_result(engine: &Engine, detail: &RunDetail) -> Result<CodeResult, 
     if !is_code(detail) {
         return Ok(CodeResult::None);
     }
-    let ids: Vec<&str> = detail.nodes.iter().filter_map(current_attempt).collect();
+    let ids: Vec<&str> = detail
+        .nodes
+        .iter()
+        .filter_map(NodeView::current_attempt)
+        .collect();
     match (detail.summary.mode, ids.as_slice()) {
         (_, []) => Ok(CodeResult::None),
         (RunMode::Single | RunMode::Cascade, [.., last]) => Ok(CodeResult::One(Box::new(
@@ -250,7 +239,11 @@ pub async fn attempt_of(engine: &Engine, id: &str) -> Result<String, Failure> {
             s.mode.as_str()
         )));
     }
-    let ids: Vec<&str> = detail.nodes.iter().filter_map(current_attempt).collect();
+    let ids: Vec<&str> = detail
+        .nodes
+        .iter()
+        .filter_map(NodeView::current_attempt)
+        .collect();
     match (s.mode, ids.as_slice()) {
         (_, []) => Err(invalid(format!(
             "run {id} has no attempt to review yet (it is {})",

@@ -1,6 +1,7 @@
 //! `switchyard mcp` through the official Rust MCP SDK's client, on a temp home and the bundled
 //! catalog: the tool list and its schemas, each phase-1 tool's real content, bad input, the
-//! caller's name, stdout carrying only protocol, and a clean exit on stdin EOF.
+//! caller's name, stdout carrying only protocol, and a clean exit on stdin EOF. The run
+//! tools' behaviour is in `mcp_runs.rs`.
 // These tests drive the real `switchyard` binary as a child process.
 #![allow(clippy::disallowed_methods)]
 
@@ -13,7 +14,9 @@ use serde_json::{json, Value};
 
 use mcp_support::{call, call_err, call_raw, tool_names, tools, Home};
 
-const PHASE_ONE: [&str; 9] = [
+/// Every tool but approve, sorted.
+const TOOLS: [&str; 15] = [
+    "switchyard_artifact_get",
     "switchyard_compare",
     "switchyard_compose_role",
     "switchyard_health",
@@ -23,6 +26,11 @@ const PHASE_ONE: [&str; 9] = [
     "switchyard_recommend",
     "switchyard_review_status",
     "switchyard_role_blocks",
+    "switchyard_run_cancel",
+    "switchyard_run_create",
+    "switchyard_run_list",
+    "switchyard_run_result",
+    "switchyard_run_status",
 ];
 
 fn schema<'a>(tools: &'a [rmcp::model::Tool], name: &str) -> &'a serde_json::Map<String, Value> {
@@ -38,7 +46,7 @@ async fn tools_have_input_schemas_and_no_approve_tool_by_default() {
     let home = Home::new().await;
     let client = home.connect("claude-code").await;
     let listed = tools(&client).await;
-    assert_eq!(tool_names(&listed), PHASE_ONE);
+    assert_eq!(tool_names(&listed), TOOLS);
     for tool in &listed {
         assert_eq!(tool.input_schema["type"], "object", "{}", tool.name);
         assert!(
@@ -54,8 +62,33 @@ async fn tools_have_input_schemas_and_no_approve_tool_by_default() {
         pick["$defs"]["Budget"]["enum"],
         json!(["low", "medium", "high", "any"])
     );
+    // An attempt or a run: neither is required by the schema, exactly one by the tool.
     let review = schema(&listed, "switchyard_review_status");
-    assert_eq!(review["required"], json!(["attemptId"]));
+    assert!(review.get("required").is_none(), "{review:?}");
+    assert!(review["properties"]["attemptId"].is_object());
+    assert!(review["properties"]["runId"].is_object());
+    let create = schema(&listed, "switchyard_run_create");
+    assert_eq!(create["required"], json!(["task"]));
+    assert_eq!(create["additionalProperties"], false);
+    assert_eq!(
+        create["$defs"]["RunModeInput"]["enum"],
+        json!(["single", "collective", "cascade", "plan", "swarm"])
+    );
+    for tool in [
+        "switchyard_run_status",
+        "switchyard_run_result",
+        "switchyard_run_cancel",
+    ] {
+        assert_eq!(
+            schema(&listed, tool)["required"],
+            json!(["runId"]),
+            "{tool}"
+        );
+    }
+    assert_eq!(
+        schema(&listed, "switchyard_artifact_get")["required"],
+        json!(["runId", "nodeId"])
+    );
     let compare = schema(&listed, "switchyard_compare");
     assert_eq!(compare["properties"]["ids"]["minItems"], 2);
     assert_eq!(compare["properties"]["ids"]["maxItems"], 5);
@@ -74,12 +107,13 @@ async fn the_approve_tool_is_listed_once_agents_may_approve() {
     home.set_setting("mcp.agents_may_approve", "true").await;
     let client = home.connect("codex").await;
     let listed = tools(&client).await;
-    let mut expected: Vec<&str> = PHASE_ONE.to_vec();
+    let mut expected: Vec<&str> = TOOLS.to_vec();
     expected.push("switchyard_approve");
     expected.sort();
     assert_eq!(tool_names(&listed), expected);
     let approve = schema(&listed, "switchyard_approve");
-    assert_eq!(approve["required"], json!(["attemptId", "message"]));
+    assert_eq!(approve["required"], json!(["message"]));
+    assert!(approve["properties"]["runId"].is_object());
     let health = call(&client, "switchyard_health", json!({})).await;
     assert_eq!(health["agentsMayApprove"], true);
     client.cancel().await.expect("close");
@@ -88,6 +122,9 @@ async fn the_approve_tool_is_listed_once_agents_may_approve() {
 #[tokio::test]
 async fn health_reports_doctor_catalog_key_presence_and_the_callers_name_never_a_key() {
     let home = Home::new().await;
+    // Limits as the human set them in Settings.
+    home.set_setting("runs.max_usd", "2.5").await;
+    home.set_setting("runs.max_parallel_nodes", "3").await;
     let mut command = home.command();
     // A key the server may learn exists, but must never echo (not even its last four).
     command.env("OPENROUTER_API_KEY", "sk-or-v1-testkeyzqxjwvkb");
@@ -101,8 +138,15 @@ async fn health_reports_doctor_catalog_key_presence_and_the_callers_name_never_a
         "{text}"
     );
     let health = mcp_support::structured(&result);
-    assert_eq!(health["launcher"], "mcp:claude-code");
+    assert_eq!(health["launcher"], "claude-code");
     assert_eq!(health["agentsMayApprove"], false);
+    let limits = &health["limits"];
+    assert_eq!(limits["maxUsd"], 2.5, "{limits}");
+    assert_eq!(limits["maxParallelNodes"], 3);
+    assert_eq!(limits["maxParallelRuns"], 2);
+    assert_eq!(limits["nodeTimeoutS"], 180);
+    assert_eq!(limits["codeNodeTimeoutS"], 900);
+    assert_eq!(limits["runTimeoutS"], 1800);
     assert!(health["catalog"]["modelCount"].as_u64().expect("count") > 50);
     let date = health["catalog"]["snapshotDate"].as_str().expect("date");
     assert_eq!(date.len(), 10, "{date}");
@@ -151,7 +195,7 @@ async fn the_callers_name_comes_from_client_info_in_either_protocol_else_parent_
             .connect_with(command, "claude-code", version.clone())
             .await;
         let health = call(&client, "switchyard_health", json!({})).await;
-        assert_eq!(health["launcher"], "mcp:claude-code", "{version}");
+        assert_eq!(health["launcher"], "claude-code", "{version}");
         client.cancel().await.expect("close");
     }
     let mut command = home.command();
@@ -160,7 +204,7 @@ async fn the_callers_name_comes_from_client_info_in_either_protocol_else_parent_
         .connect_with(command, " ", ProtocolVersion::LATEST_WITH_INITIALIZE)
         .await;
     let health = call(&client, "switchyard_health", json!({})).await;
-    assert_eq!(health["launcher"], "mcp:cursor");
+    assert_eq!(health["launcher"], "cursor");
     client.cancel().await.expect("close");
 }
 
@@ -350,33 +394,30 @@ async fn compose_role_returns_has_role_the_full_prompt_and_warnings() {
 async fn bad_input_is_an_error_result_and_the_server_keeps_serving() {
     let home = Home::new().await;
     let client = home.connect("claude-code").await;
+    // Input the schema refuses carries the same code as every other bad input.
+    let refused = |error: &Value, word: &str| {
+        assert_eq!(error["error"]["code"], "invalidInput", "{error}");
+        let message = error["error"]["message"].as_str().expect("message");
+        assert!(message.contains(word), "{word}: {message}");
+    };
     let missing = call_err(&client, "switchyard_pick", json!({ "budget": "low" })).await;
-    assert!(
-        missing.as_str().is_some_and(|m| m.contains("task")),
-        "{missing}"
-    );
+    refused(&missing, "task");
     let wrong = call_err(
         &client,
         "switchyard_pick",
         json!({ "task": "x", "budget": "cheap" }),
     )
     .await;
-    assert!(
-        wrong.as_str().is_some_and(|m| m.contains("cheap")),
-        "{wrong}"
-    );
+    refused(&wrong, "cheap");
     let extra = call_err(
         &client,
         "switchyard_models",
         json!({ "limit": 3, "colour": "red" }),
     )
     .await;
-    assert!(
-        extra.as_str().is_some_and(|m| m.contains("colour")),
-        "{extra}"
-    );
+    refused(&extra, "colour");
     let typed = call_err(&client, "switchyard_models", json!({ "limit": "many" })).await;
-    assert!(typed.is_string(), "{typed}");
+    refused(&typed, "many");
     let empty = call_err(&client, "switchyard_compose_role", json!({ "task": "  " })).await;
     assert_eq!(empty["error"]["code"], "invalidInput", "{empty}");
     let unknown = call_err(
@@ -386,6 +427,10 @@ async fn bad_input_is_an_error_result_and_the_server_keeps_serving() {
     )
     .await;
     assert_eq!(unknown["error"]["code"], "notFound", "{unknown}");
+    for both_or_neither in [json!({}), json!({ "attemptId": "a", "runId": "r" })] {
+        let error = call_err(&client, "switchyard_review_status", both_or_neither).await;
+        assert_eq!(error["error"]["code"], "invalidInput", "{error}");
+    }
     let few = call_err(&client, "switchyard_compare", json!({ "ids": ["a/b"] })).await;
     assert_eq!(few["error"]["code"], "invalidInput");
     // An unknown tool is a protocol error, and the session survives it too.
@@ -394,7 +439,7 @@ async fn bad_input_is_an_error_result_and_the_server_keeps_serving() {
         .await
         .is_err());
     let health = call(&client, "switchyard_health", json!({})).await;
-    assert_eq!(health["launcher"], "mcp:claude-code");
+    assert_eq!(health["launcher"], "claude-code");
     client.cancel().await.expect("close");
 }
 

@@ -113,10 +113,12 @@ pub struct AgentConnect {
 /// Longest agent name kept in a launcher.
 pub const MAX_AGENT_NAME: usize = 64;
 
-/// The launcher recorded for work an MCP client starts: `mcp:<name>`, the name from the
-/// client's `clientInfo` when it gave one, else from the `PARENT_AGENT` environment variable,
-/// else plain `mcp`. Names are trimmed, control characters and whitespace runs become one
-/// space, and they are cut at [`MAX_AGENT_NAME`] characters.
+/// The launcher recorded for work an MCP client starts: the agent's bare name (`claude-code`,
+/// `codex`), so work an agent delegates over MCP and work it starts with the CLI under
+/// `PARENT_AGENT` are listed, filtered and totalled under one name. The name comes from the
+/// client's `clientInfo` when it gave one, else from the `PARENT_AGENT` environment variable;
+/// plain `mcp` when neither names anyone. Names are trimmed, control characters and
+/// whitespace runs become one space, and they are cut at [`MAX_AGENT_NAME`] characters.
 pub fn mcp_launcher(client_name: Option<&str>, parent_agent: Option<&str>) -> String {
     let clean = |name: &str| -> Option<String> {
         let words: Vec<&str> = name
@@ -126,13 +128,10 @@ pub fn mcp_launcher(client_name: Option<&str>, parent_agent: Option<&str>) -> St
         let joined: String = words.join(" ").chars().take(MAX_AGENT_NAME).collect();
         (!joined.is_empty()).then_some(joined)
     };
-    match client_name
+    client_name
         .and_then(clean)
         .or_else(|| parent_agent.and_then(clean))
-    {
-        Some(name) => format!("mcp:{name}"),
-        None => "mcp".to_owned(),
-    }
+        .unwrap_or_else(|| "mcp".to_owned())
 }
 
 /// The snippet for `client` starting the server at `binary` (an absolute path, or the bare
@@ -289,16 +288,14 @@ mod tests {
     fn launcher_prefers_client_info_then_parent_agent_and_is_cleaned() {
         assert_eq!(
             mcp_launcher(Some("claude-code"), Some("codex")),
-            "mcp:claude-code"
+            "claude-code"
         );
-        assert_eq!(mcp_launcher(Some("  "), Some("codex")), "mcp:codex");
+        assert_eq!(mcp_launcher(Some("  "), Some("codex")), "codex");
+        assert_eq!(mcp_launcher(None, Some(" \t")), "mcp");
         assert_eq!(mcp_launcher(None, None), "mcp");
-        assert_eq!(mcp_launcher(Some("a\nb\t c"), None), "mcp:a b c");
+        assert_eq!(mcp_launcher(Some("a\nb\t c"), None), "a b c");
         let long = "x".repeat(200);
-        assert_eq!(
-            mcp_launcher(Some(&long), None).len(),
-            "mcp:".len() + MAX_AGENT_NAME
-        );
+        assert_eq!(mcp_launcher(Some(&long), None).len(), MAX_AGENT_NAME);
     }
 
     #[test]

@@ -25,6 +25,7 @@ pub mod paths;
 mod planner;
 mod roles;
 mod routing;
+mod run_poll;
 pub mod runs;
 pub mod supervisor;
 mod workers;

@@ -388,7 +388,11 @@ esac
         .unwrap_or_default();
     assert!(worktrees.contains(&combined), "{worktrees:?}");
     for id in worktrees.iter().filter(|w| **w != combined) {
-        let state = engine.attempt_summary(id).await.expect("a known attempt").state;
+        let state = engine
+            .attempt_summary(id)
+            .await
+            .expect("a known attempt")
+            .state;
         assert_eq!(state, AttemptState::Canceled, "{id}");
     }
     assert!(worktrees.len() <= 2, "{worktrees:?}");

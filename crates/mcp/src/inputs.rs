@@ -8,6 +8,7 @@ use switchyard_core::catalog::card::{Category, Tag, Tier};
 use switchyard_core::catalog::query::SortKey;
 use switchyard_core::routing::plan::PlanMode;
 use switchyard_core::routing::BudgetTier;
+use switchyard_core::run::{RunMode, RunState};
 
 /// Declares an input enum and its mapping onto a core type.
 macro_rules! input_enum {
@@ -85,6 +86,53 @@ input_enum!(
     PlanModeInput => PlanMode { Plan => Plan, Swarm => Swarm }
 );
 
+input_enum!(
+    /// single: one node; collective: several models in parallel, then a merge; cascade:
+    /// cheapest rung first, escalating on a failure signal; plan: sequential steps; swarm: a
+    /// DAG whose independent steps run in parallel.
+    RunModeInput => RunMode {
+        Single => Single,
+        Collective => Collective,
+        Cascade => Cascade,
+        Plan => Plan,
+        Swarm => Swarm,
+    }
+);
+
+input_enum!(
+    /// A run's state.
+    RunStateInput => RunState {
+        Queued => Queued,
+        Planning => Planning,
+        Paused => Paused,
+        Running => Running,
+        Review => Review,
+        Approved => Approved,
+        Integrated => Integrated,
+        Completed => Completed,
+        Failed => Failed,
+        Canceled => Canceled,
+        Interrupted => Interrupted,
+    }
+);
+
+/// Commands: a list, or one command alone.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub(crate) enum Commands {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl Commands {
+    pub(crate) fn into_vec(self) -> Vec<String> {
+        match self {
+            Commands::One(command) => vec![command],
+            Commands::Many(commands) => commands,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -106,6 +154,30 @@ mod tests {
             assert_eq!(BudgetTier::from(input).id(), tier);
         }
         assert!(serde_json::from_value::<Budget>(serde_json::json!("cheap")).is_err());
+    }
+
+    #[test]
+    fn modes_and_states_are_spelled_as_run_results_spell_them() {
+        for mode in RunMode::ALL {
+            let input: RunModeInput =
+                serde_json::from_value(serde_json::json!(mode.as_str())).expect("mode");
+            assert_eq!(RunMode::from(input), mode);
+        }
+        for state in RunState::ALL {
+            let spelled = serde_json::to_value(state).expect("state");
+            let input: RunStateInput = serde_json::from_value(spelled).expect("state input");
+            assert_eq!(RunState::from(input), state);
+        }
+        assert!(serde_json::from_value::<RunModeInput>(serde_json::json!("wave")).is_err());
+    }
+
+    #[test]
+    fn verification_is_a_list_or_one_command() {
+        let one: Commands = serde_json::from_value(serde_json::json!("cargo test")).expect("one");
+        assert_eq!(one.into_vec(), ["cargo test"]);
+        let many: Commands = serde_json::from_value(serde_json::json!(["a", "b"])).expect("many");
+        assert_eq!(many.into_vec(), ["a", "b"]);
+        assert!(serde_json::from_value::<Commands>(serde_json::json!(3)).is_err());
     }
 
     #[test]

@@ -24,7 +24,7 @@ use std::sync::Arc;
 use rmcp::ServiceExt;
 use switchyard_engine::{Engine, EngineError};
 
-pub use server::{Server, ServerOptions};
+pub use server::{RunLauncherFactory, Server, ServerOptions};
 pub use tools::{APPROVE_TOOL, TOOL_NAMES};
 
 /// The guide for a main agent: when to delegate, how to write a bounded task with

@@ -1,7 +1,7 @@
 //! Tool results: a value as structured content (and the same JSON as text), or an error as
 //! `{"error": {"code", "message"}}` with `isError`, the shape the CLI prints with `--json`.
 
-use rmcp::model::CallToolResult;
+use rmcp::model::{CallToolResponse, CallToolResult};
 use serde::Serialize;
 use switchyard_core::error::ErrorCode;
 use switchyard_engine::EngineError;
@@ -38,6 +38,35 @@ pub(crate) fn engine_error(error: &EngineError) -> CallToolResult {
     fail(code, error.to_string())
 }
 
+/// What the SDK says before a tool runs when the input does not fit its type.
+const SDK_INPUT_PREFIX: &str = "failed to deserialize parameters: ";
+
+/// `response`, with the SDK's refusal of input that does not fit the tool's schema (a
+/// missing or unknown field, a value outside an enum: a text-only error result) given the
+/// code and shape of every other error here. Tools themselves never return an error
+/// without structured content.
+pub(crate) fn coded(response: CallToolResponse) -> CallToolResponse {
+    match response {
+        CallToolResponse::Complete(result)
+            if result.is_error == Some(true) && result.structured_content.is_none() =>
+        {
+            let text: Vec<&str> = result
+                .content
+                .iter()
+                .filter_map(|c| c.as_text())
+                .map(|t| t.text.as_str())
+                .collect();
+            let text = text.join("\n");
+            let detail = text.strip_prefix(SDK_INPUT_PREFIX).unwrap_or(&text);
+            invalid(format!(
+                "the input does not fit the tool's schema: {detail}"
+            ))
+            .into()
+        }
+        other => other,
+    }
+}
+
 /// The value, or the engine's error.
 pub(crate) fn reply<T: Serialize>(result: Result<T, EngineError>) -> CallToolResult {
     match result {
@@ -57,6 +86,28 @@ mod tests {
         let value = result.structured_content.expect("structured");
         assert_eq!(value["error"]["code"], "notFound");
         assert_eq!(value["error"]["message"], "no attempt a1");
+    }
+
+    #[test]
+    fn the_sdks_input_refusals_get_the_invalid_input_code() {
+        let refused = CallToolResult::error(vec![rmcp::model::ContentBlock::text(
+            "failed to deserialize parameters: missing field `task`",
+        )]);
+        let CallToolResponse::Complete(result) = coded(refused.into()) else {
+            panic!("still a complete result");
+        };
+        assert_eq!(result.is_error, Some(true));
+        let value = result.structured_content.expect("structured");
+        assert_eq!(value["error"]["code"], "invalidInput");
+        assert_eq!(
+            value["error"]["message"],
+            "the input does not fit the tool's schema: missing field `task`"
+        );
+        let own = engine_error(&EngineError::NotFound("no run r1".into()));
+        let CallToolResponse::Complete(kept) = coded(own.clone().into()) else {
+            panic!("still a complete result");
+        };
+        assert_eq!(kept, own);
     }
 
     #[test]

@@ -1,29 +1,54 @@
-//! The server: the engine, the tool list fixed at start, and who the caller is.
+//! The server: the engine, the tool list fixed at start, who the caller is, and how the runs
+//! it creates are handed to an owner process.
 
 use std::sync::Arc;
 
 use rmcp::handler::server::router::tool::ToolRouter;
-use rmcp::model::{Implementation, ServerCapabilities, ServerConfig};
+use rmcp::handler::server::tool::ToolCallContext;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, Implementation, ServerCapabilities, ServerConfig,
+};
 use rmcp::service::RequestContext;
-use rmcp::{tool_handler, RoleServer, ServerHandler};
+use rmcp::{tool_handler, ErrorData, RoleServer, ServerHandler};
 use switchyard_core::agent_connect::mcp_launcher;
+use switchyard_engine::runs::RunLaunch;
 use switchyard_engine::{Engine, EngineError, VERSION};
 
-use crate::tools;
+use crate::{reply, tools};
+
+/// Makes, for the engine of a server, the launcher that starts the process owning a run the
+/// server creates (the CLI's detached `switchyard run-worker <id>`).
+pub type RunLauncherFactory = dyn Fn(&Engine) -> Box<RunLaunch<'static>> + Send + Sync;
 
 /// How the server was started.
-#[derive(Debug, Clone, Default)]
+#[derive(Clone, Default)]
 pub struct ServerOptions {
     /// The `PARENT_AGENT` environment variable of the process: the caller's name when its
     /// MCP client sends no `clientInfo` name.
     pub parent_agent: Option<String>,
+    /// Starts the detached owner of each run `switchyard_run_create` creates, so the run
+    /// outlives this server (an agent's session ends, the run goes on under its lease).
+    /// `None`: runs execute in this server's engine and are canceled when it closes (for
+    /// tests without a `switchyard` binary).
+    pub run_launcher: Option<Arc<RunLauncherFactory>>,
+}
+
+impl std::fmt::Debug for ServerOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServerOptions")
+            .field("parent_agent", &self.parent_agent)
+            .field("detached_runs", &self.run_launcher.is_some())
+            .finish()
+    }
 }
 
 impl ServerOptions {
-    /// Options from this process's environment.
+    /// Options from this process's environment (runs execute in-process until a
+    /// [`ServerOptions::run_launcher`] is set).
     pub fn from_env() -> Self {
         Self {
             parent_agent: std::env::var("PARENT_AGENT").ok(),
+            run_launcher: None,
         }
     }
 }
@@ -58,13 +83,26 @@ impl Server {
         &self.engine
     }
 
+    /// The engine as shared, for the calls that start background work.
+    pub(crate) fn shared_engine(&self) -> &Arc<Engine> {
+        &self.engine
+    }
+
+    /// A launcher for the owner process of a new run, if runs are handed off.
+    pub(crate) fn run_launch(&self) -> Option<Box<RunLaunch<'static>>> {
+        self.options
+            .run_launcher
+            .as_ref()
+            .map(|factory| factory(&self.engine))
+    }
+
     /// Whether the approve tool is offered.
     pub(crate) fn agents_may_approve(&self) -> bool {
         self.agents_may_approve
     }
 
-    /// The launcher recorded for what this request starts: `mcp:<clientInfo name>`, else
-    /// `mcp:<PARENT_AGENT>`, else `mcp`. The name is read per request: clients of the
+    /// The launcher recorded for what this request starts: the `clientInfo` name, else
+    /// `PARENT_AGENT`, else `mcp` (see [`mcp_launcher`]). The name is read per request: clients of the
     /// stateless protocol send it with each one.
     pub(crate) fn launcher(&self, context: &RequestContext<RoleServer>) -> String {
         let client = context.client_info().map(|info| info.name);
@@ -74,6 +112,15 @@ impl Server {
 
 #[tool_handler(router = self.tools)]
 impl ServerHandler for Server {
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let call = ToolCallContext::new(self, request, context);
+        Ok(reply::coded(self.tools.call(call).await?))
+    }
+
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new("switchyard", VERSION))

@@ -4092,7 +4092,10 @@ export type RunRequest_Deserialize = {
 	 *  from fences or prose, and one repair request); a cascade escalates when it fails.
 	 */
 	schema?: string | null,
-	/**  Who launched it (`app`, `cli`, the MCP client's name, the `PARENT_AGENT`). */
+	/**
+	 *  Who launched it (`app`, `cli`, or the calling agent's name: its MCP client's or its
+	 *  `PARENT_AGENT`).
+	 */
 	launcher?: string,
 };
 
@@ -4144,7 +4147,10 @@ export type RunRequest_Serialize = {
 	 *  from fences or prose, and one repair request); a cascade escalates when it fails.
 	 */
 	schema: string | null,
-	/**  Who launched it (`app`, `cli`, the MCP client's name, the `PARENT_AGENT`). */
+	/**
+	 *  Who launched it (`app`, `cli`, or the calling agent's name: its MCP client's or its
+	 *  `PARENT_AGENT`).
+	 */
 	launcher: string,
 };
 

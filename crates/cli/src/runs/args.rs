@@ -5,7 +5,10 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand};
 use switchyard_core::routing::plan::Plan;
 use switchyard_core::routing::BudgetTier;
-use switchyard_core::run::{launcher_from_env, JudgeSpec, RunLimitsOverride, RunMode, RunRequest};
+use switchyard_core::run::launch::mode_names;
+use switchyard_core::run::{
+    launcher_from_env, JudgeSpec, RunMode, RunOption, RunOptions, RunOptionsError, RunRequest,
+};
 
 use super::invalid;
 use crate::attempts::{Failure, TaskArgs};
@@ -200,101 +203,51 @@ fn read_plan(path: &std::path::Path) -> Result<Plan, Failure> {
     })
 }
 
-fn non_empty(values: Vec<String>) -> Option<Vec<String>> {
-    let values: Vec<String> = values
-        .into_iter()
-        .map(|v| v.trim().to_owned())
-        .filter(|v| !v.is_empty())
-        .collect();
-    (!values.is_empty()).then_some(values)
+/// The CLI's words for an option `RunOptions` refused.
+fn flag(option: RunOption) -> &'static str {
+    match option {
+        RunOption::Worker => "--worker",
+        RunOption::Verify => "--verify",
+        RunOption::Ladder => "--ladder",
+        RunOption::Judge => "--judge",
+        RunOption::Members => "--members",
+        RunOption::Plan => "--plan",
+    }
 }
 
-/// The request `run` sends, checked for flags that do not fit together.
-pub(super) fn request(args: RunArgs) -> Result<RunRequest, Failure> {
-    let mode = args.mode.unwrap_or(RunMode::Single);
-    let task = args
-        .task
-        .task
-        .filter(|t| !t.trim().is_empty())
-        .ok_or_else(|| invalid("--task TEXT is required and must not be empty"))?;
-    let repo = args.task.repo.filter(|r| !r.trim().is_empty());
-    if repo.is_none() {
-        if args.worker.is_some() {
-            return Err(invalid(
-                "--worker runs code in a repository: give --repo PATH too",
-            ));
+fn refused(error: RunOptionsError) -> Failure {
+    match error {
+        RunOptionsError::EmptyTask => invalid("--task TEXT is required and must not be empty"),
+        RunOptionsError::NeedsRepo(RunOption::Worker) => {
+            invalid("--worker runs code in a repository: give --repo PATH too")
         }
-        if !args.task.verify.is_empty() {
-            return Err(invalid("--verify checks code: give --repo PATH too"));
+        RunOptionsError::NeedsRepo(RunOption::Verify) => {
+            invalid("--verify checks code: give --repo PATH too")
         }
+        RunOptionsError::NeedsRepo(option) => invalid(format!(
+            "{} applies to code: give --repo PATH too",
+            flag(option)
+        )),
+        RunOptionsError::NotInMode { option, modes } => invalid(format!(
+            "{} applies to --mode {}",
+            flag(option),
+            mode_names(modes)
+        )),
     }
+}
+
+/// The request `run` sends, checked for flags that do not fit together (the checks the MCP
+/// server makes too, in `RunOptions`, and the CLI's own: `--lock`, `--timeout`).
+pub(super) fn request(args: RunArgs) -> Result<RunRequest, Failure> {
     if !args.task.lock.is_empty() {
         return Err(invalid(
             "--lock applies to a standalone attempt (`run --repo … --worker …` without --mode)",
         ));
     }
-    let only = |given: bool, flag: &str, modes: &[RunMode]| -> Result<(), Failure> {
-        if given && !modes.contains(&mode) {
-            let names: Vec<&str> = modes.iter().map(|m| m.as_str()).collect();
-            return Err(invalid(format!(
-                "{flag} applies to --mode {}",
-                names.join(" or ")
-            )));
-        }
-        Ok(())
-    };
-    only(!args.ladder.is_empty(), "--ladder", &[RunMode::Cascade])?;
-    only(args.judge.is_some(), "--judge", &[RunMode::Cascade])?;
-    only(args.members.is_some(), "--members", &[RunMode::Collective])?;
-    only(
-        args.plan.is_some(),
-        "--plan",
-        &[RunMode::Plan, RunMode::Swarm],
-    )?;
     if args.task.timeout.is_some() && args.node_timeout.is_some() {
         return Err(invalid("give --node-timeout or --timeout, not both"));
     }
-    let node_timeout = args.node_timeout.or(args.task.timeout);
-    let code = repo.is_some();
-    let limits = RunLimitsOverride {
-        max_parallel_nodes: args.max_parallel_nodes,
-        node_timeout_s: node_timeout.filter(|_| !code),
-        code_node_timeout_s: node_timeout.filter(|_| code),
-        run_timeout_s: args.run_timeout,
-        max_usd: None,
-        cli_reservation_usd: args.cli_reservation,
-        max_output_tokens: args.max_output_tokens,
-    };
-    let mut req = RunRequest::new(&task, mode);
-    req.budget = args.budget;
-    req.max_usd = args.max_usd;
-    req.limits = (limits != RunLimitsOverride::default()).then_some(limits);
-    req.preset = args.task.preset.filter(|p| !p.trim().is_empty());
-    req.verify = if args.task.verify.is_empty() {
-        None
-    } else {
-        // `--verify ''` alone: no verification commands.
-        Some(
-            args.task
-                .verify
-                .into_iter()
-                .filter(|v| !v.trim().is_empty())
-                .collect(),
-        )
-    };
-    req.repo = repo;
-    req.worker = args.worker.filter(|w| !w.trim().is_empty());
-    req.models = non_empty(args.models);
-    req.ladder = non_empty(args.ladder);
-    req.members = args.members;
-    req.plan = args.plan.as_deref().map(read_plan).transpose()?;
-    req.judge = args.judge.map(|model| JudgeSpec {
-        model,
-        threshold: args.judge_threshold.unwrap_or(DEFAULT_JUDGE_THRESHOLD),
-    });
-    req.pause_after_plan = args.pause_after_plan;
-    req.pause_before_integration = args.pause_before_integration;
-    req.schema = args
+    let schema = args
         .schema
         .as_deref()
         .map(|path| {
@@ -302,7 +255,36 @@ pub(super) fn request(args: RunArgs) -> Result<RunRequest, Failure> {
                 .map_err(|e| invalid(format!("cannot read the schema {}: {e}", path.display())))
         })
         .transpose()?;
-    req.launcher = launcher();
+    let verify = args.task.verify;
+    let options = RunOptions {
+        task: args.task.task.unwrap_or_default(),
+        mode: args.mode,
+        budget: args.budget,
+        max_usd: args.max_usd,
+        max_parallel_nodes: args.max_parallel_nodes,
+        node_timeout_s: args.node_timeout.or(args.task.timeout),
+        run_timeout_s: args.run_timeout,
+        max_output_tokens: args.max_output_tokens,
+        cli_reservation_usd: args.cli_reservation,
+        preset: args.task.preset,
+        repo: args.task.repo,
+        // `--verify ''` alone: no verification commands; no `--verify`: detected.
+        verify: (!verify.is_empty()).then_some(verify),
+        worker: args.worker,
+        models: args.models,
+        ladder: args.ladder,
+        members: args.members,
+        judge: args.judge.map(|model| JudgeSpec {
+            model,
+            threshold: args.judge_threshold.unwrap_or(DEFAULT_JUDGE_THRESHOLD),
+        }),
+        plan: args.plan.as_deref().map(read_plan).transpose()?,
+        pause_after_plan: args.pause_after_plan,
+        pause_before_integration: args.pause_before_integration,
+        launcher: launcher(),
+    };
+    let mut req = options.request().map_err(refused)?;
+    req.schema = schema;
     Ok(req)
 }
 

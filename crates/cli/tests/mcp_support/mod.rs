@@ -148,8 +148,8 @@ pub async fn call(client: &Client, tool: &str, arguments: Value) -> Value {
     structured(&result)
 }
 
-/// Calls `tool`, requires a tool error, and returns its JSON (`{"error": …}`) or, for input
-/// the SDK refused before the tool ran, its text.
+/// Calls `tool`, requires a tool error, and returns its JSON (`{"error": {code, message}}`;
+/// the text alone if a result ever came without structured content).
 pub async fn call_err(client: &Client, tool: &str, arguments: Value) -> Value {
     let result = call_raw(client, tool, arguments).await;
     assert_eq!(

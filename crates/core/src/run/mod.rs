@@ -5,9 +5,10 @@
 //! limits and their settings ([`limits`]), the budget ledger and worst-case pricing
 //! ([`ledger`]), DAG scheduling ([`dag`]), bounded node context with its trace
 //! ([`context`]), cascade ladders and failure signals ([`cascade`]), collective merging
-//! ([`collective`]), savings against a baseline ([`savings`]), and the request and view types
-//! the UI and CLI exchange with the engine ([`view`]). The engine persists every transition
-//! before it broadcasts it.
+//! ([`collective`]), savings against a baseline ([`savings`]), the request and view types
+//! the UI and CLI exchange with the engine ([`view`]), and the launch options the CLI and
+//! the MCP server check the same way before they become a request ([`launch`]). The engine
+//! persists every transition before it broadcasts it.
 //!
 //! A run has nodes. A text node's tries are model calls; a code node's tries are attempts
 //! (see [`crate::attempt`]).
@@ -17,6 +18,7 @@ pub mod collective;
 pub mod context;
 pub mod dag;
 pub mod defaults;
+pub mod launch;
 pub mod ledger;
 pub mod limits;
 pub mod savings;
@@ -31,6 +33,7 @@ pub use cascade::{FailureSignal, JudgeSpec, Ladder, Rung, RungOutcome};
 pub use context::{ContextItem, ContextTrace, NodeContext};
 pub use dag::Join;
 pub use defaults::RunDefaults;
+pub use launch::{RunOption, RunOptions, RunOptionsError};
 pub use ledger::{BudgetExceeded, Ledger};
 pub use limits::{RunLimits, RunLimitsOverride};
 pub use state::{InvalidRunTransition, NodeState, RunReason, RunState};
@@ -163,9 +166,9 @@ pub fn valid_id(id: &str) -> bool {
 /// The most characters a launcher name keeps.
 pub const MAX_LAUNCHER_CHARS: usize = 64;
 
-/// Who launched a run, as recorded: `app`, `cli`, `mcp:<client>`, or the calling agent's
-/// `PARENT_AGENT` (`codex`, `claude-code`, …). Trimmed, control characters dropped, at most
-/// [`MAX_LAUNCHER_CHARS`]; empty becomes `app`.
+/// Who launched a run, as recorded: `app`, `cli`, or the calling agent's name (`codex`,
+/// `claude-code`, …: its MCP client's name, or its `PARENT_AGENT`). Trimmed, control
+/// characters dropped, at most [`MAX_LAUNCHER_CHARS`]; empty becomes `app`.
 pub fn launcher_name(given: &str) -> String {
     let name: String = given
         .trim()

@@ -72,7 +72,8 @@ pub struct RunRequest {
     /// from fences or prose, and one repair request); a cascade escalates when it fails.
     #[serde(default)]
     pub schema: Option<String>,
-    /// Who launched it (`app`, `cli`, the MCP client's name, the `PARENT_AGENT`).
+    /// Who launched it (`app`, `cli`, or the calling agent's name: its MCP client's or its
+    /// `PARENT_AGENT`).
     #[serde(default)]
     pub launcher: String,
 }
@@ -311,6 +312,24 @@ pub struct NodeView {
     pub used_inputs: Option<Vec<u32>>,
 }
 
+impl NodeView {
+    /// A code node's current attempt: its newest try without a failure signal (the rung
+    /// that succeeded, or the one still working), else its newest. `None` for a text node
+    /// and before the first attempt starts.
+    pub fn current_attempt(&self) -> Option<&str> {
+        let tries = || {
+            self.attempts
+                .iter()
+                .rev()
+                .filter(|t| t.attempt_id.is_some())
+        };
+        tries()
+            .find(|t| t.signal.is_none())
+            .or_else(|| tries().next())
+            .and_then(|t| t.attempt_id.as_deref())
+    }
+}
+
 /// Everything the run detail page shows.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]
@@ -414,4 +433,74 @@ pub enum RunLog {
         spent_usd: f64,
         run_reserved_usd: f64,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn attempt_try(n: u32, attempt: Option<&str>, failed: bool) -> NodeTry {
+        NodeTry {
+            id: format!("c1#{n}"),
+            n,
+            purpose: CallPurpose::Attempt,
+            model: "m".into(),
+            worker: Some("claude".into()),
+            state: CallState::Settled,
+            rung: Some(n),
+            reserved_usd: 0.0,
+            cost_usd: 0.0,
+            tokens_in: 0,
+            tokens_out: 0,
+            tokens: 0,
+            started_ms: 0,
+            finished_ms: None,
+            error: None,
+            signal: failed.then(|| FailureSignal::VerificationFailed {
+                detail: "1 failed".into(),
+            }),
+            attempt_id: attempt.map(str::to_owned),
+        }
+    }
+
+    fn node(attempts: Vec<NodeTry>) -> NodeView {
+        NodeView {
+            id: "c1".into(),
+            task: "t".into(),
+            kind: NodeKind::Code,
+            role: NodeRole::Cascade,
+            state: NodeState::Review,
+            model: None,
+            worker: None,
+            depends_on: vec![],
+            cost_usd: 0.0,
+            tokens_in: 0,
+            tokens_out: 0,
+            started_ms: None,
+            finished_ms: None,
+            rung: None,
+            attempts,
+            trace: ContextTrace::default(),
+            output_chars: 0,
+            rating: None,
+            error: None,
+            used_inputs: None,
+        }
+    }
+
+    #[test]
+    fn the_current_attempt_is_the_newest_that_did_not_fail_else_the_newest() {
+        let climbed = node(vec![
+            attempt_try(1, Some("a1"), true),
+            attempt_try(2, Some("a2"), false),
+            attempt_try(3, None, false),
+        ]);
+        assert_eq!(climbed.current_attempt(), Some("a2"));
+        let all_failed = node(vec![
+            attempt_try(1, Some("a1"), true),
+            attempt_try(2, Some("a2"), true),
+        ]);
+        assert_eq!(all_failed.current_attempt(), Some("a2"));
+        assert_eq!(node(vec![]).current_attempt(), None);
+    }
 }

@@ -1,6 +1,6 @@
 //! The tools, one group per file. Each file's `#[tool_router]` block builds that group's
-//! router; [`router`] adds them up. A new group (phase 2: runs) is one more file and one
-//! more term in [`router`].
+//! router; [`router`] adds them up. A new group is one more file and one more term in
+//! [`router`].
 
 mod approve;
 mod catalog;
@@ -8,13 +8,14 @@ mod health;
 mod review;
 mod roles;
 mod routing;
+mod runs;
 
 use rmcp::handler::server::router::tool::ToolRouter;
 
 use crate::server::Server;
 
 /// Every tool's name, the approve tool last (it is offered only when agents may approve).
-pub const TOOL_NAMES: [&str; 10] = [
+pub const TOOL_NAMES: [&str; 16] = [
     "switchyard_health",
     "switchyard_models",
     "switchyard_compare",
@@ -23,6 +24,12 @@ pub const TOOL_NAMES: [&str; 10] = [
     "switchyard_plan",
     "switchyard_compose_role",
     "switchyard_role_blocks",
+    "switchyard_run_create",
+    "switchyard_run_status",
+    "switchyard_run_result",
+    "switchyard_run_list",
+    "switchyard_run_cancel",
+    "switchyard_artifact_get",
     "switchyard_review_status",
     APPROVE_TOOL,
 ];
@@ -36,6 +43,7 @@ pub(crate) fn router(agents_may_approve: bool) -> ToolRouter<Server> {
         + Server::catalog_tools()
         + Server::routing_tools()
         + Server::roles_tools()
+        + Server::runs_tools()
         + Server::review_tools();
     if agents_may_approve {
         router += Server::approve_tools();

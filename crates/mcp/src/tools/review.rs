@@ -1,5 +1,6 @@
 //! `switchyard_review_status`: where a code attempt stands in review, and what the human
-//! decided. Phase 2 adds runs (a run's review is that of its code attempts).
+//! decided. A code run's review is that of its code attempts: the run's state, and each code
+//! node's current attempt's review.
 
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
@@ -11,20 +12,49 @@ use switchyard_core::attempt::{
 };
 use switchyard_core::review::diff::{CapturedDiff, FileStatus};
 use switchyard_core::review::gates::GateResult;
+use switchyard_core::run::{NodeKind, RunDetail, RunMode, RunReason, RunState};
 use switchyard_core::verify::VerificationRecord;
+use switchyard_engine::{Engine, EngineError};
 
 use crate::reply;
 use crate::server::Server;
+use crate::tools::runs::run_next;
 
 /// Files listed per diff; the totals always cover every file.
 pub(crate) const MAX_FILES: usize = 200;
 
-/// Names an attempt.
+/// Names an attempt or a run.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub(crate) struct AttemptInput {
-    /// The attempt id (`run` in `switchyard run --json`).
-    pub(crate) attempt_id: String,
+pub(crate) struct ReviewInput {
+    /// An attempt id (`run` in `switchyard run --json`, `attemptId` in a run's status).
+    #[serde(default)]
+    attempt_id: Option<String>,
+    /// Or a code run's id (`runId` from switchyard_run_create).
+    #[serde(default)]
+    run_id: Option<String>,
+}
+
+/// What a review tool acts on.
+pub(crate) enum Reviewed {
+    Attempt(String),
+    Run(String),
+}
+
+/// The one id given (trimmed), or the error that says to give exactly one.
+pub(crate) fn reviewed(
+    attempt_id: Option<String>,
+    run_id: Option<String>,
+) -> Result<Reviewed, CallToolResult> {
+    let given = |id: Option<String>| id.map(|i| i.trim().to_owned()).filter(|i| !i.is_empty());
+    match (given(attempt_id), given(run_id)) {
+        (Some(attempt), None) => Ok(Reviewed::Attempt(attempt)),
+        (None, Some(run)) => Ok(Reviewed::Run(run)),
+        (Some(_), Some(_)) => Err(reply::invalid("give attemptId or runId, not both")),
+        (None, None) => Err(reply::invalid(
+            "give attemptId (an attempt) or runId (a code run)",
+        )),
+    }
 }
 
 /// One changed file, without its hunks.
@@ -86,7 +116,7 @@ pub(crate) struct ReviewStatus {
     state: AttemptState,
     task: String,
     worker: String,
-    /// Who started it (`app`, `cli`, `mcp:<agent>`).
+    /// Who started it (`app`, `cli`, an agent's name such as `claude-code`).
     launcher: String,
     repo: String,
     target_branch: Option<String>,
@@ -102,12 +132,12 @@ pub(crate) struct ReviewStatus {
     gates: Vec<GateResult>,
     verification: Option<VerificationRecord>,
     /// Approve is possible now (in review, every gate passed).
-    can_approve: bool,
+    pub(crate) can_approve: bool,
     approve_blocked: Option<String>,
     cost_usd: Option<f64>,
     error: Option<AttemptError>,
     /// What the agent should do next, in words.
-    next: String,
+    pub(crate) next: String,
 }
 
 impl ReviewStatus {
@@ -141,6 +171,87 @@ impl ReviewStatus {
             error: summary.error,
             next,
         }
+    }
+}
+
+/// One code node's current attempt and its review.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct NodeReview {
+    node_id: String,
+    #[serde(flatten)]
+    review: ReviewStatus,
+}
+
+/// What `switchyard_review_status` (and `switchyard_approve`) return for a run.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct RunReview {
+    run: String,
+    mode: RunMode,
+    state: RunState,
+    reason: Option<RunReason>,
+    launcher: String,
+    /// The run's result waits for the human's decision.
+    awaiting_review: bool,
+    /// Each code node's current attempt (a cascade's: the rung that succeeded).
+    attempts: Vec<NodeReview>,
+    /// Approving the run is possible now: in review, one result, every gate passed.
+    can_approve: bool,
+    cost_usd: f64,
+    next: String,
+}
+
+impl RunReview {
+    /// The review of code run `detail`. Errors: `InvalidInput` for a text run.
+    pub(crate) async fn of(
+        engine: &Engine,
+        detail: RunDetail,
+        agent_may_approve: bool,
+    ) -> Result<Self, EngineError> {
+        let s = detail.summary.clone();
+        if !detail.nodes.iter().any(|n| n.kind == NodeKind::Code) {
+            return Err(EngineError::InvalidInput(format!(
+                "run {} is a text run ({}); it has no review: read it with \
+                 switchyard_run_result",
+                s.id,
+                s.mode.as_str()
+            )));
+        }
+        let mut attempts = Vec::new();
+        for node in &detail.nodes {
+            if let Some(attempt) = node.current_attempt() {
+                let review = engine.attempt_review(attempt).await?;
+                attempts.push(NodeReview {
+                    node_id: node.id.clone(),
+                    review: ReviewStatus::of(review, agent_may_approve),
+                });
+            }
+        }
+        let in_review = s.state == RunState::Review;
+        let can_approve = in_review && attempts.len() == 1 && attempts[0].review.can_approve;
+        let next = match attempts.as_slice() {
+            [one] if in_review => one.review.next.clone(),
+            [_, _, ..] if in_review => format!(
+                "Its {} results await the human, who picks one in the Switchyard app. Poll \
+                 switchyard_review_status with this runId every 10-30 seconds until it is \
+                 decided, and tell the user what you are waiting for.",
+                attempts.len()
+            ),
+            _ => run_next(&detail, agent_may_approve),
+        };
+        Ok(Self {
+            run: s.id,
+            mode: s.mode,
+            state: s.state,
+            reason: s.reason,
+            launcher: s.launcher,
+            awaiting_review: in_review,
+            attempts,
+            can_approve,
+            cost_usd: s.cost_usd,
+            next,
+        })
     }
 }
 
@@ -196,23 +307,36 @@ fn next_step(
 
 #[tool_router(router = review_tools, vis = "pub(crate)")]
 impl Server {
-    /// Where a code attempt stands in review.
+    /// Where a code attempt, or a code run, stands in review.
     #[tool(
         name = "switchyard_review_status",
-        description = "For a code attempt: its state, diff stats (files, additions, deletions, \
-                       hash), each gate's verdict, Switchyard's own verification, and whether the \
-                       human approved, rejected or requested changes (with the comments). \
-                       `next` says what to do now.",
+        description = "For a code attempt (attemptId) or a code run (runId): its state, diff \
+                       stats (files, additions, deletions, hash), each gate's verdict, \
+                       Switchyard's own verification, and whether the human approved, rejected \
+                       or requested changes (with the comments). A run reports its state and \
+                       each code attempt's review. `next` says what to do now.",
         annotations(
             title = "Review status",
             read_only_hint = true,
             open_world_hint = false
         )
     )]
-    async fn review_status(&self, Parameters(input): Parameters<AttemptInput>) -> CallToolResult {
-        match self.engine().attempt_review(input.attempt_id.trim()).await {
-            Ok(review) => reply::ok(&ReviewStatus::of(review, self.agents_may_approve())),
-            Err(error) => reply::engine_error(&error),
+    async fn review_status(&self, Parameters(input): Parameters<ReviewInput>) -> CallToolResult {
+        let engine = self.engine();
+        let may_approve = self.agents_may_approve();
+        match reviewed(input.attempt_id, input.run_id) {
+            Err(refused) => refused,
+            Ok(Reviewed::Attempt(id)) => match engine.attempt_review(&id).await {
+                Ok(review) => reply::ok(&ReviewStatus::of(review, may_approve)),
+                Err(error) => reply::engine_error(&error),
+            },
+            Ok(Reviewed::Run(id)) => {
+                let review = match engine.poll_run(&id).await {
+                    Ok(detail) => RunReview::of(engine, detail, may_approve).await,
+                    Err(error) => Err(error),
+                };
+                reply::reply(review)
+            }
         }
     }
 }
