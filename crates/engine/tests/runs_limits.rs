@@ -50,7 +50,9 @@ fn swarm_request(n: usize, model: &str, limits: RunLimitsOverride) -> RunRequest
 
 #[tokio::test]
 async fn never_more_requests_in_flight_than_max_parallel_nodes() {
-    let server = model_server(|_| Behavior::after("ok", Duration::from_millis(150))).await;
+    // Long enough that the three nodes' calls overlap even when a loaded machine takes a
+    // while between starting one node and the next (150 ms once left them one at a time).
+    let server = model_server(|_| Behavior::after("ok", Duration::from_millis(1000))).await;
     let home = tempfile::tempdir().expect("home");
     let engine = engine(home.path(), &server).await;
     let run = engine
