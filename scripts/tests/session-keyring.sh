@@ -5,6 +5,7 @@
 #    several fresh sessions in a row (each with a keyring directory that never existed).
 # 2. Without a working gnome-keyring the helper fails with a clear message and never runs the
 #    command.
+# 3. A daemon that dies mid-run is started again, unlocked, keeping what was stored.
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 cd "$ROOT"
 
@@ -33,4 +34,23 @@ if [ "$rc" -ne 70 ] || [ -e "$marker" ] || ! grep -q "never answered" <<<"$out";
     "(rc=$rc, ran=$([ -e "$marker" ] && echo yes || echo no), output: $out)" >&2
   exit 1
 fi
-echo "session-keyring: 2 passed, 0 failed"
+# 3. A gnome-keyring-daemon that dies mid-run is brought back unlocked, with what it stored.
+crash='v="kept-$$"; printf %s "$v" | secret-tool store --label=t switchyard-test crash || exit 2
+  pid=$(dbus-send --session --print-reply=literal --dest=org.freedesktop.DBus /org/freedesktop/DBus \
+    org.freedesktop.DBus.GetConnectionUnixProcessID string:org.freedesktop.secrets | awk "{print \$2}")
+  kill -9 "$pid" || exit 3
+  for i in $(seq 1 40); do
+    sleep 0.25
+    [ "$(timeout 5 secret-tool lookup switchyard-test crash 2>/dev/null)" = "$v" ] && exit 0
+  done
+  exit 4'
+set +e
+out="$(with_session sh -c "$crash" 2>&1)"
+rc=$?
+set -e
+if [ "$rc" -ne 0 ] || ! grep -q "died; starting it again" <<<"$out"; then
+  echo "FAIL: after gnome-keyring-daemon died, the keychain did not come back unlocked with its" \
+    "items (rc=$rc, output: $out)" >&2
+  exit 1
+fi
+echo "session-keyring: 3 passed, 0 failed"
