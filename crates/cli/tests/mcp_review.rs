@@ -7,44 +7,16 @@
 
 mod mcp_support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use rmcp::model::CallToolRequestParams;
 use serde_json::{json, Value};
 
-use mcp_support::{call, call_err, Home};
+use mcp_support::{call, call_err, git, repo, Home};
 
 const FIX: &str = "exec:printf 'hello, world\\n' > greet.txt";
 const VERIFY: &str = "grep -qx 'hello, world' greet.txt";
-
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .output()
-        .expect("git");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).trim().to_owned()
-}
-
-/// A repository on `main` with one file, beside the home.
-fn repo(home: &Home) -> PathBuf {
-    let repo = home.scratch().join("repo");
-    std::fs::create_dir_all(&repo).expect("repo");
-    std::fs::write(repo.join("greet.txt"), "hello\n").expect("write");
-    git(&repo, &["init", "-q", "-b", "main"]);
-    git(&repo, &["config", "user.name", "Test User"]);
-    git(&repo, &["config", "user.email", "user@example.com"]);
-    git(&repo, &["add", "."]);
-    git(&repo, &["commit", "-qm", "base"]);
-    repo
-}
 
 /// Runs the CLI as the human would; its JSON output.
 fn human(home: &Home, args: &[&str]) -> Value {

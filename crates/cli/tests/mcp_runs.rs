@@ -11,14 +11,13 @@
 mod mcp_support;
 mod runs_cli_support;
 
-use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use mcp_support::{call, call_err, Client, Home};
+use mcp_support::{call, call_err, git, repo, Client, Home};
 use runs_cli_support::{close, processes_with, step_of, Behavior, TestServer, MINI, MINI_CALL};
 
 /// Longest a run may take to reach where a test waits for it (a loaded two-core machine).
@@ -130,34 +129,6 @@ async fn listed(home: &Home, id: &str) -> Value {
         .find(|r| r["id"] == id)
         .cloned()
         .unwrap_or_else(|| panic!("run {id} not listed: {rows:#}"))
-}
-
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = std::process::Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .output()
-        .expect("git");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).trim().to_owned()
-}
-
-/// A repository on `main` with one file, beside the home.
-fn repo(home: &Home) -> PathBuf {
-    let repo = home.scratch().join("repo");
-    std::fs::create_dir_all(&repo).expect("repo");
-    std::fs::write(repo.join("greet.txt"), "hello\n").expect("write");
-    git(&repo, &["init", "-q", "-b", "main"]);
-    git(&repo, &["config", "user.name", "Test User"]);
-    git(&repo, &["config", "user.email", "user@example.com"]);
-    git(&repo, &["add", "."]);
-    git(&repo, &["commit", "-qm", "base"]);
-    repo
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

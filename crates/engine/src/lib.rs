@@ -25,7 +25,6 @@ pub mod paths;
 mod planner;
 mod roles;
 mod routing;
-mod run_poll;
 pub mod runs;
 pub mod supervisor;
 mod workers;

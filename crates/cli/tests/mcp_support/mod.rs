@@ -255,3 +255,32 @@ impl Home {
         }
     }
 }
+
+/// Runs git in `dir` (no system configuration); its trimmed stdout, or the test fails.
+pub fn git(dir: &Path, args: &[&str]) -> String {
+    let out = std::process::Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output()
+        .expect("git");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().to_owned()
+}
+
+/// A repository on `main` with one file, beside the home.
+pub fn repo(home: &Home) -> PathBuf {
+    let repo = home.scratch().join("repo");
+    std::fs::create_dir_all(&repo).expect("repo");
+    std::fs::write(repo.join("greet.txt"), "hello\n").expect("write");
+    git(&repo, &["init", "-q", "-b", "main"]);
+    git(&repo, &["config", "user.name", "Test User"]);
+    git(&repo, &["config", "user.email", "user@example.com"]);
+    git(&repo, &["add", "."]);
+    git(&repo, &["commit", "-qm", "base"]);
+    repo
+}

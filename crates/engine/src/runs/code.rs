@@ -118,32 +118,31 @@ pub(crate) async fn run_code_node(ctx: &RunCtx, node: &NodeRow) -> NodeState {
                 NodeState::Running
             }
         }
-        Err(NoReview::Failed(code, message, _)) => {
-            ctx.fail_node(&node.node_id, NodeState::Running, code, &message)
-                .await
+        Err(why) => why.end(ctx, &node.node_id, NodeState::Running).await,
+    }
+}
+
+impl NoReview {
+    /// Ends node `node_id` (now in `from`) the way this says: failed (over budget, or its
+    /// attempt canceled outside the run), or stopped with the run.
+    pub(super) async fn end(self, ctx: &RunCtx, node_id: &str, from: NodeState) -> NodeState {
+        match self {
+            NoReview::Failed(code, message, _) => {
+                ctx.fail_node(node_id, from, code, &message).await
+            }
+            NoReview::Budget(message) => {
+                let message = format!("budget_exceeded: {message}");
+                ctx.fail_node(node_id, from, ErrorCode::InvalidInput, &message)
+                    .await
+            }
+            NoReview::Stopped if !ctx.control.halted() => {
+                // Canceled from the review page (or by an engine closing), not by this run.
+                let message = "its attempt was canceled outside the run";
+                ctx.fail_node(node_id, from, ErrorCode::Canceled, message)
+                    .await
+            }
+            NoReview::Stopped => ctx.stop_node(node_id, from).await,
         }
-        Err(NoReview::Budget(message)) => {
-            let message = format!("budget_exceeded: {message}");
-            ctx.fail_node(
-                &node.node_id,
-                NodeState::Running,
-                ErrorCode::InvalidInput,
-                &message,
-            )
-            .await
-        }
-        Err(NoReview::Stopped) if !ctx.control.halted() => {
-            // Canceled from the review page (or by an engine closing), not by this run.
-            let message = "its attempt was canceled outside the run";
-            ctx.fail_node(
-                &node.node_id,
-                NodeState::Running,
-                ErrorCode::Canceled,
-                message,
-            )
-            .await
-        }
-        Err(NoReview::Stopped) => ctx.stop_node(&node.node_id, NodeState::Running).await,
     }
 }
 

@@ -26,6 +26,7 @@ use super::code::{
 use super::code_ledger::settle;
 use super::driver::RunCtx;
 use super::now_ms;
+use super::text::first_line;
 use crate::attempts::open_repo;
 use crate::EngineError;
 
@@ -96,16 +97,6 @@ async fn step_prompt(ctx: &RunCtx, node: &NodeRow) -> (String, Option<String>) {
     (context.prompt, serde_json::to_string(&context.trace).ok())
 }
 
-fn first_line(text: &str) -> String {
-    text.lines()
-        .next()
-        .unwrap_or_default()
-        .trim()
-        .chars()
-        .take(80)
-        .collect()
-}
-
 /// Runs step `node` (already `running`) to `approved` (merged into the run branch) or
 /// `failed`; returns the state it ended in.
 pub(crate) async fn run_step(ctx: &RunCtx, setup: &CodeSetup, node: &NodeRow) -> NodeState {
@@ -130,20 +121,7 @@ pub(crate) async fn run_step(ctx: &RunCtx, setup: &CodeSetup, node: &NodeRow) ->
                 NodeState::Verifying
             }
         }
-        Err((from, NoReview::Failed(code, message, _))) => {
-            ctx.fail_node(&node.node_id, from, code, &message).await
-        }
-        Err((from, NoReview::Budget(message))) => {
-            let message = format!("budget_exceeded: {message}");
-            ctx.fail_node(&node.node_id, from, ErrorCode::InvalidInput, &message)
-                .await
-        }
-        Err((from, NoReview::Stopped)) if !ctx.control.halted() => {
-            let message = "its attempt was canceled outside the run";
-            ctx.fail_node(&node.node_id, from, ErrorCode::Canceled, message)
-                .await
-        }
-        Err((from, NoReview::Stopped)) => ctx.stop_node(&node.node_id, from).await,
+        Err((from, why)) => why.end(ctx, &node.node_id, from).await,
     }
 }
 

@@ -104,6 +104,23 @@ impl Engine {
         let to = from
             .advance(to)
             .map_err(|e| EngineError::Internal(format!("node {node_id} of run {run_id}: {e}")))?;
+        self.update_node_logged(run_id, node_id, from, to, owner, changes.state(to), note)
+            .await
+    }
+
+    /// Applies `changes` to node `node_id` of `run_id` if it is in `from` under `owner`,
+    /// logs it as being in `to`, then broadcasts it. `false` when it moved first.
+    #[allow(clippy::too_many_arguments)]
+    async fn update_node_logged(
+        &self,
+        run_id: &str,
+        node_id: &str,
+        from: NodeState,
+        to: NodeState,
+        owner: Option<&str>,
+        changes: NodeChanges,
+        note: Option<String>,
+    ) -> Result<bool, EngineError> {
         let body = body_of(&RunLog::Node {
             node_id: node_id.to_owned(),
             state: to,
@@ -111,15 +128,7 @@ impl Engine {
         })?;
         let Some(seq) = self
             .store()
-            .update_node_logged(
-                run_id,
-                node_id,
-                from,
-                owner,
-                &changes.state(to),
-                now_ms(),
-                &body,
-            )
+            .update_node_logged(run_id, node_id, from, owner, &changes, now_ms(), &body)
             .await?
         else {
             return Ok(false);
@@ -141,34 +150,16 @@ impl Engine {
         node_id: &str,
         attempt: &str,
     ) -> Result<bool, EngineError> {
-        let body = body_of(&RunLog::Node {
-            node_id: node_id.to_owned(),
-            state: NodeState::Review,
-            note: Some(format!("changes requested; the revision is {attempt}")),
-        })?;
-        let changes = NodeChanges::new().attempt(Some(attempt.to_owned()));
-        let Some(seq) = self
-            .store()
-            .update_node_logged(
-                run_id,
-                node_id,
-                NodeState::Review,
-                None,
-                &changes,
-                now_ms(),
-                &body,
-            )
-            .await?
-        else {
-            return Ok(false);
-        };
-        self.supervisor.emit(EngineEvent::RunNode {
-            run_id: run_id.to_owned(),
-            node_id: node_id.to_owned(),
-            state: NodeState::Review,
-            seq,
-        });
-        Ok(true)
+        self.update_node_logged(
+            run_id,
+            node_id,
+            NodeState::Review,
+            NodeState::Review,
+            None,
+            NodeChanges::new().attempt(Some(attempt.to_owned())),
+            Some(format!("changes requested; the revision is {attempt}")),
+        )
+        .await
     }
 
     /// Logs a ledger move (already stored with the call), then broadcasts the new totals.

@@ -159,7 +159,8 @@ async fn context_of(ctx: &RunCtx, node: &NodeRow) -> Result<NodeContext, NoAnswe
     Ok(builder.build(DEFAULT_CONTEXT_CHARS))
 }
 
-fn first_line(text: &str) -> String {
+/// The first line of `text`, at most 80 characters (a task named in a prompt or a label).
+pub(super) fn first_line(text: &str) -> String {
     let line = text.lines().next().unwrap_or_default().trim();
     line.chars().take(80).collect()
 }

@@ -315,6 +315,16 @@ impl Engine {
         }
     }
 
+    /// Run `id`'s detail, after marking it `interrupted` if it is live and its owner is gone
+    /// (as [`Engine::wait_run`] does): a caller polling from a long-lived process (an agent
+    /// over MCP) whose engine opened before the owner died would otherwise see it `running`
+    /// forever. Errors: `NotFound`.
+    pub async fn poll_run(&self, id: &str) -> Result<RunDetail, EngineError> {
+        let row = self.run_row(id).await?;
+        self.interrupt_run_if_orphaned(&row).await?;
+        self.run_detail(id).await
+    }
+
     /// Rates node `node` of run `run` (1–5): stored on the node and fed to routing as a
     /// rating of the node's model in the category of the node's task (replacing an earlier
     /// rating of the same node).
