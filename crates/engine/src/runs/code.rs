@@ -347,10 +347,7 @@ pub(super) async fn found(
     attempt: &str,
 ) -> Result<Launched, NoReview> {
     let summary = ctx.engine.attempt_summary(attempt).await?;
-    if summary.state == AttemptState::Interrupted {
-        ctx.engine.recover_attempt(attempt).await?;
-    }
-    let reserved = ctx
+    let mut reserved = ctx
         .engine
         .store()
         .run_calls(&ctx.run_id)
@@ -363,6 +360,29 @@ pub(super) async fn found(
                 && c.state == CallState::Reserved
         })
         .map(|c| (c.n, c.reserved_usd));
+    if summary.state == AttemptState::Interrupted {
+        // Its reservation was settled as lost when its owner died; the worker runs again, so
+        // it reserves again (and its try is linked to the node when it settles).
+        if reserved.is_none() {
+            let worker = node
+                .worker
+                .clone()
+                .unwrap_or_else(|| summary.worker.clone());
+            let worst = attempt_worst(ctx, &worker)?;
+            let n = reserve(ctx, node, &worker, node.rung, worst).await?;
+            reserved = Some((n, worst));
+        }
+        if let Err(error) = ctx.engine.recover_attempt(attempt).await {
+            if let Some((n, worst)) = reserved {
+                let worker = node
+                    .worker
+                    .clone()
+                    .unwrap_or_else(|| summary.worker.clone());
+                finish(ctx, node, &worker, n, worst, &released(&error.to_string())).await;
+            }
+            return Err(error.into());
+        }
+    }
     Ok(Launched {
         attempt: attempt.to_owned(),
         call: reserved,
