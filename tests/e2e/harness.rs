@@ -371,9 +371,19 @@ async fn save_screenshot(client: &Client, name: &str) {
             }
         }
         Ok(Err(e)) => eprintln!("e2e {name}: no screenshot ({e})"),
-        Err(_) => eprintln!(
-            "e2e {name}: no screenshot (WebDriver did not answer in {SCREENSHOT_TIMEOUT:?})"
-        ),
+        Err(_) => {
+            // A stalled session is when the picture matters most: take it from the display.
+            let path = dir.join(format!("{name}.png"));
+            match capture_display(&path).await {
+                Ok(()) => eprintln!(
+                    "e2e {name}: WebDriver did not answer in {SCREENSHOT_TIMEOUT:?}; the display's picture is in {}",
+                    path.display()
+                ),
+                Err(e) => eprintln!(
+                    "e2e {name}: no screenshot (WebDriver did not answer in {SCREENSHOT_TIMEOUT:?}; {e})"
+                ),
+            }
+        }
     }
 }
 

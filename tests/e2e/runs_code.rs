@@ -176,6 +176,10 @@ async fn wait_state(app: &App, id: &str, state: &str) -> E2eResult {
 }
 
 async fn review_the_swarms(app: &App, seeded: &Seeded) -> E2eResult {
+    // The user opens the Runs page and finds both runs there. (Changing the hash while the
+    // window is still loading its first page has stalled WebKitWebDriver's session for good.)
+    app.goto("runs").await?;
+    app.wait_for("#runs-list[data-count='2']").await?;
     // The conflict: the step that lost is failed with its file named; the rest goes on.
     open_run(app, &seeded.conflicted).await?;
     wait_state(app, &seeded.conflicted, "review").await?;
