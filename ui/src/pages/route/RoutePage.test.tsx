@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { takeLaunchPrefill } from "../runs/handoff";
+import { clearLaunchPrefill, peekLaunchPrefill } from "../runs/handoff";
 import { stepsOf } from "./plan";
 import { pickAnswer, ranked, step, swarm } from "./testdata.test-util";
 import type { PastPick, Plan, PlanTaskRequest, RouteTaskRequest } from "./types";
@@ -152,11 +152,12 @@ describe("RoutePage", () => {
     await waitFor(() => expect(launch.disabled).toBe(false));
     fireEvent.click(launch);
     expect(window.location.hash).toBe("#/runs/new");
-    const prefill = takeLaunchPrefill();
+    const prefill = peekLaunchPrefill();
     expect(prefill?.mode).toBe("swarm");
     expect(prefill?.plan?.mode).toBe("swarm");
     expect(prefill?.plan && "nodes" in prefill.plan ? prefill.plan.nodes.length : 0).toBe(2);
-    expect(takeLaunchPrefill()).toBeNull();
+    clearLaunchPrefill(prefill);
+    expect(peekLaunchPrefill()).toBeNull();
   });
 
   it("shows the engine's error", async () => {

@@ -14,7 +14,7 @@ import { BUDGETS } from "../route/format";
 import { PlanView } from "../route/PlanView";
 import { routeIpc, runsIpc } from "./api";
 import { formatCost, MODES } from "./format";
-import { takeLaunchPrefill } from "./handoff";
+import { clearLaunchPrefill, type LaunchPrefill, peekLaunchPrefill } from "./handoff";
 import {
   EMPTY_LAUNCH,
   editsFromPreview,
@@ -46,8 +46,15 @@ const RESOLVING: readonly (keyof LaunchInput)[] = ["mode", "budget", "repo", "wo
 
 /** Task, mode, budget, USD cap, role preset, repository and verification for code, worker,
  * limits and pause points; then the preview to edit, and Launch. */
+/** The form's input when it opens: what was kept, or the launch prepared on the Route page. */
+function openingInput(prefill: LaunchPrefill | null): LaunchInput {
+  if (!prefill) return kept;
+  return { ...kept, task: prefill.task, mode: prefill.mode, budget: prefill.budget, repo: "" };
+}
+
 export function LaunchForm() {
-  const [input, setInput] = useState<LaunchInput>(kept);
+  const [prefill] = useState(peekLaunchPrefill);
+  const [input, setInput] = useState<LaunchInput>(() => openingInput(prefill));
   const [defaults, setDefaults] = useState<RunDefaults | null>(null);
   const [presets, setPresets] = useState<RolePreset[]>([]);
   const [known, setKnown] = useState<string[]>([]);
@@ -56,7 +63,9 @@ export function LaunchForm() {
   const [probe, setProbe] = useState<RepoProbe | null>(null);
   const [probeError, setProbeError] = useState<string | null>(null);
   const [preview, setPreview] = useState<RunPreview | null>(null);
-  const [edits, setEdits] = useState<LaunchEdits>({});
+  const [edits, setEdits] = useState<LaunchEdits>(() =>
+    prefill?.plan ? { plan: prefill.plan } : {},
+  );
   const [issues, setIssues] = useState<PlanIssue[]>([]);
   const [draftPlan, setDraftPlan] = useState<Plan | null>(null);
   const [previewing, setPreviewing] = useState(false);
@@ -117,26 +126,17 @@ export function LaunchForm() {
   }, []);
 
   useEffect(() => {
-    const prefill = takeLaunchPrefill();
+    clearLaunchPrefill(prefill);
     if (!prefill) return;
-    const next = {
-      ...kept,
-      task: prefill.task,
-      mode: prefill.mode,
-      budget: prefill.budget,
-      repo: "",
-    };
-    setInput(next);
     const withPlan: LaunchEdits = prefill.plan ? { plan: prefill.plan } : {};
-    setEdits(withPlan);
     if (prefill.plan) {
       routeIpc
         .revalidate(prefill.plan)
         .then((check) => setIssues(runIssues(check.issues)))
         .catch(() => {});
     }
-    void runPreview(next, withPlan);
-  }, [runPreview]);
+    void runPreview(openingInput(prefill), withPlan);
+  }, [prefill, runPreview]);
 
   const set = (patch: Partial<LaunchInput>) => {
     const next = { ...input, ...patch };

@@ -1,4 +1,5 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { renderToStaticMarkup } from "react-dom/server";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { detail, node, preview, spend, summary } from "./testdata.test-util";
 import type { RunFeedItem, RunRequest, RunSummary } from "./types";
@@ -52,6 +53,7 @@ vi.mock("../../ipc", async (original) => ({
 }));
 
 const { RunsPage } = await import("./RunsPage");
+const { openLaunchForm, peekLaunchPrefill } = await import("./handoff");
 
 function byId(id: string): HTMLElement {
   const el = document.getElementById(id);
@@ -195,5 +197,28 @@ describe("Runs page", () => {
     // A new feed from the resumed run's newest entry.
     await waitFor(() => expect(feed).not.toBeNull());
     await waitFor(() => expect(byId("run-detail").getAttribute("data-state")).toBe("queued"));
+  });
+  // Last: the form keeps what was typed across openings (module state), as users expect.
+  it("opens the Route page's launch with its task in the first render, once", async () => {
+    openLaunchForm({ task: "Ship the users API", mode: "single", budget: "high", plan: null });
+    // The first render, before any effect runs (the app's WebDriver can read the DOM in
+    // between), already holds the task.
+    expect(renderToStaticMarkup(<RunsPage />)).toMatch(
+      /<textarea id="run-task"[^>]*>Ship the users API</,
+    );
+    const { unmount } = render(<RunsPage />);
+    expect((byId("run-task") as HTMLInputElement).value).toBe("Ship the users API");
+    expect(peekLaunchPrefill()).toBeNull();
+    await waitFor(() => expect(previewRun).toHaveBeenCalledTimes(1));
+    expect(previewRun.mock.calls[0]?.[0]).toMatchObject({
+      task: "Ship the users API",
+      mode: "single",
+    });
+    unmount();
+    // Opened again from the sidebar: what was typed is kept, nothing is previewed again.
+    window.location.hash = "#/runs/new";
+    render(<RunsPage />);
+    expect((byId("run-task") as HTMLInputElement).value).toBe("Ship the users API");
+    expect(previewRun).toHaveBeenCalledTimes(1);
   });
 });

@@ -18,9 +18,16 @@ export function openLaunchForm(prefill: LaunchPrefill) {
   window.location.hash = "#/runs/new";
 }
 
-/** The prepared launch, once: a second call returns `null`. */
-export function takeLaunchPrefill(): LaunchPrefill | null {
-  const taken = pending;
-  pending = null;
-  return taken;
+/**
+ * The prepared launch, if any. Read while the form's first render builds its state (so that
+ * render already shows it, and React may call the initializer twice); the form then calls
+ * `clearLaunchPrefill` once it has taken it.
+ */
+export function peekLaunchPrefill(): LaunchPrefill | null {
+  return pending;
+}
+
+/** Forgets `taken` once the form holds it: reopening the form later starts from what was kept. */
+export function clearLaunchPrefill(taken: LaunchPrefill | null) {
+  if (taken !== null && pending === taken) pending = null;
 }
