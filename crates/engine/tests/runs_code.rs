@@ -417,6 +417,14 @@ async fn a_code_runs_node_follows_the_revision_after_changes_are_requested() {
             .expect("the revision ended in time")
             .expect("wait");
     assert_eq!(reviewed.summary.state, AttemptState::Review);
+    // The run's node now points at the revision: review by run id (CLI, MCP, the run page's
+    // link) opens it, not the superseded first attempt.
+    let revised = engine.run_detail(&run.id).await.expect("detail");
+    assert_eq!(
+        revised.nodes[0].current_attempt(),
+        Some(revision.id.as_str())
+    );
+    assert_ne!(first, revision.id);
     // Approving the revision (as the review page does) settles the run it continues.
     engine
         .approve_attempt(&revision.id, "fix add", true)

@@ -2678,6 +2678,12 @@ export type NodeView_Deserialize = {
 	error?: RunError | null,
 	/**  Merge nodes: the member answers (1-based) the merge says it used. */
 	usedInputs?: number[] | null,
+	/**
+	 *  A code node's current attempt as the engine recorded it: the rung working or the one
+	 *  that succeeded, and after "request changes" the revision (which is not a try of its
+	 *  own: no model call is reserved for it).
+	 */
+	attemptId?: string | null,
 };
 
 /**  One node with its tries, its context trace and its output's size. */
@@ -2706,6 +2712,12 @@ export type NodeView_Serialize = {
 	error: RunError | null,
 	/**  Merge nodes: the member answers (1-based) the merge says it used. */
 	usedInputs: number[] | null,
+	/**
+	 *  A code node's current attempt as the engine recorded it: the rung working or the one
+	 *  that succeeded, and after "request changes" the revision (which is not a try of its
+	 *  own: no model call is reserved for it).
+	 */
+	attemptId: string | null,
 };
 
 /**  Whether an override adds or removes a match. */

@@ -310,13 +310,20 @@ pub struct NodeView {
     pub error: Option<RunError>,
     /// Merge nodes: the member answers (1-based) the merge says it used.
     pub used_inputs: Option<Vec<u32>>,
+    /// A code node's current attempt as the engine recorded it: the rung working or the one
+    /// that succeeded, and after "request changes" the revision (which is not a try of its
+    /// own: no model call is reserved for it).
+    pub attempt_id: Option<String>,
 }
 
 impl NodeView {
-    /// A code node's current attempt: its newest try without a failure signal (the rung
-    /// that succeeded, or the one still working), else its newest. `None` for a text node
-    /// and before the first attempt starts.
+    /// A code node's current attempt: the one the engine recorded, else (rows written before
+    /// it was recorded) its newest try without a failure signal, else its newest. `None` for
+    /// a text node and before the first attempt starts.
     pub fn current_attempt(&self) -> Option<&str> {
+        if let Some(recorded) = self.attempt_id.as_deref() {
+            return Some(recorded);
+        }
         let tries = || {
             self.attempts
                 .iter()
@@ -485,6 +492,7 @@ mod tests {
             rating: None,
             error: None,
             used_inputs: None,
+            attempt_id: None,
         }
     }
 
@@ -502,5 +510,12 @@ mod tests {
         ]);
         assert_eq!(all_failed.current_attempt(), Some("a2"));
         assert_eq!(node(vec![]).current_attempt(), None);
+    }
+
+    #[test]
+    fn the_recorded_attempt_wins_over_the_tries_after_changes_were_requested() {
+        let mut revised = node(vec![attempt_try(1, Some("a1"), false)]);
+        revised.attempt_id = Some("a1-revision".into());
+        assert_eq!(revised.current_attempt(), Some("a1-revision"));
     }
 }

@@ -122,6 +122,7 @@ fn node_view(node: &NodeRow, calls: &[CallRow]) -> NodeView {
             .used_inputs_json
             .as_deref()
             .and_then(|u| serde_json::from_str(u).ok()),
+        attempt_id: node.attempt_id.clone(),
     }
 }
 

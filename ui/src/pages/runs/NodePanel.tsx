@@ -128,15 +128,10 @@ export const NodePanel = memo(function NodePanel({
           )}
         </>
       )}
-      {node.kind === "code" && node.attempts.some((t) => t.attemptId) && (
+      {node.kind === "code" && node.attemptId && (
         <p className="small">
           Code node: its diff, gates and verification are on the{" "}
-          <a
-            href={reviewHash({
-              view: "attempt",
-              id: [...node.attempts].reverse().find((t) => t.attemptId)?.attemptId ?? "",
-            })}
-          >
+          <a id="run-node-review" href={reviewHash({ view: "attempt", id: node.attemptId })}>
             Review page
           </a>
           .

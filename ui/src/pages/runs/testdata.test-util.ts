@@ -91,6 +91,7 @@ export function node(patch: Partial<NodeView> = {}): NodeView {
     rating: null,
     error: null,
     usedInputs: null,
+    attemptId: null,
     ...patch,
   };
 }
