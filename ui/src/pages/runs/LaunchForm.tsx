@@ -44,17 +44,27 @@ function runIssues(issues: readonly PlanIssue[]): PlanIssue[] {
 /** Inputs whose change makes routing choose again (the preview's picks no longer apply). */
 const RESOLVING: readonly (keyof LaunchInput)[] = ["mode", "budget", "repo", "worker", "members"];
 
-/** Task, mode, budget, USD cap, role preset, repository and verification for code, worker,
- * limits and pause points; then the preview to edit, and Launch. */
-/** The form's input when it opens: what was kept, or the launch prepared on the Route page. */
-function openingInput(prefill: LaunchPrefill | null): LaunchInput {
-  if (!prefill) return kept;
-  return { ...kept, task: prefill.task, mode: prefill.mode, budget: prefill.budget, repo: "" };
+/** How the form opens: what was kept, or the launch prepared on the Route page. */
+interface Opening {
+  prefill: LaunchPrefill | null;
+  input: LaunchInput;
+  edits: LaunchEdits;
 }
 
+function opening(prefill: LaunchPrefill | null): Opening {
+  if (!prefill) return { prefill, input: kept, edits: {} };
+  return {
+    prefill,
+    input: { ...kept, task: prefill.task, mode: prefill.mode, budget: prefill.budget, repo: "" },
+    edits: prefill.plan ? { plan: prefill.plan } : {},
+  };
+}
+
+/** Task, mode, budget, USD cap, role preset, repository and verification for code, worker,
+ * limits and pause points; then the preview to edit, and Launch. */
 export function LaunchForm() {
-  const [prefill] = useState(peekLaunchPrefill);
-  const [input, setInput] = useState<LaunchInput>(() => openingInput(prefill));
+  const [opened] = useState(() => opening(peekLaunchPrefill()));
+  const [input, setInput] = useState<LaunchInput>(opened.input);
   const [defaults, setDefaults] = useState<RunDefaults | null>(null);
   const [presets, setPresets] = useState<RolePreset[]>([]);
   const [known, setKnown] = useState<string[]>([]);
@@ -63,9 +73,7 @@ export function LaunchForm() {
   const [probe, setProbe] = useState<RepoProbe | null>(null);
   const [probeError, setProbeError] = useState<string | null>(null);
   const [preview, setPreview] = useState<RunPreview | null>(null);
-  const [edits, setEdits] = useState<LaunchEdits>(() =>
-    prefill?.plan ? { plan: prefill.plan } : {},
-  );
+  const [edits, setEdits] = useState<LaunchEdits>(opened.edits);
   const [issues, setIssues] = useState<PlanIssue[]>([]);
   const [draftPlan, setDraftPlan] = useState<Plan | null>(null);
   const [previewing, setPreviewing] = useState(false);
@@ -126,17 +134,17 @@ export function LaunchForm() {
   }, []);
 
   useEffect(() => {
+    const { prefill } = opened;
     clearLaunchPrefill(prefill);
     if (!prefill) return;
-    const withPlan: LaunchEdits = prefill.plan ? { plan: prefill.plan } : {};
     if (prefill.plan) {
       routeIpc
         .revalidate(prefill.plan)
         .then((check) => setIssues(runIssues(check.issues)))
         .catch(() => {});
     }
-    void runPreview(openingInput(prefill), withPlan);
-  }, [prefill, runPreview]);
+    void runPreview(opened.input, opened.edits);
+  }, [opened, runPreview]);
 
   const set = (patch: Partial<LaunchInput>) => {
     const next = { ...input, ...patch };
