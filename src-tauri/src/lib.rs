@@ -88,6 +88,8 @@ macro_rules! specta_builder {
                 $crate::commands::workers::worktree_usage,
                 $crate::commands::workers::set_worktree_retention,
                 $crate::commands::workers::prune_worktrees,
+                $crate::commands::workers::confinement_support,
+                $crate::commands::workers::set_allow_unconfined,
                 $crate::commands::agents::agent_connect_configs,
                 $crate::commands::agents::set_agents_may_approve,
                 $crate::commands::attempts::start_attempt,

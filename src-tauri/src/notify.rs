@@ -181,6 +181,7 @@ mod tests {
             gates_passed: Some(false),
             cost_usd: None,
             error: None,
+            confinement: None,
         }
     }
 

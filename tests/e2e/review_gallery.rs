@@ -73,6 +73,8 @@ impl Fixture {
             lock: Vec::new(),
             timeout_secs: Some(60),
             preset: None,
+            allow_network: false,
+            allow_write: Vec::new(),
         }
     }
 }

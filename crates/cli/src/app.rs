@@ -72,3 +72,88 @@ pub async fn info(engine: &Engine, json: bool) -> Result<ExitCode, CliError> {
         )
     })
 }
+
+/// The settings the CLI reads and writes (the rest live in the app's Settings page).
+const SETTINGS: [&str; 2] = [
+    switchyard_engine::confinement::ALLOW_UNCONFINED_SETTING,
+    switchyard_engine::agents::AGENTS_MAY_APPROVE_SETTING,
+];
+
+/// `switchyard settings …`
+#[derive(clap::Args, Debug)]
+pub struct SettingsArgs {
+    #[command(subcommand)]
+    pub command: SettingsCommand,
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum SettingsCommand {
+    /// Print every setting the CLI knows, or one.
+    Get { key: Option<String> },
+    /// Set one: `workers.allow_unconfined true|false` (workers may run without a sandbox
+    /// where none is available), `mcp.agents_may_approve true|false`.
+    Set { key: String, value: String },
+}
+
+async fn setting_value(engine: &Engine, key: &str) -> Result<bool, CliError> {
+    Ok(match key {
+        switchyard_engine::confinement::ALLOW_UNCONFINED_SETTING => {
+            engine.allow_unconfined().await?
+        }
+        _ => engine.agents_may_approve().await?,
+    })
+}
+
+/// `switchyard settings get [KEY]` / `settings set KEY VALUE`: `{key: value, …}`.
+pub async fn settings(
+    engine: &Engine,
+    args: SettingsArgs,
+    json: bool,
+) -> Result<ExitCode, CliError> {
+    let known = |key: &str| {
+        if SETTINGS.contains(&key) {
+            Ok(())
+        } else {
+            Err(CliError::invalid(format!(
+                "unknown setting {key:?}: use one of {}",
+                SETTINGS.join(", ")
+            )))
+        }
+    };
+    let keys: Vec<String> = match args.command {
+        SettingsCommand::Get { key: Some(key) } => {
+            known(&key)?;
+            vec![key]
+        }
+        SettingsCommand::Get { key: None } => SETTINGS.iter().map(|k| (*k).to_owned()).collect(),
+        SettingsCommand::Set { key, value } => {
+            known(&key)?;
+            let on = match value.trim() {
+                "true" | "on" | "yes" | "1" => true,
+                "false" | "off" | "no" | "0" => false,
+                other => {
+                    return Err(CliError::invalid(format!(
+                        "{key} takes true or false, not {other:?}"
+                    )))
+                }
+            };
+            if key == switchyard_engine::confinement::ALLOW_UNCONFINED_SETTING {
+                engine.set_allow_unconfined(on).await?;
+            } else {
+                engine.set_agents_may_approve(on).await?;
+            }
+            vec![key]
+        }
+    };
+    let mut values = serde_json::Map::new();
+    for key in keys {
+        let value = setting_value(engine, &key).await?;
+        values.insert(key, serde_json::Value::Bool(value));
+    }
+    print(&values, json, |v| {
+        v.iter()
+            .map(|(k, v)| format!("{k} = {v}"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    })
+}

@@ -54,6 +54,14 @@ pub struct TaskArgs {
     /// A saved role preset whose composed prompt goes before the task.
     #[arg(long, value_name = "NAME")]
     pub preset: Option<String>,
+    /// Let the worker and the verification reach the network. Without it an `exec:` worker and
+    /// verification have none, and a CLI worker reaches only its provider's origin.
+    #[arg(long)]
+    pub allow_network: bool,
+    /// Another folder the worker and the verification may write (repeatable; an absolute
+    /// path, e.g. a build cache). Your repository's git directory and checkout are refused.
+    #[arg(long = "allow-write", value_name = "DIR")]
+    pub allow_write: Vec<String>,
 }
 
 /// `switchyard worktrees …`
@@ -160,6 +168,8 @@ fn request(args: TaskArgs, worker: String) -> Result<AttemptRequest, Failure> {
         lock: args.lock,
         timeout_secs: args.timeout,
         preset: args.preset,
+        allow_network: args.allow_network,
+        allow_write: args.allow_write,
     })
 }
 
@@ -255,12 +265,14 @@ async fn stop(engine: &Arc<Engine>, id: &str) -> Result<AttemptReview, Failure> 
     Ok(engine.wait_attempt(id).await?)
 }
 
-/// Waits for the attempt; Ctrl-C cancels it (the process would otherwise leave it
-/// interrupted) and still prints where it ended.
+/// Waits for the attempt; Ctrl-C, SIGTERM and SIGHUP cancel it (the process would otherwise
+/// leave it interrupted, or its worker running) and it still prints where it ended.
 async fn wait(engine: &Arc<Engine>, id: &str) -> Result<AttemptReview, Failure> {
+    let mut signals = crate::signals::Termination::watch()
+        .map_err(|e| CliError::internal(format!("cannot watch for signals: {e}")))?;
     tokio::select! {
         review = engine.wait_attempt(id) => Ok(review?),
-        _ = tokio::signal::ctrl_c() => {
+        _ = signals.recv() => {
             engine.cancel_attempt(id).await?;
             Ok(engine.wait_attempt(id).await?)
         }

@@ -13,6 +13,7 @@ mod review_json;
 mod roles;
 mod routing;
 mod runs;
+mod signals;
 
 use std::process::ExitCode;
 
@@ -155,6 +156,8 @@ enum Command {
     Cancel { id: String },
     /// Attempt worktrees: prune the old ones now.
     Worktrees(attempts::WorktreesArgs),
+    /// Read or change a setting (`settings get`, `settings set workers.allow_unconfined true`).
+    Settings(app::SettingsArgs),
     /// The MCP server over stdio, for a coding agent (Claude Code, Codex, Cursor, Claude
     /// Desktop) to delegate to Switchyard; `--guide` and `--config CLIENT` print and exit.
     Mcp(mcp::McpArgs),
@@ -334,6 +337,7 @@ async fn run(cli: Cli) -> ExitCode {
             what,
             rating,
         } => runs::rate(&engine, &target, &what, rating, json).await,
+        Command::Settings(args) => app::settings(&engine, args, json).await,
     };
     engine.close().await;
     match result {

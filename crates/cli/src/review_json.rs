@@ -4,6 +4,7 @@
 
 use serde_json::{json, Map, Value};
 use switchyard_core::attempt::{file_status_name, AttemptReview, AttemptSummary};
+use switchyard_core::confinement::ConfinementReport;
 use switchyard_core::review::diff::CapturedDiff;
 use switchyard_core::review::gates::{GateName, GateResult};
 use switchyard_core::verify::VerificationRecord;
@@ -20,6 +21,7 @@ pub fn gate_name(name: GateName) -> &'static str {
         GateName::Escape => "escape",
         GateName::Secrets => "secrets",
         GateName::Size => "size",
+        GateName::Repository => "repository",
         GateName::Verification => "verification",
     }
 }
@@ -79,6 +81,7 @@ fn verification_json(record: &VerificationRecord) -> Value {
             "log_sha256": c.log_sha256,
             "log_bytes": c.log_bytes,
             "error": c.error,
+            "refused_writes": c.refused_writes,
         })).collect::<Vec<_>>(),
     })
 }
@@ -115,6 +118,7 @@ pub fn summary_json(s: &AttemptSummary) -> Value {
         "gates_passed": s.gates_passed,
         "cost_usd": s.cost_usd,
         "error": error_json(s),
+        "confinement": s.confinement.map(|m| m.as_str()),
     })
 }
 
@@ -136,6 +140,24 @@ fn diff_json(diff: &CapturedDiff) -> Value {
         "sha256": diff.sha256,
         "base": diff.base,
         "patch_bytes": diff.patch_bytes,
+    })
+}
+
+/// How the worker was confined: `{mode: "bwrap"|"landlock"|"none", network:
+/// "provider-only"|"none"|"open", denied: [...]}` plus what it could reach and write.
+pub fn confinement_json(report: &ConfinementReport) -> Value {
+    json!({
+        "mode": report.mode.as_str(),
+        "network": report.network.as_str(),
+        "allowed": report.allowed,
+        "writable": report.writable,
+        "denied": report.denied.iter().map(|d| json!({
+            "kind": serde_json::to_value(d.kind).unwrap_or(Value::Null),
+            "source": serde_json::to_value(d.source).unwrap_or(Value::Null),
+            "target": d.target,
+            "detail": d.detail,
+        })).collect::<Vec<_>>(),
+        "denied_more": report.denied_more,
     })
 }
 
@@ -175,6 +197,13 @@ pub fn review_json(review: &AttemptReview) -> Value {
         json!(s.cost_usd.or(review.usage.and_then(|u| u.cost_usd))),
     );
     put("error", error_json(s));
+    put(
+        "confinement",
+        review
+            .confinement
+            .as_ref()
+            .map_or(Value::Null, confinement_json),
+    );
     put("worker_version", json!(s.worker_version));
     put("task", json!(s.task));
     put("repo", json!(s.repo));

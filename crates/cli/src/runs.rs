@@ -115,12 +115,14 @@ async fn stop(engine: &Arc<Engine>, id: &str) -> Result<RunDetail, Failure> {
     Ok(engine.wait_run(id).await?)
 }
 
-/// Waits for the run; Ctrl-C cancels it (the process would otherwise leave it interrupted)
-/// and still prints where it ended.
+/// Waits for the run; Ctrl-C, SIGTERM and SIGHUP cancel it (the process would otherwise
+/// leave it interrupted) and it still prints where it ended.
 async fn wait(engine: &Arc<Engine>, id: &str) -> Result<RunDetail, Failure> {
+    let mut signals = crate::signals::Termination::watch()
+        .map_err(|e| CliError::internal(format!("cannot watch for signals: {e}")))?;
     tokio::select! {
         detail = engine.wait_run(id) => Ok(detail?),
-        _ = tokio::signal::ctrl_c() => {
+        _ = signals.recv() => {
             engine.cancel_run(id).await?;
             Ok(engine.wait_run(id).await?)
         }

@@ -14,7 +14,7 @@ use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use support::{gate, Run, Workspace};
+use support::{gate, host_pid, Run, Workspace};
 use switchyard_store::{Store, DATABASE_FILE};
 
 /// Longest any one command may take before the test calls it hung.
@@ -501,6 +501,7 @@ fn reject_removes_the_worktree_and_leaves_the_repository_alone() {
 #[test]
 fn request_changes_runs_the_same_worker_again_with_the_comments() {
     let fx = Fixture::new();
+    let allow = fx.allow_outside();
     let prompt_file = fx.outside("prompt.txt");
     let task = format!(
         "Greet the world.\n@dump-prompt {}\n@write greet.txt <<EOF\nhello, world\nEOF\n",
@@ -516,6 +517,8 @@ fn request_changes_runs_the_same_worker_again_with_the_comments() {
         "claude",
         "--verify",
         VERIFY,
+        &allow[0],
+        &allow[1],
         "--json",
     ]);
     assert_eq!(
@@ -666,6 +669,7 @@ fn compare_three_workers_then_approve_one() {
 #[test]
 fn a_killed_cli_leaves_the_attempt_interrupted_and_recover_reaches_review() {
     let fx = Fixture::new();
+    let allow = fx.allow_outside();
     let started = fx.outside("started");
     let pid_file = fx.outside("sleeper.pid");
     let task = format!(
@@ -683,6 +687,8 @@ fn a_killed_cli_leaves_the_attempt_interrupted_and_recover_reaches_review() {
         "codex",
         "--verify",
         VERIFY,
+        &allow[0],
+        &allow[1],
         "--json",
     ]);
     let deadline = Instant::now() + LIMIT;
@@ -708,12 +714,15 @@ fn a_killed_cli_leaves_the_attempt_interrupted_and_recover_reaches_review() {
     let shown = fx.run(&["review", &id, "--json"]);
     assert_eq!(shown.json["status"], "interrupted", "{}", shown.json);
     // The dead owner's worker and its child were stopped when the attempt was interrupted.
-    let pid = std::fs::read_to_string(&pid_file).expect("pid");
-    let stat = std::fs::read_to_string(Path::new("/proc").join(pid.trim()).join("stat"))
-        .unwrap_or_default();
-    assert!(
-        stat.is_empty() || stat.split_whitespace().nth(2) == Some("Z"),
-        "the orphaned worker's child survived: {stat}"
+    let pid: u32 = std::fs::read_to_string(&pid_file)
+        .expect("pid")
+        .trim()
+        .parse()
+        .expect("pid");
+    assert_eq!(
+        host_pid(pid, &fx.home()),
+        None,
+        "the orphaned worker's child {pid} survived"
     );
     let recovered = fx.run(&["recover", &id, "--json"]);
     let review = recovered.expect_code(0);
@@ -881,6 +890,7 @@ fn detach_returns_at_once_and_a_detached_process_runs_the_attempt_to_review() {
 #[test]
 fn a_killed_detached_process_leaves_the_attempt_interrupted_and_recover_reaches_review() {
     let fx = Fixture::new();
+    let allow = fx.allow_outside();
     let started = fx.outside("started");
     let pid_file = fx.outside("worker.pid");
     let worker = format!(
@@ -899,6 +909,8 @@ fn a_killed_detached_process_leaves_the_attempt_interrupted_and_recover_reaches_
         "--verify",
         VERIFY,
         "--detach",
+        &allow[0],
+        &allow[1],
         "--json",
     ]);
     run.expect_code(0);
@@ -932,7 +944,7 @@ fn a_killed_detached_process_leaves_the_attempt_interrupted_and_recover_reaches_
     eventually(
         "the orphaned worker to be stopped",
         Duration::from_secs(10),
-        || !alive(worker_pid),
+        || host_pid(worker_pid, &fx.home()).is_none(),
     );
     // `recover --detach` hands the re-gating to a detached process and returns at once.
     let recovered = fx.run(&["recover", &id, "--detach", "--json"]);
@@ -967,6 +979,7 @@ fn a_killed_detached_process_leaves_the_attempt_interrupted_and_recover_reaches_
 #[test]
 fn cancel_from_another_process_stops_a_detached_attempt_and_leaves_no_process() {
     let fx = Fixture::new();
+    let allow = fx.allow_outside();
     let started = fx.outside("started");
     let pid_file = fx.outside("worker.pid");
     let worker = format!(
@@ -985,6 +998,8 @@ fn cancel_from_another_process_stops_a_detached_attempt_and_leaves_no_process() 
         "--verify",
         VERIFY,
         "--detach",
+        &allow[0],
+        &allow[1],
         "--json",
     ]);
     run.expect_code(0);
@@ -1001,7 +1016,7 @@ fn cancel_from_another_process_stops_a_detached_attempt_and_leaves_no_process() 
         .trim()
         .parse()
         .expect("pid");
-    assert!(alive(worker_pid));
+    assert!(host_pid(worker_pid, &fx.home()).is_some());
 
     // Another process asks; the detached owner cancels and this returns the canceled review.
     let asked = Instant::now();
@@ -1015,7 +1030,7 @@ fn cancel_from_another_process_stops_a_detached_attempt_and_leaves_no_process() 
         asked.elapsed()
     );
     eventually("the worker to be stopped", Duration::from_secs(10), || {
-        !alive(worker_pid)
+        host_pid(worker_pid, &fx.home()).is_none()
     });
     eventually(
         "the detached process to exit",
@@ -1133,6 +1148,7 @@ fn worktrees_prune_removes_an_old_failed_attempts_worktree_branch_and_log() {
 #[test]
 fn sigterm_to_the_detached_process_cancels_the_attempt_and_stops_its_worker() {
     let fx = Fixture::new();
+    let allow = fx.allow_outside();
     let started = fx.outside("started");
     let pid_file = fx.outside("worker.pid");
     let worker = format!(
@@ -1151,6 +1167,8 @@ fn sigterm_to_the_detached_process_cancels_the_attempt_and_stops_its_worker() {
         "--verify",
         VERIFY,
         "--detach",
+        &allow[0],
+        &allow[1],
         "--json",
     ]);
     run.expect_code(0);
@@ -1175,7 +1193,7 @@ fn sigterm_to_the_detached_process_cancels_the_attempt_and_stops_its_worker() {
         .parse()
         .expect("pid");
     eventually("the worker to be stopped", Duration::from_secs(10), || {
-        !alive(worker_pid)
+        host_pid(worker_pid, &fx.home()).is_none()
     });
     eventually(
         "the detached process to exit",
@@ -1304,6 +1322,7 @@ fn escape_and_secret_gates_block_with_exit_3() {
 #[test]
 fn a_hung_worker_times_out_and_leaves_no_process_behind() {
     let fx = Fixture::new();
+    let allow = fx.allow_outside();
     let pid_file = fx.outside("sleeper.pid");
     let task = format!(
         "Think forever.\n@ignore-term\n@spawn-sleeper {}\n@hang\n",
@@ -1322,19 +1341,26 @@ fn a_hung_worker_times_out_and_leaves_no_process_behind() {
         "2",
         "--verify",
         "true",
+        &allow[0],
+        &allow[1],
         "--json",
     ]);
     let review = run.expect_code(1);
     assert_eq!(review["status"], "failed");
     assert_eq!(review["error"]["code"], "timeout", "{review}");
     assert!(started.elapsed() < Duration::from_secs(60));
-    let pid = std::fs::read_to_string(&pid_file).expect("the worker started a child");
-    let pid = pid.trim();
-    // The worker ignored SIGTERM and left a child: the whole group was killed anyway.
-    let alive = Path::new("/proc").join(pid).join("stat");
-    let state = std::fs::read_to_string(&alive).unwrap_or_default();
-    let zombie_or_gone = state.is_empty() || state.split_whitespace().nth(2) == Some("Z");
-    assert!(zombie_or_gone, "pid {pid} survived: {state}");
+    let pid: u32 = std::fs::read_to_string(&pid_file)
+        .expect("the worker started a child")
+        .trim()
+        .parse()
+        .expect("pid");
+    // The worker ignored SIGTERM and left a child: the whole group was killed anyway (the pid
+    // is the child's in its sandbox; no live process on the host answers to it).
+    assert_eq!(
+        host_pid(pid, &fx.home()),
+        None,
+        "the sleeper {pid} survived"
+    );
 }
 
 #[test]

@@ -161,6 +161,9 @@ pub struct DoctorReport {
     pub git_version: Option<String>,
     pub worker_clis: Vec<WorkerCliStatus>,
     pub local_endpoints: Vec<LocalEndpoint>,
+    /// What confines workers here (bubblewrap, or unconfined as allowed), and why not.
+    #[serde(default)]
+    pub confinement: Option<crate::confinement::ConfinementSupport>,
 }
 
 impl DoctorReport {
@@ -201,6 +204,7 @@ mod tests {
             git_version: None,
             worker_clis: vec![],
             local_endpoints: vec![],
+            confinement: None,
         }
     }
 

@@ -51,6 +51,9 @@ pub enum ErrorCode {
     Changed,
     /// A worker could not start or failed (missing binary, non-zero exit, crash).
     WorkerFailed,
+    /// No sandbox can confine workers on this machine (bubblewrap missing or unusable) and
+    /// unconfined workers are not allowed (Settings → Workers); nothing was started.
+    ConfinementUnavailable,
     /// A bug: something that should not happen.
     Internal,
 }

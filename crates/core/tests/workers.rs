@@ -528,6 +528,8 @@ fn argv(spec: &WorkerSpec, task: &WorkerTask) -> Vec<String> {
 fn claude_command_line() {
     let task = task(Some("claude-sonnet-4-5"));
     let inv = invocation(&cli(WorkerCli::Claude), &task).expect("invocation");
+    // Edits are pre-approved under the worktree only (Claude Code's `//` is an absolute path).
+    let allowed = "Read,Glob,Grep,LS,Edit(//data/worktrees/a1/**)".to_owned();
     assert_eq!(
         argv(&cli(WorkerCli::Claude), &task),
         [
@@ -539,7 +541,9 @@ fn claude_command_line() {
             "--permission-mode",
             "acceptEdits",
             "--allowedTools",
-            "Read,Glob,Grep,LS,Edit,MultiEdit,Write,NotebookEdit",
+            allowed.as_str(),
+            "--disallowedTools",
+            "Bash,WebFetch,WebSearch,Agent,Task",
             "--model",
             "claude-sonnet-4-5",
             "--max-turns",

@@ -85,6 +85,8 @@ fn setup(rt: &tokio::runtime::Runtime) -> Fixture {
         lock: Vec::new(),
         timeout_secs: Some(600),
         preset: None,
+        allow_network: false,
+        allow_write: Vec::new(),
     };
     let (id, review) = rt.block_on(async {
         let summary = engine.start_attempt(request, "bench").await.expect("start");

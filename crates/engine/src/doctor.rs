@@ -72,12 +72,26 @@ impl Engine {
             )
         });
 
+        let confinement = self.confinement_support().await.ok();
+        if let Some(support) = &confinement {
+            let status = match (support.bwrap, support.socat, support.allow_unconfined) {
+                (true, true, _) => CheckStatus::Ok,
+                _ => CheckStatus::Warn,
+            };
+            checks.push(Check::new(
+                "confinement",
+                "Worker confinement",
+                status,
+                support.detail.clone(),
+            ));
+        }
         let report = DoctorReport {
             generated_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
             checks,
             git_version,
             worker_clis,
             local_endpoints: endpoints,
+            confinement,
         };
         if let Ok(mut last) = self.last_doctor.lock() {
             *last = Some(report.clone());

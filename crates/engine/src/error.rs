@@ -81,6 +81,13 @@ pub enum EngineError {
     /// A git operation failed; the code follows its kind (conflict, busy, changed, …).
     #[error(transparent)]
     Git(#[from] GitError),
+    /// No sandbox can confine workers here and unconfined ones are not allowed; the message
+    /// says why and how to fix it.
+    #[error("{0}")]
+    ConfinementUnavailable(String),
+    /// A file or directory of Switchyard's own could not be written.
+    #[error("{0}")]
+    Io(String),
 }
 
 impl EngineError {
@@ -107,6 +114,8 @@ impl EngineError {
             EngineError::Changed(_) => ErrorCode::Changed,
             EngineError::WorkerFailed(_) => ErrorCode::WorkerFailed,
             EngineError::Git(e) => git_code(e),
+            EngineError::ConfinementUnavailable(_) => ErrorCode::ConfinementUnavailable,
+            EngineError::Io(_) => ErrorCode::Io,
         }
     }
 }

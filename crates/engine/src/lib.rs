@@ -15,6 +15,7 @@ pub mod agents;
 mod assist;
 pub mod attempts;
 pub mod catalog;
+pub mod confinement;
 mod doctor;
 mod error;
 pub mod events;

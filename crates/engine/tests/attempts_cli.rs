@@ -18,7 +18,7 @@ const RESULT_ERROR: &str = r#"{"type":"result","subtype":"success","is_error":tr
 
 /// Writes a fake `claude` printing `result` last, and points Settings at it.
 async fn fake_claude(fx: &Fixture, result: &str) -> std::path::PathBuf {
-    let seen = fx.root.path().join("claude-seen");
+    let seen = fx.probe("claude-seen");
     let script = fx.root.path().join("bin").join("claude");
     std::fs::create_dir_all(script.parent().expect("parent")).expect("bin");
     std::fs::write(

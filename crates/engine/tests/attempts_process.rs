@@ -147,7 +147,7 @@ async fn cancel_stops_the_worker_group_and_records_canceled() {
 async fn a_worker_sees_only_the_allowlisted_environment_and_its_task() {
     let fx = Fixture::new();
     let engine = fx.engine().await;
-    let dump = fx.root.path().join("env.txt");
+    let dump = fx.probe("env.txt");
     let worker = fx.worker("env", &format!("{FIX}env > {}\n", dump.display()));
     let review = run(&fx, &engine, &worker).await;
     assert_eq!(review.summary.state, AttemptState::Review, "{review:?}");

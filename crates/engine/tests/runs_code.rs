@@ -20,6 +20,7 @@ const WRONG: &str = "sed -i 's/\\$1 - \\$2/$1 * $2/' calc.sh\necho 'changed add'
 fn code_request(fx: &Fixture, mode: RunMode, task: &str) -> RunRequest {
     let mut req = RunRequest::new(task, mode);
     req.repo = Some(fx.repo_str());
+    req.allow_write = vec![fx.probe("").display().to_string()];
     req.verify = Some(vec!["sh test.sh".into()]);
     req.launcher = "test".into();
     req
@@ -182,7 +183,7 @@ async fn canceling_a_code_run_stops_its_worker() {
 #[tokio::test]
 async fn a_code_run_interrupted_by_closing_the_engine_recovers_with_a_new_attempt() {
     let fx = Fixture::new();
-    let marker = fx.root.path().join("first-try");
+    let marker = fx.probe("first-try");
     let body = format!(
         "if [ -f {m} ]; then {FIX}else touch {m}; sleep 976.5; fi\n",
         m = marker.display()

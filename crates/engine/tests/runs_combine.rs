@@ -53,6 +53,7 @@ fn request(fx: &Fixture, mode: RunMode, steps: Vec<PlanStep>) -> RunRequest {
     let task = "build the feature in steps";
     let mut req = RunRequest::new(task, mode);
     req.repo = Some(fx.repo_str());
+    req.allow_write = vec![fx.probe("").display().to_string()];
     req.verify = Some(vec!["test -f README.md".into()]);
     req.worker = Some(fx.worker("steps", STEPS));
     req.launcher = "test".into();
@@ -321,8 +322,8 @@ async fn an_interrupted_code_swarm_recovers_keeping_merged_steps_and_starting_fr
     let fx = Fixture::new();
     // `b` hangs on its first try (until the engine closes), then does its edit; it depends on
     // `a`, which merges first and must not run again.
-    let marker = fx.root.path().join("b-first-try");
-    let count = fx.root.path().join("a-runs");
+    let marker = fx.probe("b-first-try");
+    let count = fx.probe("a-runs");
     let body = format!(
         r#"step=$(printf '%s\n' "$SWITCHYARD_TASK" | sed -n 's/^# Your step (\([a-z0-9]*\)).*/\1/p' | head -n 1)
 case "$step" in

@@ -14,6 +14,8 @@
 //!   live in `switchyard_core::review::gates`; the runner only gathers their inputs with git.
 //! - [`verify`]: runs verification commands in a directory through [`process`] and records
 //!   exit code, duration, parsed pass/fail counts, a SHA-256 of the whole log and its tail.
+//! - [`sandbox`]: the bubblewrap sandbox every worker and verification command runs in, and
+//!   the egress proxy that is a provider-only worker's one way out.
 //! - [`tools`]: finding `git` and the coding-agent CLIs, and their versions.
 //!
 //! Nothing else in the workspace spawns processes: the workspace `clippy.toml` disallows
@@ -24,5 +26,6 @@
 
 pub mod git;
 pub mod process;
+pub mod sandbox;
 pub mod tools;
 pub mod verify;

@@ -12,14 +12,16 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use sha2::{Digest, Sha256};
+use switchyard_core::confinement::refused_write;
 use switchyard_core::verify::{
     command_passed, CommandOutcome, CommandVerification, SummaryScanner, VerificationRecord,
-    LOG_TAIL_BYTES,
+    LOG_TAIL_BYTES, MAX_REFUSED_WRITES,
 };
 use tokio_util::sync::CancellationToken;
 
 use crate::process::lines::LineAssembler;
 use crate::process::{self, EndedBy, Grace, ProcessSpec, Stream};
+use crate::sandbox::Sandbox;
 
 /// Lines longer than this are scanned by their beginning only (a summary line is short).
 const MAX_SCANNED_LINE: usize = 64 * 1024;
@@ -36,6 +38,8 @@ pub struct VerifyOptions {
     pub env: Vec<(String, String)>,
     /// Stops the running command and skips the rest.
     pub cancel: Option<CancellationToken>,
+    /// The sandbox each command runs in (`None`: unconfined, as the user allowed).
+    pub sandbox: Option<Sandbox>,
 }
 
 impl Default for VerifyOptions {
@@ -46,6 +50,7 @@ impl Default for VerifyOptions {
             output_cap: 1024 * 1024,
             env: Vec::new(),
             cancel: None,
+            sandbox: None,
         }
     }
 }
@@ -81,6 +86,18 @@ struct LogTap {
     stdout: LineAssembler,
     stderr: LineAssembler,
     scanner: SummaryScanner,
+    refused: Vec<String>,
+}
+
+/// Scans one line for the summary and for a write the sandbox refused.
+fn scan(scanner: &mut SummaryScanner, refused: &mut Vec<String>, line: &[u8]) {
+    let text = String::from_utf8_lossy(line);
+    scanner.feed_line(&text);
+    if let Some(path) = refused_write(&text) {
+        if refused.len() < MAX_REFUSED_WRITES && !refused.contains(&path) {
+            refused.push(path);
+        }
+    }
 }
 
 impl LogTap {
@@ -91,6 +108,7 @@ impl LogTap {
             stdout: LineAssembler::new(MAX_SCANNED_LINE),
             stderr: LineAssembler::new(MAX_SCANNED_LINE),
             scanner: SummaryScanner::new(),
+            refused: Vec::new(),
         }
     }
 
@@ -101,22 +119,21 @@ impl LogTap {
             Stream::Stdout => &mut self.stdout,
             Stream::Stderr => &mut self.stderr,
         };
-        let scanner = &mut self.scanner;
-        lines.push(bytes, |line| {
-            scanner.feed_line(&String::from_utf8_lossy(line.bytes))
-        });
+        let (scanner, refused) = (&mut self.scanner, &mut self.refused);
+        lines.push(bytes, |line| scan(scanner, refused, line.bytes));
     }
 
-    fn finish(mut self) -> (String, u64, SummaryScanner) {
-        let scanner = &mut self.scanner;
+    fn finish(mut self) -> (String, u64, SummaryScanner, Vec<String>) {
+        let (scanner, refused) = (&mut self.scanner, &mut self.refused);
         self.stdout
-            .finish(|line| scanner.feed_line(&String::from_utf8_lossy(line.bytes)));
+            .finish(|line| scan(scanner, refused, line.bytes));
         self.stderr
-            .finish(|line| scanner.feed_line(&String::from_utf8_lossy(line.bytes)));
+            .finish(|line| scan(scanner, refused, line.bytes));
         (
             hex::encode(self.hasher.finalize()),
             self.bytes,
             self.scanner,
+            self.refused,
         )
     }
 }
@@ -148,6 +165,9 @@ pub async fn run_command(
     if let Some(cancel) = &options.cancel {
         spec = spec.cancel_on(cancel);
     }
+    if let Some(sandbox) = &options.sandbox {
+        spec = spec.confine(sandbox.clone());
+    }
     let started = Instant::now();
     let waited = match process::spawn(spec) {
         Ok(child) => child.wait().await.map(|exit| (exit, child)),
@@ -168,11 +188,13 @@ pub async fn run_command(
                 log_bytes: 0,
                 log_tail: String::new(),
                 error: Some(e.to_string()),
+                refused_writes: Vec::new(),
             }
         }
     };
     let taken = tap.lock().unwrap_or_else(|p| p.into_inner()).take();
-    let (log_sha256, log_bytes, scanner) = taken.unwrap_or_else(LogTap::new).finish();
+    let (log_sha256, log_bytes, scanner, refused_writes) =
+        taken.unwrap_or_else(LogTap::new).finish();
     let counts = scanner.finish();
     let outcome = match exit.ended_by {
         EndedBy::Exited => CommandOutcome::Exited,
@@ -192,6 +214,7 @@ pub async fn run_command(
         log_bytes,
         log_tail: String::from_utf8_lossy(&tail).into_owned(),
         error: None,
+        refused_writes,
     }
 }
 
@@ -208,6 +231,7 @@ fn not_run(command: &str) -> CommandVerification {
         log_bytes: 0,
         log_tail: String::new(),
         error: None,
+        refused_writes: Vec::new(),
     }
 }
 

@@ -80,6 +80,8 @@ pub struct AttemptRow {
     /// When a process other than the owner asked for a cancel (see the `attempt_cancel_request`
     /// migration); `None`: nobody asked.
     pub cancel_requested_ms: Option<i64>,
+    /// How the worker was confined (see the `attempt_confinement` migration).
+    pub confinement_json: Option<String>,
 }
 
 /// One attempt as the worktree sweep weighs it.
@@ -163,6 +165,11 @@ impl AttemptChanges {
     pub fn gates(self, passed: bool, gates_json: String) -> Self {
         self.set("gates_passed", Value::Int(i64::from(passed)))
             .set("gates_json", Value::Text(gates_json))
+    }
+
+    /// The confinement report (JSON).
+    pub fn confinement(self, json: String) -> Self {
+        self.set("confinement_json", Value::Text(json))
     }
 
     pub fn verification(self, json: String) -> Self {
@@ -307,6 +314,7 @@ fn attempt_row(row: &SqliteRow) -> Result<AttemptRow, StoreError> {
         heartbeat_ms: row.try_get("heartbeat_ms")?,
         worker_pgid: u32_col(row, "worker_pgid")?,
         cancel_requested_ms: row.try_get("cancel_requested_ms")?,
+        confinement_json: row.try_get("confinement_json")?,
     })
 }
 

@@ -1,6 +1,7 @@
 //! Worker CLI and worktree settings: which agent CLIs are installed (and where), the path set
 //! for each, worktree disk usage and how long failed attempts keep their worktrees.
 
+use switchyard_core::confinement::ConfinementSupport;
 use switchyard_core::doctor::{WorkerCliStatus, WorktreePrune, WorktreeUsage};
 use switchyard_core::worker::WorkerCli;
 use tauri::State;
@@ -60,4 +61,27 @@ pub async fn set_worktree_retention(
     let engine = state.require()?;
     engine.set_worktree_retention_days(days).await?;
     Ok(engine.worktree_usage().await?)
+}
+
+/// What confines workers on this machine: bubblewrap (with its version), socat for the
+/// provider-only network, why not when not, and "Allow unconfined workers".
+#[tauri::command]
+#[specta::specta]
+pub async fn confinement_support(
+    state: State<'_, AppState>,
+) -> Result<ConfinementSupport, IpcError> {
+    Ok(state.require()?.confinement_support().await?)
+}
+
+/// Settings → Workers → "Allow unconfined workers" (off by default): where no sandbox is
+/// available, workers may then run as the user. Returns the support with the new setting.
+#[tauri::command]
+#[specta::specta]
+pub async fn set_allow_unconfined(
+    state: State<'_, AppState>,
+    allowed: bool,
+) -> Result<ConfinementSupport, IpcError> {
+    let engine = state.require()?;
+    engine.set_allow_unconfined(allowed).await?;
+    Ok(engine.confinement_support().await?)
 }

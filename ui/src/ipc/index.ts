@@ -44,6 +44,7 @@ export type {
   Check,
   CheckStatus,
   ClassifierSettings_Serialize as ClassifierSettings,
+  ConfinementSupport,
   DoctorReport_Serialize as DoctorReport,
   ErrorCode,
   LocalEndpoint_Serialize as LocalEndpoint,
@@ -76,6 +77,10 @@ export const ipc = {
   setWorktreeRetention: (days: number) => unwrap(commands.setWorktreeRetention(days)),
   /** Applies the retention now; resolves to what was removed and the usage afterwards. */
   pruneWorktrees: () => unwrap(commands.pruneWorktrees()),
+  /** What confines workers here (bubblewrap, socat) and "Allow unconfined workers". */
+  confinementSupport: () => unwrap(commands.confinementSupport()),
+  /** Sets "Allow unconfined workers"; resolves to the support with the setting as stored. */
+  setAllowUnconfined: (allowed: boolean) => unwrap(commands.setAllowUnconfined(allowed)),
 };
 
 export const ipcEvents = {

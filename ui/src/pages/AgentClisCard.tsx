@@ -5,8 +5,9 @@ import { cliTitle } from "./review/workers";
 
 /** The honest line about isolation, shown wherever workers are configured. */
 export const ISOLATION_NOTE =
-  "A worktree is not an OS sandbox: Switchyard uses each CLI's own permission flags and gives " +
-  "workers no push rights and no keys but their own.";
+  "Each CLI runs in a bubblewrap sandbox (see Workers: confinement): it writes only its " +
+  "worktree, its own state and a private temp folder, reaches only its provider, and gets no " +
+  "push rights and no keys but its own.";
 
 /** Settings → Agent CLIs: each adapter installed (version, where) or missing, with a path field
  * that overrides the lookup on PATH and the login shell's PATH. */

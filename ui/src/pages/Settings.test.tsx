@@ -1,6 +1,12 @@
 import { act, fireEvent, render, screen } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
-import type { AppInfo, DoctorReport, WorkerCliStatus, WorktreeUsage } from "../ipc";
+import type {
+  AppInfo,
+  ConfinementSupport,
+  DoctorReport,
+  WorkerCliStatus,
+  WorktreeUsage,
+} from "../ipc";
 
 const report: DoctorReport = {
   generatedAt: "2026-11-29T10:00:00Z",
@@ -63,6 +69,16 @@ const usage: WorktreeUsage = {
   retentionDays: 7,
 };
 
+const unavailable: ConfinementSupport = {
+  mode: "none",
+  bwrap: false,
+  bwrapVersion: null,
+  socat: true,
+  reason: "bubblewrap (bwrap) is not installed or not on PATH",
+  allowUnconfined: false,
+  detail: "no worker can start: bubblewrap (bwrap) is not installed or not on PATH",
+};
+
 vi.mock("../ipc", async (importOriginal) => {
   const original = await importOriginal<typeof import("../ipc")>();
   return {
@@ -88,6 +104,13 @@ vi.mock("../ipc", async (importOriginal) => {
         logs: ["att-a"],
         problems: ["/gone/repo: not a git repository; its attempts' worktrees stay"],
         usage: { ...usage, worktrees: 0, bytes: 0 },
+      })),
+      confinementSupport: vi.fn(async () => unavailable),
+      setAllowUnconfined: vi.fn(async (allowed: boolean) => ({
+        ...unavailable,
+        allowUnconfined: allowed,
+        mode: allowed ? "none" : "none",
+        detail: allowed ? "workers run UNCONFINED (allowed in Settings)" : unavailable.detail,
       })),
     },
     ipcEvents: { onDoctorUpdated: vi.fn(() => Promise.resolve(() => {})) },
@@ -169,7 +192,7 @@ describe("Settings", () => {
       "aider 0.86.1 · /home/u/.local/bin/aider (login shell PATH)",
     );
     expect(document.querySelector("#isolation-note")?.textContent).toContain(
-      "A worktree is not an OS sandbox",
+      "Each CLI runs in a bubblewrap sandbox",
     );
 
     const field = claude.querySelector('input[aria-label="claude path"]') as HTMLInputElement;
@@ -213,6 +236,22 @@ describe("Settings", () => {
     expect(document.querySelector("#worktrees-usage")?.textContent).toBe("0 B in 0 worktrees");
     expect(screen.getByText("Removed 2 worktrees and 1 log.", { exact: false })).toBeTruthy();
     expect(screen.getByText("/gone/repo", { exact: false })).toBeTruthy();
+  });
+
+  it("says when no sandbox is available and allows unconfined workers on request", async () => {
+    await act(async () => {
+      render(<Settings info={info} />);
+    });
+    expect(document.querySelector("#confinement-mode")?.textContent).toBe("blocked");
+    expect(document.querySelector("#confinement-bwrap")?.textContent).toBe("unavailable");
+    const allow = document.querySelector("#confinement-allow-unconfined") as HTMLInputElement;
+    expect(allow.checked).toBe(false);
+    await act(async () => {
+      fireEvent.click(allow);
+    });
+    expect(ipc.setAllowUnconfined).toHaveBeenCalledWith(true);
+    expect(document.querySelector("#confinement-mode")?.textContent).toBe("unconfined");
+    expect(document.querySelector("#confinement-detail")?.textContent).toContain("UNCONFINED");
   });
 
   it("describes a prune in words", () => {

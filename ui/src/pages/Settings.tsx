@@ -12,6 +12,7 @@ import { AgentConnectCard } from "./agents/AgentConnectCard";
 import { ClassifierSettingsCard } from "./ClassifierSettingsCard";
 import { overallStatus, workerDetail, workerSummary } from "./doctor";
 import { RunDefaultsCard } from "./RunDefaultsCard";
+import { ConfinementCard } from "./ConfinementCard";
 import { WorktreesCard } from "./WorktreesCard";
 
 const STATUS_LABEL: Record<CheckStatus, string> = { ok: "OK", warn: "Warning", fail: "Failed" };
@@ -76,6 +77,8 @@ export function Settings({ info }: { info: AppInfo | null }) {
       <RunDefaultsCard />
 
       <AgentClisCard />
+
+      <ConfinementCard />
 
       <WorktreesCard />
 

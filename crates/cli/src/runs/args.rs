@@ -283,8 +283,12 @@ pub(super) fn request(args: RunArgs) -> Result<RunRequest, Failure> {
         pause_before_integration: args.pause_before_integration,
         launcher: launcher(),
     };
+    let allow_network = args.task.allow_network;
+    let allow_write = args.task.allow_write.clone();
     let mut req = options.request().map_err(refused)?;
     req.schema = schema;
+    req.allow_network = allow_network;
+    req.allow_write = allow_write;
     Ok(req)
 }
 

@@ -85,9 +85,26 @@ impl Workspace {
         self.repo().to_string_lossy().into_owned()
     }
 
-    /// A path outside the repository and the home, for files a test writes about itself.
+    /// A path outside the repository and the home, for files a test (or a worker it lets
+    /// write there with `--allow-write`, see [`Workspace::outside_dir`]) writes about itself.
     pub fn outside(&self, name: &str) -> PathBuf {
-        self.dir.path().join(name)
+        self.outside_dir().join(name)
+    }
+
+    /// The folder of [`Workspace::outside`] (created): pass it to `--allow-write` so a
+    /// sandboxed worker may write its markers there.
+    pub fn outside_dir(&self) -> PathBuf {
+        let dir = self.dir.path().join("outside");
+        std::fs::create_dir_all(&dir).expect("outside dir");
+        dir
+    }
+
+    /// `--allow-write <outside dir>` as two arguments.
+    pub fn allow_outside(&self) -> [String; 2] {
+        [
+            "--allow-write".to_owned(),
+            self.outside_dir().display().to_string(),
+        ]
     }
 
     /// Writes `text` at `rel` in the repository (creating parent folders).
@@ -162,4 +179,37 @@ pub fn gate<'a>(review: &'a Value, name: &str) -> &'a Value {
         .as_array()
         .and_then(|gates| gates.iter().find(|g| g["name"] == name))
         .unwrap_or_else(|| panic!("no gate {name} in {review}"))
+}
+
+/// The host's pid of a live (not zombie) process that reported `ns_pid` from inside its
+/// sandbox's PID namespace (`$$`, a child's pid) and works under `within` (its current
+/// directory, e.g. a test's Switchyard home, where its worktree is): a worker's view of its own
+/// pid is its namespace's. `None` when no such process is alive.
+pub fn host_pid(ns_pid: u32, within: &Path) -> Option<u32> {
+    let entries = std::fs::read_dir("/proc").ok()?;
+    for entry in entries.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else {
+            continue;
+        };
+        let zombie = status
+            .lines()
+            .any(|l| l.starts_with("State:") && l.contains('Z'));
+        let inner = status
+            .lines()
+            .find_map(|l| l.strip_prefix("NSpid:"))
+            .and_then(|ids| ids.split_whitespace().last())
+            .and_then(|id| id.parse::<u32>().ok());
+        let cwd = std::fs::read_link(format!("/proc/{pid}/cwd")).unwrap_or_default();
+        if !zombie && inner == Some(ns_pid) && cwd.starts_with(within) {
+            return Some(pid);
+        }
+    }
+    None
 }

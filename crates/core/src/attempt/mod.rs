@@ -13,6 +13,7 @@ mod state;
 use serde::{Deserialize, Serialize};
 use specta::Type;
 
+use crate::confinement::{ConfinementMode, ConfinementReport, Denial};
 use crate::error::ErrorCode;
 use crate::review::diff::{CapturedDiff, FileStatus};
 use crate::review::gates::GateResult;
@@ -41,6 +42,14 @@ pub struct AttemptRequest {
     pub timeout_secs: Option<u32>,
     /// A saved role preset whose composed prompt is prepended to the task.
     pub preset: Option<String>,
+    /// Lets the worker's and the verification's processes reach the network (by default an
+    /// `exec:` worker and verification have none, and a CLI worker reaches only its provider).
+    #[serde(default)]
+    pub allow_network: bool,
+    /// More folders the worker and the verification may write (absolute paths: a build cache,
+    /// a shared fixture folder). Never the repository's git directory or the user's checkout.
+    #[serde(default)]
+    pub allow_write: Vec<String>,
 }
 
 /// A comment on one line of the new side of a file.
@@ -137,6 +146,10 @@ pub struct AttemptSummary {
     pub gates_passed: Option<bool>,
     pub cost_usd: Option<f64>,
     pub error: Option<AttemptError>,
+    /// What confined the worker (`None` until it starts, and for attempts from before
+    /// confinement existed).
+    #[serde(default)]
+    pub confinement: Option<ConfinementMode>,
 }
 
 /// Everything review shows for one attempt.
@@ -164,6 +177,9 @@ pub struct AttemptReview {
     pub approve_blocked: Option<String>,
     /// The verification commands as configured.
     pub verify_commands: Vec<String>,
+    /// How the worker and the verification were confined, and what was refused.
+    #[serde(default)]
+    pub confinement: Option<ConfinementReport>,
 }
 
 impl AttemptReview {
@@ -219,6 +235,10 @@ pub enum AttemptLog {
     },
     Gate {
         result: GateResult,
+    },
+    /// A write or connection the sandbox refused, or a repository change undone.
+    Denied {
+        denial: Denial,
     },
 }
 

@@ -40,6 +40,14 @@ pub struct RunRequest {
     /// Verification commands for code nodes (`None`: detected from the repository).
     #[serde(default)]
     pub verify: Option<Vec<String>>,
+    /// Lets code nodes' workers and verification reach the network (see
+    /// [`crate::attempt::AttemptRequest::allow_network`]).
+    #[serde(default)]
+    pub allow_network: bool,
+    /// More folders code nodes' workers and verification may write (see
+    /// [`crate::attempt::AttemptRequest::allow_write`]).
+    #[serde(default)]
+    pub allow_write: Vec<String>,
     /// The worker of code nodes (`model:<id>`, `claude`, `codex`, …); `None`: the model
     /// worker with the node's model.
     #[serde(default)]
@@ -90,6 +98,8 @@ impl RunRequest {
             preset: None,
             repo: None,
             verify: None,
+            allow_network: false,
+            allow_write: Vec::new(),
             worker: None,
             models: None,
             ladder: None,

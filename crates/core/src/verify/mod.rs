@@ -136,7 +136,14 @@ pub struct CommandVerification {
     pub log_tail: String,
     /// Why it could not start, for [`CommandOutcome::SpawnFailed`].
     pub error: Option<String>,
+    /// Paths the command could not write because its sandbox made them read-only (as its
+    /// own output reported them), at most [`MAX_REFUSED_WRITES`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub refused_writes: Vec<String>,
 }
+
+/// Refused writes kept per command.
+pub const MAX_REFUSED_WRITES: usize = 50;
 
 impl CommandVerification {
     /// The counts described on one line, or `None` when no summary was recognised.

@@ -16,12 +16,21 @@ use super::{
     WorkerTask,
 };
 
-/// The tools a Claude Code worker may use: reading and editing files only (no shell, no web).
-pub const ALLOWED_TOOLS: &str = "Read,Glob,Grep,LS,Edit,MultiEdit,Write,NotebookEdit";
+/// The tools a Claude Code worker may use without asking: reading anywhere it can, editing
+/// only under the worktree (`Edit(//abs/**)` is Claude Code's absolute-path rule, and its edit
+/// rules cover every file-editing tool). `--permission-mode acceptEdits` approves edits in the
+/// working directory only; a bare `Edit` or `Write` here would approve them anywhere.
+pub const READ_TOOLS: &str = "Read,Glob,Grep,LS";
+
+/// Tools a worker must not use at all: a shell, the web, sub-agents.
+pub const DISALLOWED_TOOLS: &str = "Bash,WebFetch,WebSearch,Agent,Task";
 
 /// `claude -p --output-format stream-json --verbose --permission-mode acceptEdits
-/// --allowedTools <read/edit tools> [--model M] [--max-turns N]`, prompt on stdin.
+/// --allowedTools Read,Glob,Grep,LS,Edit(//<worktree>/**) --disallowedTools <shell, web,
+/// sub-agents> [--model M] [--max-turns N]`, prompt on stdin.
 pub fn invocation(task: &WorkerTask) -> Invocation {
+    let worktree = task.worktree.to_string_lossy();
+    let edit = format!("Edit(/{}/**)", worktree.trim_end_matches('/'));
     let mut args: Vec<String> = [
         "-p",
         "--output-format",
@@ -29,11 +38,15 @@ pub fn invocation(task: &WorkerTask) -> Invocation {
         "--verbose",
         "--permission-mode",
         "acceptEdits",
-        "--allowedTools",
-        ALLOWED_TOOLS,
     ]
     .map(str::to_owned)
     .into();
+    args.extend([
+        "--allowedTools".to_owned(),
+        format!("{READ_TOOLS},{edit}"),
+        "--disallowedTools".to_owned(),
+        DISALLOWED_TOOLS.to_owned(),
+    ]);
     if let Some(model) = &task.model {
         args.extend(["--model".to_owned(), model.clone()]);
     }

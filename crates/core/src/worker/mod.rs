@@ -66,6 +66,68 @@ impl WorkerCli {
         &["--version"]
     }
 
+    /// The CLI's own state under the user's home, writable to it inside the sandbox (and the
+    /// only part of the home an attempt may change): its login, settings, sessions and caches.
+    /// Directories end in `/`; the rest are single files.
+    pub fn state_paths(self) -> &'static [&'static str] {
+        match self {
+            WorkerCli::Claude => &[
+                ".claude/",
+                ".claude.json",
+                ".claude.json.backup",
+                ".cache/claude/",
+            ],
+            WorkerCli::Codex => &[".codex/"],
+            WorkerCli::Gemini => &[".gemini/"],
+            WorkerCli::OpenCode => &[
+                ".config/opencode/",
+                ".local/share/opencode/",
+                ".local/state/opencode/",
+                ".cache/opencode/",
+            ],
+            WorkerCli::Aider => &[".aider/", ".cache/aider/"],
+        }
+    }
+
+    /// Configuration files under the user's home that name the CLI's provider endpoint; the
+    /// origins named there are the CLI's own provider (its own account), reachable through the
+    /// egress proxy besides the provider Switchyard routes it to.
+    pub fn config_files(self) -> &'static [&'static str] {
+        match self {
+            WorkerCli::Claude => &[".claude/settings.json", ".claude.json"],
+            WorkerCli::Codex => &[".codex/config.toml"],
+            WorkerCli::Gemini => &[".gemini/settings.json", ".gemini/.env", ".env"],
+            WorkerCli::OpenCode => &[
+                ".config/opencode/opencode.json",
+                ".config/opencode/opencode.jsonc",
+                ".config/opencode/config.json",
+            ],
+            WorkerCli::Aider => &[".aider.conf.yml", ".env", ".aider.model.settings.yml"],
+        }
+    }
+
+    /// The provider whose key and endpoint Switchyard passes (the CLI's built-in provider);
+    /// `None` when the CLI takes its provider from the model name.
+    pub fn builtin_provider(self) -> Option<&'static str> {
+        match self {
+            WorkerCli::Claude => Some("anthropic"),
+            WorkerCli::Codex => Some("openai"),
+            WorkerCli::Gemini => Some("gemini"),
+            WorkerCli::OpenCode | WorkerCli::Aider => None,
+        }
+    }
+
+    /// The variable through which the CLI takes its provider's base URL, for a provider
+    /// pointed elsewhere than its default.
+    pub fn base_url_env(self) -> Option<&'static str> {
+        match self {
+            WorkerCli::Claude => Some("ANTHROPIC_BASE_URL"),
+            WorkerCli::Codex => Some("OPENAI_BASE_URL"),
+            WorkerCli::Gemini => Some("GOOGLE_GEMINI_BASE_URL"),
+            WorkerCli::OpenCode | WorkerCli::Aider => None,
+        }
+    }
+
     fn from_program(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|cli| cli.program() == name)
     }

@@ -22,9 +22,11 @@ use super::artifacts::{RawOutput, OUTPUT_ARTIFACT};
 use super::binary::cli_version;
 use super::record::now_ms;
 use super::sink::{EventSink, TapState};
+use crate::confinement::Jail;
 use crate::model_worker::{ModelWorkerJob, ModelWorkerLimits};
 use crate::Engine;
 use switchyard_core::attempt::AttemptState;
+use switchyard_core::confinement::DenialSource;
 use switchyard_store::attempts::{AttemptChanges, Guard};
 
 /// Longest output line parsed as one line (CLIs print whole JSON objects per line).
@@ -111,6 +113,7 @@ impl Engine {
         worktree: &Path,
         timeout: Duration,
         cancel: &CancellationToken,
+        jail: &Jail,
     ) -> WorkerRun {
         let sink = Arc::new(EventSink::default());
         let (end, version) = match spec {
@@ -127,7 +130,7 @@ impl Engine {
                     Ok(launch) => {
                         let version = launch.version.clone();
                         (
-                            self.run_process(id, spec, launch, timeout, cancel, &sink)
+                            self.run_process(id, spec, launch, timeout, cancel, &sink, jail)
                                 .await,
                             version,
                         )
@@ -271,6 +274,19 @@ impl Engine {
             std::fs::write(path, contents)
                 .map_err(|e| failed(format!("writing {}: {e}", path.display())))?;
         }
+        let mut env = inv.env;
+        // A CLI's built-in provider pointed elsewhere in Switchyard (a proxy, a local server)
+        // is passed on, so the CLI calls where its key is bound and the sandbox lets it.
+        if let WorkerSpec::Cli { cli } = spec {
+            if let (Some(provider), Some(var)) = (cli.builtin_provider(), cli.base_url_env()) {
+                if let Ok(provider) = self.provider(provider).await {
+                    let moved = provider.origin().ok() != provider.default_origin();
+                    if moved && provider.origin().is_ok() {
+                        env.push((var.to_owned(), provider.base_url.clone()));
+                    }
+                }
+            }
+        }
         let mut keys = Vec::new();
         for name in &inv.key_env {
             let Some(provider) = provider_for_env(name) else {
@@ -284,7 +300,7 @@ impl Engine {
             program,
             args: inv.args,
             stdin: inv.stdin,
-            env: inv.env,
+            env,
             keys,
             cwd: inv.cwd,
             path_env,
@@ -292,16 +308,18 @@ impl Engine {
         })
     }
 
-    /// The worker's own provider key for the provider's default origin (where the CLI sends
-    /// it), if one may go there; never any other key.
+    /// The worker's own provider key for the provider's origin as configured (where the CLI
+    /// sends it: its default, or the base URL passed to it), if one may go there; never any
+    /// other key.
     async fn worker_key(&self, provider: &str) -> Option<Secret> {
         let provider = self.provider(provider).await.ok()?;
         if !provider.takes_key() {
             return None;
         }
         let target = provider
-            .default_origin()
-            .or_else(|| provider.origin().ok())?;
+            .origin()
+            .ok()
+            .or_else(|| provider.default_origin())?;
         let found = self.find_key(&provider, Some(target)).await.ok()?;
         match crate::keys::binding::key_use(&provider, found) {
             Ok(key_use) => key_use.key.map(|k| k.secret),
@@ -320,6 +338,7 @@ impl Engine {
         timeout: Duration,
         cancel: &CancellationToken,
         sink: &Arc<EventSink>,
+        jail: &Jail,
     ) -> WorkerEnd {
         let Some(parser) = parser(spec) else {
             return failed("this worker has no output parser");
@@ -336,6 +355,7 @@ impl Engine {
                 .iter()
                 .map(|(_, secret)| secret.expose().to_owned())
                 .collect(),
+            refused: Vec::new(),
         }));
         let feed = tap.clone();
         let mut process = ProcessSpec::new(&launch.program)
@@ -361,6 +381,12 @@ impl Engine {
         if let Some(path) = &launch.path_env {
             process = process.env("PATH", path);
         }
+        for (name, value) in jail.worker_env() {
+            process = process.env(name, value);
+        }
+        if let Some(sandbox) = jail.worker_sandbox() {
+            process = process.confine(sandbox);
+        }
         let child = match process::spawn(process) {
             Ok(child) => child,
             Err(error) => {
@@ -379,6 +405,8 @@ impl Engine {
         };
         let (exit, ()) = tokio::join!(producer, self.store_events(id, sink));
         self.set_worker_pgid(id, None).await;
+        let refused = std::mem::take(&mut tap.lock().unwrap_or_else(|p| p.into_inner()).refused);
+        jail.refused_writes(DenialSource::Worker, &refused);
         let (sha256, written, seen) = tap.lock().unwrap_or_else(|p| p.into_inner()).raw.finish();
         if let Err(error) = self
             .record_artifact(id, OUTPUT_ARTIFACT, sha256, written)

@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use switchyard_core::attempt::{AttemptLog, AttemptRequest, AttemptState};
+use switchyard_core::confinement::{ConfinementMode, Denial, DenialKind, DenialSource};
 use switchyard_core::error::ErrorCode;
 use switchyard_core::review::diff::CapturedDiff;
 use switchyard_core::review::gates::{
@@ -10,7 +11,7 @@ use switchyard_core::review::gates::{
 };
 use switchyard_core::verify::VerificationRecord;
 use switchyard_keychain::Secret;
-use switchyard_runner::git::Worktree;
+use switchyard_runner::git::{Area, RepoChange, RepoSnapshot, Worktree};
 use switchyard_runner::verify::{verify, VerifyOptions};
 use switchyard_store::attempts::{AttemptChanges, AttemptRow, Guard};
 use tokio_util::sync::CancellationToken;
@@ -20,6 +21,7 @@ use super::launch::WorkerEnd;
 use super::open_repo;
 use super::record::{code_name, now_ms};
 use super::start::parse_worker;
+use crate::confinement::Jail;
 use crate::{Engine, EngineError};
 
 /// A worker's time limit when the request names none.
@@ -80,6 +82,103 @@ pub(crate) fn verification_gate(record: &VerificationRecord) -> GateResult {
     GateResult {
         name: GateName::Verification,
         passed: record.passed,
+        detail,
+        evidence,
+    }
+}
+
+/// The confinement of one attempt while it is checked: its jail, the repository as it was
+/// before the worker started, and what had changed outside the worktree after the worker.
+pub(crate) struct Confined<'a> {
+    pub jail: &'a Jail,
+    pub snapshot: &'a RepoSnapshot,
+    pub outside: Vec<RepoChange>,
+}
+
+fn area_name(area: Area) -> &'static str {
+    match area {
+        Area::GitDir => "git directory",
+        Area::Refs => "refs",
+        Area::Gitfile => "worktree .git file",
+        Area::Checkout => "your checkout",
+    }
+}
+
+/// A change outside the worktree blocks when the worker could have made it: in the git
+/// directory and the worktree's `.git` file always (defence in depth: they are read-only in
+/// the sandbox, and put back either way), in refs and the user's checkout only when the worker
+/// ran unconfined (confined, it could not write there, so such a change is the user's own).
+fn blocks(change: &RepoChange, confined: bool) -> bool {
+    match change.area {
+        Area::GitDir | Area::Gitfile => true,
+        Area::Refs | Area::Checkout => !confined,
+    }
+}
+
+fn repository_denial(change: &RepoChange) -> Denial {
+    Denial {
+        kind: DenialKind::Repository,
+        source: DenialSource::Worker,
+        target: change.what.clone(),
+        detail: format!(
+            "{} {} in the {}{}",
+            change.what,
+            change.how,
+            area_name(change.area),
+            if change.restored {
+                "; put back as it was"
+            } else {
+                ""
+            }
+        ),
+    }
+}
+
+/// The `repository` gate over what changed outside the worktree.
+pub(crate) fn repository_gate(changes: &[RepoChange], confined: bool) -> GateResult {
+    let mut evidence: Vec<Finding> = changes
+        .iter()
+        .map(|change| Finding {
+            path: change.what.clone(),
+            line: None,
+            rule: Some(area_name(change.area).to_owned()),
+            message: match (change.restored, blocks(change, confined)) {
+                (true, _) => format!("{}; put back as it was", change.how),
+                (false, true) => format!("{}; not undone", change.how),
+                (false, false) => format!(
+                    "{} while the worker ran; not by the worker (its sandbox could not write                      there), so it is left as it is",
+                    change.how
+                ),
+            },
+        })
+        .collect();
+    evidence.truncate(MAX_FINDINGS);
+    let blocking: Vec<&RepoChange> = changes.iter().filter(|c| blocks(c, confined)).collect();
+    let detail = match blocking.first() {
+        None if changes.is_empty() => {
+            "nothing outside the worktree changed: the repository's config, hooks, info and              refs, the worktree's .git file and your checkout are as they were"
+                .to_owned()
+        }
+        None => format!(
+            "{} change(s) outside the worktree while the worker ran, none by the worker",
+            changes.len()
+        ),
+        Some(first) => format!(
+            "blocked: {} change(s) outside the worktree, first {} {} in the {}{}",
+            blocking.len(),
+            first.what,
+            first.how,
+            area_name(first.area),
+            if first.restored {
+                " (put back as it was)"
+            } else {
+                ""
+            }
+        ),
+    };
+    GateResult {
+        name: GateName::Repository,
+        passed: blocking.is_empty(),
         detail,
         evidence,
     }
@@ -172,11 +271,26 @@ impl Engine {
         self.advance_owned(id, AttemptState::Preparing, AttemptChanges::new(), None)
             .await?;
         let worktree = self.attempt_worktree(&row, true).await?;
+        let scratch = self.home().join("scratch").join(id);
+        let jail = self
+            .jail(
+                &spec,
+                request.allow_network,
+                &request.allow_write,
+                &scratch,
+                worktree.path(),
+                worktree.repo().common_dir(),
+            )
+            .await?;
+        let snapshot = RepoSnapshot::take(worktree.repo(), Some(&worktree)).await?;
         let started = now_ms();
+        let report = serde_json::to_string(&jail.report()).map_err(internal("confinement"))?;
         self.advance_owned(
             id,
             AttemptState::Running,
-            AttemptChanges::new().started_ms(started),
+            AttemptChanges::new()
+                .started_ms(started)
+                .confinement(report),
             None,
         )
         .await?;
@@ -184,8 +298,24 @@ impl Engine {
             Duration::from_secs(u64::from(s))
         });
         let run = self
-            .run_worker(id, &spec, &row.prompt, worktree.path(), timeout, cancel)
+            .run_worker(
+                id,
+                &spec,
+                &row.prompt,
+                worktree.path(),
+                timeout,
+                cancel,
+                &jail,
+            )
             .await;
+        // What the worker changed outside its worktree is put back at once, before anything
+        // (the verification, the user's own git) can run it.
+        let outside = snapshot.compare(worktree.repo(), true).await?;
+        let guard = Confined {
+            jail: &jail,
+            snapshot: &snapshot,
+            outside,
+        };
         let mut changes = AttemptChanges::new().worker_version(run.version.clone());
         if let Some(usage) = run.usage {
             let json = serde_json::to_string(&usage).map_err(internal("usage"))?;
@@ -215,7 +345,7 @@ impl Engine {
             .await?;
         // A failed worker's change is still captured and gated so the user sees what it did;
         // verifying it would only spend time.
-        self.check_worktree(&row, &worktree, failure.is_none(), cancel)
+        self.check_worktree(&row, &worktree, failure.is_none(), cancel, guard)
             .await?;
         if cancel.is_cancelled() {
             self.advance_owned(
@@ -278,7 +408,13 @@ impl Engine {
         worktree: &Worktree,
         run_verification: bool,
         cancel: &CancellationToken,
+        confined: Confined<'_>,
     ) -> Result<(), EngineError> {
+        let Confined {
+            jail,
+            snapshot,
+            mut outside,
+        } = confined;
         let request: AttemptRequest =
             serde_json::from_str(&row.request_json).map_err(internal("stored request"))?;
         let commands: Vec<String> =
@@ -303,6 +439,11 @@ impl Engine {
             })
             .collect();
         let mut gates = worktree.run_gates(&capture, &policy, &known).await?;
+        let confined_fs = jail.mode != ConfinementMode::None;
+        for change in &outside {
+            jail.deny(repository_denial(change));
+        }
+        gates.push(repository_gate(&outside, confined_fs));
         for gate in &gates {
             self.log_attempt(
                 &row.id,
@@ -318,9 +459,18 @@ impl Engine {
                 timeout: VERIFY_TIMEOUT,
                 env: vec![("CI".to_owned(), "true".to_owned())],
                 cancel: Some(cancel.clone()),
+                sandbox: jail.verify_sandbox(),
                 ..VerifyOptions::default()
             };
             let record = verify(worktree.path(), &commands, &options).await;
+            for command in &record.commands {
+                jail.refused_writes(DenialSource::Verification, &command.refused_writes);
+            }
+            for change in snapshot.compare(worktree.repo(), true).await? {
+                if !outside.iter().any(|c| c.what == change.what) {
+                    outside.push(change);
+                }
+            }
             let json = serde_json::to_string(&record).map_err(internal("verification"))?;
             self.write_artifact(&row.id, VERIFICATION_ARTIFACT, json.as_bytes())
                 .await?;
@@ -342,6 +492,9 @@ impl Engine {
             gates.push(gate);
             changes = changes.verification(json);
         }
+        self.log_denials(&row.id, jail).await;
+        let report = serde_json::to_string(&jail.report()).map_err(internal("confinement"))?;
+        changes = changes.confinement(report);
         let passed = run_verification && gates.iter().all(|g| g.passed);
         let gates_json = serde_json::to_string(&gates).map_err(internal("gates"))?;
         let diff = &capture.diff;

@@ -5,6 +5,7 @@ use switchyard_core::attempt::{
     AttemptError, AttemptLog, AttemptLogEntry, AttemptReview, AttemptState, AttemptSummary,
     IntegrationRecord, ReviewDecision,
 };
+use switchyard_core::confinement::ConfinementReport;
 use switchyard_core::error::ErrorCode;
 use switchyard_core::review::gates::GateResult;
 use switchyard_core::verify::VerificationRecord;
@@ -73,6 +74,7 @@ pub(crate) fn summary(row: &AttemptRow, now: i64) -> AttemptSummary {
             code: parse_code(code),
             message: row.error_message.clone().unwrap_or_default(),
         }),
+        confinement: json::<ConfinementReport>(row.confinement_json.as_deref()).map(|c| c.mode),
     }
 }
 
@@ -82,8 +84,15 @@ pub(crate) fn approve_blocked(row: &AttemptRow, gates: &[GateResult]) -> Option<
         AttemptState::Review | AttemptState::Approved => {}
         state => return Some(format!("the attempt is {}", state.as_str())),
     }
-    if let Some(failed) = gates.iter().find(|g| !g.passed) {
-        return Some(format!("gate {:?} failed: {}", failed.name, failed.detail));
+    let failed: Vec<&GateResult> = gates.iter().filter(|g| !g.passed).collect();
+    if let Some(first) = failed.first() {
+        let names: Vec<String> = failed.iter().map(|g| format!("{:?}", g.name)).collect();
+        return Some(format!(
+            "gate{} {} failed: {}",
+            if failed.len() > 1 { "s" } else { "" },
+            names.join(", "),
+            first.detail
+        ));
     }
     if row.gates_passed != Some(true) {
         return Some("the gates have not run".to_owned());
@@ -204,6 +213,7 @@ impl Engine {
             can_approve: row.state == AttemptState::Review && blocked.is_none(),
             approve_blocked: blocked,
             verify_commands: serde_json::from_str(&row.verify_json).unwrap_or_default(),
+            confinement: json::<ConfinementReport>(row.confinement_json.as_deref()),
             gates,
         })
     }

@@ -6,6 +6,7 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
 use switchyard_core::attempt::AttemptLog;
+use switchyard_core::confinement::refused_write;
 use switchyard_core::worker::{TranscriptParser, Usage, WorkerEvent};
 use switchyard_runner::process::lines::LineAssembler;
 use switchyard_runner::process::Stream;
@@ -100,6 +101,23 @@ pub(super) struct TapState {
     /// The key values the worker was given: a worker that prints its key must not put it
     /// into the store or the events.
     pub(super) secrets: Vec<String>,
+    /// Paths the worker reported it could not write (read-only in its sandbox).
+    pub(super) refused: Vec<String>,
+}
+
+/// Paths kept per attempt from the worker's own reports of refused writes.
+const MAX_REFUSED: usize = 200;
+
+fn note_refused(refused: &mut Vec<String>, bytes: &[u8]) {
+    if refused.len() >= MAX_REFUSED {
+        return;
+    }
+    if let Some(path) = refused_write(&String::from_utf8_lossy(bytes)) {
+        let path = path.trim_end_matches(['\\', '"']).to_owned();
+        if !refused.contains(&path) {
+            refused.push(path);
+        }
+    }
 }
 
 /// `text` with every value of `secrets` replaced.
@@ -139,6 +157,7 @@ impl TapState {
             parser,
             sink,
             secrets,
+            refused,
         } = self;
         if secrets.is_empty() {
             raw.write(bytes);
@@ -149,9 +168,13 @@ impl TapState {
         }
         match stream {
             Stream::Stdout => stdout.push(bytes, |line| {
+                note_refused(refused, line.bytes);
                 stdout_line(parser.as_mut(), sink, line.bytes, secrets);
             }),
-            Stream::Stderr => stderr.push(bytes, |line| stderr_line(sink, line.bytes, secrets)),
+            Stream::Stderr => stderr.push(bytes, |line| {
+                note_refused(refused, line.bytes);
+                stderr_line(sink, line.bytes, secrets);
+            }),
         }
     }
 

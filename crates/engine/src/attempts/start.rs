@@ -46,6 +46,32 @@ pub(crate) fn parse_worker(text: &str) -> Result<WorkerSpec, EngineError> {
     WorkerSpec::parse(text).map_err(|e| EngineError::InvalidInput(e.to_string()))
 }
 
+/// A folder an attempt may also write must exist, be absolute, and lie neither inside the
+/// user's repository (its checkout or git directory) nor around it.
+fn check_writable(path: &str, repo: &switchyard_runner::git::Repo) -> Result<(), EngineError> {
+    let given = std::path::Path::new(path);
+    if !given.is_absolute() {
+        return Err(EngineError::InvalidInput(format!(
+            "--allow-write needs an absolute path, not {path:?}"
+        )));
+    }
+    let canonical = std::fs::canonicalize(given)
+        .ok()
+        .filter(|p| p.is_dir())
+        .ok_or_else(|| {
+            EngineError::InvalidInput(format!("--allow-write {path}: not an existing folder"))
+        })?;
+    for protected in [repo.toplevel(), repo.common_dir()] {
+        if canonical.starts_with(protected) || protected.starts_with(&canonical) {
+            return Err(EngineError::InvalidInput(format!(
+                "--allow-write {path}: workers may never write your repository ({})",
+                protected.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
 impl Engine {
     /// [`parse_worker`], and for the model worker the route its model takes: a reference no
     /// provider serves, or a provider without a usable key, is refused before an attempt (and
@@ -141,8 +167,13 @@ impl Engine {
                 ));
             }
         }
+        // Refused before anything starts when no sandbox can confine the worker here.
+        self.confinement_mode().await?;
         let repo = open_repo(&req.repo).await?;
         let home = std::fs::canonicalize(self.home()).unwrap_or_else(|_| self.home().to_owned());
+        for path in &req.allow_write {
+            check_writable(path, &repo)?;
+        }
         if home.starts_with(repo.toplevel()) {
             return Err(EngineError::InvalidInput(format!(
                 "Switchyard's data folder {} is inside the repository {}; worktrees must live \

@@ -37,6 +37,8 @@ pub(crate) struct CodeSetup {
     pub verify: Option<Vec<String>>,
     pub preset: Option<String>,
     pub launcher: String,
+    pub allow_network: bool,
+    pub allow_write: Vec<String>,
 }
 
 /// The worker a code node runs for `entry`: a worker spec as given (`claude`, `exec:…`,
@@ -287,6 +289,8 @@ pub(super) async fn launch(
         lock: Vec::new(),
         timeout_secs: Some(ctx.limits.code_node_timeout_s),
         preset: setup.preset.clone(),
+        allow_network: setup.allow_network,
+        allow_write: setup.allow_write.clone(),
     };
     let started = async {
         let mut prepared = ctx.engine.prepare_attempt(request).await?;
@@ -505,6 +509,8 @@ pub(crate) async fn launch_compare(ctx: &RunCtx, setup: &CodeSetup) -> Result<()
         lock: Vec::new(),
         timeout_secs: Some(ctx.limits.code_node_timeout_s),
         preset: setup.preset.clone(),
+        allow_network: setup.allow_network,
+        allow_write: setup.allow_write.clone(),
     };
     let compare = match ctx
         .engine

@@ -337,6 +337,8 @@ impl Engine {
                 verify: request.verify.clone(),
                 preset: request.preset.clone(),
                 launcher: row.launcher.clone(),
+                allow_network: request.allow_network,
+                allow_write: request.allow_write.clone(),
             }),
         });
         if let (switchyard_core::run::RunMode::Collective, Some(setup)) = (row.mode, &ctx.code) {

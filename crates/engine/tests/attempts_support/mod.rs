@@ -58,7 +58,14 @@ impl Fixture {
         write(&repo, "README.md", "# fixture\n");
         git(&repo, &["add", "-A"]);
         git(&repo, &["commit", "--quiet", "-m", "initial"]);
+        std::fs::create_dir_all(root.path().join("probe")).expect("probe dir");
         Self { root, repo, home }
+    }
+
+    /// A path in the probe folder: the one place outside its worktree that the fixture's
+    /// requests let a (sandboxed) worker write, for markers and dumps a test reads back.
+    pub fn probe(&self, name: &str) -> PathBuf {
+        self.root.path().join("probe").join(name)
     }
 
     pub fn head(&self) -> String {
@@ -79,6 +86,8 @@ impl Fixture {
             lock: Vec::new(),
             timeout_secs: Some(60),
             preset: None,
+            allow_network: false,
+            allow_write: vec![self.root.path().join("probe").display().to_string()],
         }
     }
 

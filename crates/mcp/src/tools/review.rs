@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use switchyard_core::attempt::{
     AttemptError, AttemptReview, AttemptState, IntegrationRecord, ReviewDecision,
 };
+use switchyard_core::confinement::ConfinementReport;
 use switchyard_core::review::diff::{CapturedDiff, FileStatus};
 use switchyard_core::review::gates::GateResult;
 use switchyard_core::run::{NodeKind, RunDetail, RunMode, RunReason, RunState};
@@ -136,6 +137,8 @@ pub(crate) struct ReviewStatus {
     approve_blocked: Option<String>,
     cost_usd: Option<f64>,
     error: Option<AttemptError>,
+    /// How the worker and verification were confined, and what the sandbox refused.
+    confinement: Option<ConfinementReport>,
     /// What the agent should do next, in words.
     pub(crate) next: String,
 }
@@ -169,6 +172,7 @@ impl ReviewStatus {
             approve_blocked: review.approve_blocked,
             cost_usd: summary.cost_usd,
             error: summary.error,
+            confinement: review.confinement,
             next,
         }
     }

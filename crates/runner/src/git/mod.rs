@@ -20,6 +20,7 @@ mod error;
 mod integrate;
 mod lock;
 mod repo;
+mod snapshot;
 mod worktree;
 
 pub use capture::Capture;
@@ -28,4 +29,5 @@ pub use error::GitError;
 pub use integrate::{integrate, Identity, Integration, IntegrationKind};
 pub use lock::{RepoLock, LOCK_WAIT};
 pub use repo::{Base, Repo, MAX_DIRTY_LISTED};
+pub use snapshot::{Area, RepoChange, RepoSnapshot};
 pub use worktree::{orphans, sweep, sweep_keeping, Orphans, Worktree, BRANCH_PREFIX};

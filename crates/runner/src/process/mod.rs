@@ -43,6 +43,7 @@ use nix::unistd::Pid;
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
+use crate::sandbox::Sandbox;
 pub use detached::{spawn_detached, DetachedSpec};
 use invocation::Invocation;
 pub use output::{OutputBuffer, OutputChunk, OutputCursor, OutputProgress, OutputRead, Stream};
@@ -156,6 +157,7 @@ pub struct ProcessSpec {
     output_cap: usize,
     cancel: Option<CancellationToken>,
     tap: Option<OutputTap>,
+    sandbox: Option<Sandbox>,
 }
 
 impl std::fmt::Debug for ProcessSpec {
@@ -166,6 +168,7 @@ impl std::fmt::Debug for ProcessSpec {
         d.field("timeout", &self.timeout)
             .field("grace", &self.grace)
             .field("output_cap", &self.output_cap)
+            .field("sandbox", &self.sandbox)
             .finish_non_exhaustive()
     }
 }
@@ -183,7 +186,16 @@ impl ProcessSpec {
             output_cap: output::DEFAULT_OUTPUT_CAP,
             cancel: None,
             tap: None,
+            sandbox: None,
         }
+    }
+
+    /// Runs the child inside `sandbox` (see [`crate::sandbox`]): `bwrap` becomes the process
+    /// started, the program is looked up on the child's `PATH` first (so a missing one is
+    /// still [`ProcessError::NotFound`]), and `TMPDIR` points at the sandbox's private temp.
+    pub fn confine(mut self, sandbox: Sandbox) -> Self {
+        self.sandbox = Some(sandbox);
+        self
     }
 
     pub fn arg(mut self, arg: impl Into<OsString>) -> Self {
@@ -384,12 +396,32 @@ fn command(program: &OsStr) -> tokio::process::Command {
 /// [`ProcessError::NoWorkingDir`] for a missing working directory, [`ProcessError::NotFound`]
 /// when the program does not exist, [`ProcessError::Spawn`] for any other start failure.
 pub fn spawn(spec: ProcessSpec) -> Result<OwnedChild, ProcessError> {
-    let vars = spec.environment()?;
+    let mut vars = spec.environment()?;
     spec.call.check_cwd()?;
     let program_name = spec.call.program_name();
-    let mut command = command(&spec.call.program);
+    let (program, args) = match &spec.sandbox {
+        None => (spec.call.program.clone(), spec.call.args.clone()),
+        Some(sandbox) => {
+            let path = vars.get(OsStr::new("PATH"));
+            let resolved =
+                resolve(&spec.call.program, path).ok_or_else(|| ProcessError::NotFound {
+                    program: program_name.clone(),
+                })?;
+            let cwd = match &spec.call.cwd {
+                Some(cwd) => cwd.clone(),
+                None => std::env::current_dir().map_err(|source| ProcessError::Spawn {
+                    program: program_name.clone(),
+                    source,
+                })?,
+            };
+            vars.insert("TMPDIR".into(), sandbox.temp.clone().into_os_string());
+            let args = crate::sandbox::bwrap::arguments(sandbox, &resolved, &spec.call.args, &cwd);
+            (sandbox.bwrap.clone().into_os_string(), args)
+        }
+    };
+    let mut command = command(&program);
     command
-        .args(&spec.call.args)
+        .args(&args)
         .env_clear()
         .envs(&vars)
         .process_group(0)
@@ -452,6 +484,16 @@ pub fn spawn(spec: ProcessSpec) -> Result<OwnedChild, ProcessError> {
         cancel,
         exit: exit_rx,
     })
+}
+
+/// `program` as a path: itself when it names one, else the first executable of that name on
+/// `path`.
+fn resolve(program: &OsStr, path: Option<&OsString>) -> Option<PathBuf> {
+    let as_path = Path::new(program);
+    if as_path.components().count() > 1 || as_path.is_absolute() {
+        return as_path.is_file().then(|| as_path.to_path_buf());
+    }
+    crate::sandbox::find_on_path(&program.to_string_lossy(), path)
 }
 
 /// A finished child's exit and its output, split by stream.

@@ -18,6 +18,7 @@ import {
   stateTone,
   taskTitle,
 } from "./format";
+import { ConfinementBadge, ConfinementPanel } from "./ConfinementPanel";
 import { GatesPanel } from "./GatesPanel";
 import { ReviewActions } from "./ReviewActions";
 import { reviewHash } from "./route";
@@ -163,6 +164,7 @@ export function AttemptDetail({ id, now }: { id: string; now: () => number }) {
           <span className={`pill ${stateTone(summary.state)}`} id="attempt-state">
             {summary.state}
           </span>
+          <ConfinementBadge mode={summary.confinement} />
           <span className="small" id="attempt-elapsed">
             {formatElapsed(elapsed)}
           </span>
@@ -251,10 +253,7 @@ export function AttemptDetail({ id, now }: { id: string; now: () => number }) {
             }}
           />
           <GatesPanel review={review} />
-          <p className="muted small sandbox-note">
-            A worktree is not an OS sandbox: the worker runs as you, with its CLI's own permission
-            flags, no push rights and no keys but its own.
-          </p>
+          <ConfinementPanel report={review.confinement} />
         </div>
       </div>
     </div>

@@ -27,6 +27,7 @@ export function NewTaskForm() {
   const [verifyEdited, setVerifyEdited] = useState(false);
   const [lock, setLock] = useState("");
   const [timeout, setTimeoutText] = useState("");
+  const [allowNetwork, setAllowNetwork] = useState(false);
   const [presets, setPresets] = useState<RolePreset[]>([]);
   const [preset, setPreset] = useState("");
   const [busy, setBusy] = useState(false);
@@ -97,6 +98,7 @@ export function NewTaskForm() {
       lock: lines(lock),
       timeoutSecs: timeout.trim() === "" ? null : Number(timeout.trim()),
       preset: preset === "" ? null : preset,
+      allowNetwork,
     };
     try {
       if (compare) {
@@ -256,11 +258,24 @@ export function NewTaskForm() {
             ))}
           </select>
         </div>
+        <div className="form-row">
+          <label className="check">
+            <input
+              type="checkbox"
+              id="task-allow-network"
+              checked={allowNetwork}
+              onChange={(e) => setAllowNetwork(e.target.checked)}
+            />{" "}
+            Allow network for the worker and the verification (otherwise an <code>exec:</code>{" "}
+            worker and verification have none, and an agent CLI reaches only its provider)
+          </label>
+        </div>
       </div>
       <p className="muted small">
-        A worktree is not an OS sandbox. The worker runs as you in its own worktree on a
-        <code> switchyard/…</code> branch, with its CLI's own permission flags, no push rights and
-        no keys but its own provider's.
+        The worker runs in a sandbox, in its own worktree on a <code>switchyard/…</code> branch:
+        it can write only there and in a private temp folder, your repository's git directory and
+        your home are read-only to it, and it has no push rights and no keys but its own
+        provider's.
       </p>
       {error && (
         <p className="error" id="task-error" role="alert">

@@ -57,6 +57,12 @@ export function UsageLine({ usage }: { usage: Usage | null }) {
   );
 }
 
+const DENIAL_TITLE = {
+  write: "Write refused:",
+  connect: "Connection refused:",
+  repository: "Put back:",
+} as const;
+
 function ItemText({ item }: { item: TranscriptItem }) {
   switch (item.kind) {
     case "state":
@@ -93,6 +99,13 @@ function ItemText({ item }: { item: TranscriptItem }) {
         <span>
           Gate <strong>{GATE_TITLE[item.result.name] ?? item.result.name}</strong>:{" "}
           {item.result.passed ? "passed" : "blocked"} — {gateDetail(item.result)}
+        </span>
+      );
+    case "denied":
+      return (
+        <span className="log-denied">
+          {DENIAL_TITLE[item.denial.kind]} <code>{item.denial.target}</code>
+          {item.denial.source === "verification" ? " (verification)" : ""} — {item.denial.detail}
         </span>
       );
     case "raw":

@@ -14,6 +14,7 @@ export const GATE_TITLE: Record<GateName, string> = {
   escape: "Escape",
   secrets: "Secrets",
   size: "Size",
+  repository: "Repository",
   verification: "Verification",
 };
 
@@ -131,6 +132,7 @@ export function approveBlockedReason(review: AttemptReview): string | null {
 
 const FAILURE_TITLE: Partial<Record<ErrorCode, string>> = {
   workerFailed: "The worker failed",
+  confinementUnavailable: "No sandbox can confine the worker",
   timeout: "The worker ran out of time",
   canceled: "Canceled",
   gateFailed: "A gate failed",
@@ -186,6 +188,7 @@ export const GATE_ORDER: readonly GateName[] = [
   "escape",
   "secrets",
   "size",
+  "repository",
   "verification",
 ];
 

@@ -1,6 +1,13 @@
 // The attempt log as a reader wants it: streamed text pieces joined, a tool call's start and
 // end shown as one line, the latest usage kept aside.
-import type { AttemptLogEntry, AttemptState, GateResult, ToolAction, Usage } from "../../ipc";
+import type {
+  AttemptLogEntry,
+  AttemptState,
+  Denial,
+  GateResult,
+  ToolAction,
+  Usage,
+} from "../../ipc";
 
 export type TranscriptItem =
   | { kind: "state"; seq: number; state: AttemptState; note: string | null }
@@ -18,6 +25,7 @@ export type TranscriptItem =
   | { kind: "final"; seq: number; ok: boolean; summary: string | null }
   | { kind: "started"; seq: number; model: string | null }
   | { kind: "gate"; seq: number; result: GateResult }
+  | { kind: "denied"; seq: number; denial: Denial }
   | { kind: "raw"; seq: number; line: string };
 
 export interface Transcript {
@@ -43,6 +51,10 @@ export function buildTranscript(entries: readonly AttemptLogEntry[]): Transcript
     }
     if (entry.type === "gate") {
       items.push({ kind: "gate", seq, result: entry.result });
+      continue;
+    }
+    if (entry.type === "denied") {
+      items.push({ kind: "denied", seq, denial: entry.denial });
       continue;
     }
     const event = entry.event;

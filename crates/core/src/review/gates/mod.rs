@@ -43,6 +43,10 @@ pub enum GateName {
     Secrets,
     /// Limits on files and bytes changed.
     Size,
+    /// Nothing outside the worktree changed: the repository's git directory (config, hooks,
+    /// info, refs), the worktree's `.git` file and the user's checkout. Run by the engine
+    /// around the worker and the verification, not by [`run_all`].
+    Repository,
     /// Switchyard's own run of the verification commands (not one of [`run_all`]'s checks:
     /// the engine runs it after them and records it in the same list).
     Verification,
