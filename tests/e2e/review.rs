@@ -175,6 +175,12 @@ async fn single_attempt(app: &App, fx: &Fixture) -> E2eResult {
         .await?;
     app.wait_text("#verification-log", |t| t.contains("sh test.sh"))
         .await?;
+    // The worker ran confined, and the page says so.
+    wait_attr(app, "#attempt-confinement", "data-mode", "bwrap").await?;
+    app.wait_text("#confinement-panel", |t| {
+        t.contains("Sandboxed (bubblewrap)") && t.contains("no network")
+    })
+    .await?;
     app.save_screenshot("review_attempt").await;
     let message = app.attr("#approve-message", "value").await?;
     if message.as_deref() != Some("Make add() add") {

@@ -20,7 +20,14 @@ use switchyard_store::{Store, DATABASE_FILE};
 /// Longest any one command may take before the test calls it hung.
 const LIMIT: Duration = Duration::from_secs(180);
 
-const GATES: [&str; 5] = ["locked_paths", "escape", "secrets", "size", "verification"];
+const GATES: [&str; 6] = [
+    "locked_paths",
+    "escape",
+    "secrets",
+    "size",
+    "repository",
+    "verification",
+];
 
 /// A home, a repository on `main` and the fake workers' folder.
 struct Fixture {
@@ -1427,6 +1434,7 @@ fn a_conflict_on_integrate_is_reported_and_the_target_stays_as_it_was() {
 #[test]
 fn ctrl_c_cancels_the_attempt_and_stops_its_worker() {
     let fx = Fixture::new();
+    let allow = fx.allow_outside();
     let started = fx.outside("started");
     let pid_file = fx.outside("sleeper.pid");
     let task = format!(
@@ -1444,6 +1452,8 @@ fn ctrl_c_cancels_the_attempt_and_stops_its_worker() {
         "opencode",
         "--verify",
         "true",
+        &allow[0],
+        &allow[1],
         "--json",
     ]);
     let deadline = Instant::now() + LIMIT;
@@ -1465,12 +1475,15 @@ fn ctrl_c_cancels_the_attempt_and_stops_its_worker() {
     let review: Value = serde_json::from_slice(&out.stdout).expect("JSON after Ctrl-C");
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(review["status"], "canceled", "{review}");
-    let pid = std::fs::read_to_string(&pid_file).expect("pid");
-    let stat = std::fs::read_to_string(Path::new("/proc").join(pid.trim()).join("stat"))
-        .unwrap_or_default();
-    assert!(
-        stat.is_empty() || stat.split_whitespace().nth(2) == Some("Z"),
-        "the worker's child survived: {stat}"
+    let pid: u32 = std::fs::read_to_string(&pid_file)
+        .expect("pid")
+        .trim()
+        .parse()
+        .expect("pid");
+    assert_eq!(
+        host_pid(pid, &fx.home()),
+        None,
+        "the worker's child {pid} survived"
     );
 
     // The log has the worker's own events and the state changes, numbered.

@@ -646,6 +646,15 @@ fn opencode_command_line() {
     );
     let inv = invocation(&spec, &with_model).expect("invocation");
     assert_eq!(inv.key_env, ["OPENROUTER_API_KEY"]);
+    // No shell and no web fetch, through OpenCode's highest-precedence config source.
+    let config = inv
+        .env
+        .iter()
+        .find(|(name, _)| name == "OPENCODE_CONFIG_CONTENT")
+        .map(|(_, value)| serde_json::from_str::<serde_json::Value>(value).expect("JSON"))
+        .expect("OPENCODE_CONFIG_CONTENT");
+    assert_eq!(config["permission"]["bash"], "deny");
+    assert_eq!(config["permission"]["webfetch"], "deny");
     assert_eq!(
         argv(&spec, &task(None)),
         [
@@ -674,6 +683,8 @@ fn aider_command_line_writes_the_message_file_outside_the_worktree() {
             "--no-pretty",
             "--no-check-update",
             "--analytics-disable",
+            "--no-suggest-shell-commands",
+            "--no-detect-urls",
             "--model",
             "anthropic/claude-sonnet-4-5"
         ]

@@ -95,9 +95,9 @@ impl Engine {
             return Ok(ConfinementMode::None);
         }
         Err(EngineError::ConfinementUnavailable(format!(
-            "workers cannot be confined here: {}; install bubblewrap, or allow unconfined \
-             workers in Settings → Workers (`switchyard settings set workers.allow_unconfined \
-             true`)",
+            "workers cannot be confined here: {}. To run them anyway, as you and unconfined, \
+             turn on Settings → Workers → \"Allow unconfined workers\" (`switchyard settings \
+             set workers.allow_unconfined true`)",
             support
                 .reason
                 .unwrap_or_else(|| "no sandbox is available".to_owned())
@@ -138,6 +138,7 @@ impl Engine {
                 .map(PathBuf::from)
                 .filter(|p| p.is_dir())
                 .collect(),
+            own_gitdir: own_gitdir(worktree, common_dir),
             network: Network::None,
             proxy: None,
             proxy_env: Vec::new(),
@@ -244,6 +245,15 @@ fn describe(support: &Support, allow: bool) -> ConfinementSupport {
     }
 }
 
+/// The worktree's own git directory, from its `.git` file, when it lies under the repository's
+/// `worktrees/`.
+fn own_gitdir(worktree: &Path, common_dir: &Path) -> Option<PathBuf> {
+    let text = std::fs::read_to_string(worktree.join(".git")).ok()?;
+    let dir = PathBuf::from(text.trim().strip_prefix("gitdir:")?.trim());
+    let dir = std::fs::canonicalize(dir).ok()?;
+    (dir.starts_with(common_dir.join("worktrees")) && dir.is_dir()).then_some(dir)
+}
+
 /// The CLI's state paths under `home`, created when missing so the CLI can use them (a
 /// directory it would otherwise create in the read-only home).
 fn state_paths(cli: WorkerCli, home: &Path) -> Vec<PathBuf> {
@@ -274,6 +284,11 @@ pub(crate) struct Jail {
     state: Vec<PathBuf>,
     /// Folders the attempt allows besides (worker and verification).
     extra: Vec<PathBuf>,
+    /// The worktree's own entry in the git directory (`worktrees/<name>`: its index and
+    /// `HEAD`), writable so git works inside; the files there that say where the repository is
+    /// (`commondir`, `gitdir`, `config.worktree`) are checked and put back by the repository
+    /// gate before Switchyard's own git runs there.
+    own_gitdir: Option<PathBuf>,
     network: Network,
     proxy: Option<EgressProxy>,
     /// `HTTPS_PROXY` and friends for the worker.
@@ -374,7 +389,7 @@ impl Jail {
             .write(&self.worktree)
             .read(&self.common_dir)
             .network(self.network.clone());
-        for path in self.state.iter().chain(&self.extra) {
+        for path in self.state.iter().chain(&self.extra).chain(&self.own_gitdir) {
             sandbox = sandbox.write(path);
         }
         if let Some(proxy) = &self.proxy {
@@ -400,7 +415,7 @@ impl Jail {
             .write(&self.worktree)
             .read(&self.common_dir)
             .network(network);
-        for path in &self.extra {
+        for path in self.extra.iter().chain(&self.own_gitdir) {
             sandbox = sandbox.write(path);
         }
         Some(sandbox)

@@ -43,6 +43,7 @@ async fn an_honest_fix_is_verified_approved_and_lands_as_exactly_one_commit() {
             GateName::Escape,
             GateName::Secrets,
             GateName::Size,
+            GateName::Repository,
             GateName::Verification
         ]
     );
@@ -163,10 +164,12 @@ async fn request_changes_continues_in_the_same_worktree_with_the_comments() {
     let engine = fx.engine().await;
     // First pass: the fix, plus a stray file. Second pass (the prompt now carries the
     // comments): removes the stray file and records what it was told.
+    let seen = fx.probe("prompt-seen.txt");
     let worker = fx.worker(
         "revise",
         &format!(
-            "if grep -q 'Review comments' ; then rm -f stray.txt; printf '%s' \"$SWITCHYARD_TASK\" > ../../prompt-seen.txt; else {FIX} echo x > stray.txt; fi\n"
+            "if grep -q 'Review comments' ; then rm -f stray.txt; printf '%s' \"$SWITCHYARD_TASK\" > {}; else {FIX} echo x > stray.txt; fi\n",
+            seen.display()
         ),
     );
     let first = engine
@@ -212,7 +215,7 @@ async fn request_changes_continues_in_the_same_worktree_with_the_comments() {
         .map(|f| (f.path.clone(), f.status))
         .collect();
     assert_eq!(since, [("stray.txt".to_owned(), FileStatus::Deleted)]);
-    let seen = std::fs::read_to_string(fx.home.join("prompt-seen.txt")).expect("prompt");
+    let seen = std::fs::read_to_string(&seen).expect("prompt");
     assert!(
         seen.contains("Only touch calc.sh") && seen.contains("stray.txt:1: delete this file"),
         "{seen}"

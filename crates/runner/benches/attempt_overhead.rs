@@ -1,6 +1,8 @@
 //! Per-attempt overhead on a generated 10,000-file repository: Switchyard's worktree create +
-//! capture (diff + hash) + all gates + remove, against the same git commands run back to back
-//! by hand. The simulated worker edit between create and capture is not timed in either.
+//! the repository snapshot (before the worker) and its two comparisons (after the worker, after
+//! verification) + capture (diff + hash) + all gates + remove, against the same git commands
+//! run back to back by hand. The simulated worker edit between create and capture is not timed
+//! in either.
 //!
 //! `cargo bench -p switchyard-runner --bench attempt_overhead` (set `ATTEMPT_BENCH_FILES` or
 //! `ATTEMPT_BENCH_ROUNDS` to change the size or the number of rounds). Prints medians and the
@@ -13,7 +15,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use switchyard_core::review::gates::{GatePolicy, LockedPaths, SizeLimits};
-use switchyard_runner::git::{Git, Repo, Worktree};
+use switchyard_runner::git::{Git, Repo, RepoSnapshot, Worktree};
 
 fn git(dir: &Path, args: &[&str], env: &[(&str, &Path)]) -> Vec<u8> {
     let mut command = Command::new("git");
@@ -115,7 +117,7 @@ fn main() {
 
     let mut ours = Vec::new();
     let mut raw = Vec::new();
-    let mut phases = [Duration::ZERO; 4];
+    let mut phases = [Duration::ZERO; 5];
     for round in 0..=rounds {
         // Switchyard.
         let attempt = format!("bench{round}");
@@ -124,7 +126,20 @@ fn main() {
             .block_on(Worktree::create(&repo, &base, &data, &attempt))
             .expect("worktree");
         let create = t.elapsed();
+        let t = Instant::now();
+        let snapshot = runtime
+            .block_on(RepoSnapshot::take(&repo, Some(&wt)))
+            .expect("snapshot");
+        let mut guarded = t.elapsed();
         edit(wt.path());
+        let t = Instant::now();
+        for _ in 0..2 {
+            let changes = runtime
+                .block_on(snapshot.compare(&repo, true))
+                .expect("compare");
+            assert!(changes.is_empty(), "{changes:?}");
+        }
+        guarded += t.elapsed();
         let t = Instant::now();
         let capture = runtime.block_on(wt.capture()).expect("captures");
         let captured = t.elapsed();
@@ -138,7 +153,7 @@ fn main() {
         let t = Instant::now();
         runtime.block_on(wt.remove()).expect("removes");
         let removed = t.elapsed();
-        let total = create + captured + gated + removed;
+        let total = create + guarded + captured + gated + removed;
 
         // The same git commands by hand.
         let path = raw_dir.join(format!("r{round}"));
@@ -155,7 +170,24 @@ fn main() {
             .expect("utf8");
         std::fs::copy(path.join(own_index.trim()), &index).expect("copy index");
         let raw_create = t.elapsed();
+        let t = Instant::now();
+        let status = [
+            "--no-optional-locks",
+            "status",
+            "--porcelain=v1",
+            "-z",
+            "--untracked-files=all",
+        ];
+        git(&repo_path, &["for-each-ref"], &[]);
+        git(&repo_path, &status, &[]);
+        let mut raw_guard = t.elapsed();
         edit(&path);
+        let t = Instant::now();
+        for _ in 0..2 {
+            git(&repo_path, &["for-each-ref"], &[]);
+            git(&repo_path, &status, &[]);
+        }
+        raw_guard += t.elapsed();
         let t = Instant::now();
         let env = [("GIT_INDEX_FILE", index.as_path())];
         git(&path, &["add", "-A"], &env);
@@ -206,17 +238,21 @@ fn main() {
         git(&repo_path, &["branch", "-D", "-q", &branch], &[]);
         std::fs::remove_file(&index).expect("rm index");
         let raw_remove = t.elapsed();
-        let raw_total = raw_create + raw_capture + raw_remove;
+        let raw_total = raw_create + raw_guard + raw_capture + raw_remove;
 
         if round == 0 {
             continue; // warm-up: page cache, git's first run
         }
         println!(
-            "round {round}: switchyard {total:?} (create {create:?}, capture {captured:?}, gates \
-             {gated:?}, remove {removed:?}) | raw git {raw_total:?} (create {raw_create:?}, \
-             capture {raw_capture:?}, remove {raw_remove:?})"
+            "round {round}: switchyard {total:?} (create {create:?}, repository {guarded:?}, \
+             capture {captured:?}, gates {gated:?}, remove {removed:?}) | raw git {raw_total:?} \
+             (create {raw_create:?}, repository {raw_guard:?}, capture {raw_capture:?}, remove \
+             {raw_remove:?})"
         );
-        for (sum, d) in phases.iter_mut().zip([create, captured, gated, removed]) {
+        for (sum, d) in phases
+            .iter_mut()
+            .zip([create, guarded, captured, gated, removed])
+        {
             *sum += d;
         }
         ours.push(total);
@@ -226,11 +262,13 @@ fn main() {
     let n = rounds as u32;
     println!(
         "median over {rounds} rounds: switchyard {ours:?}, raw git {raw:?}, ratio {:.2}x \
-         (target <= 1.5x); mean phases: create {:?}, capture {:?}, gates {:?}, remove {:?}",
+         (target <= 1.5x); mean phases: create {:?}, repository {:?}, capture {:?}, gates \
+         {:?}, remove {:?}",
         ours.as_secs_f64() / raw.as_secs_f64(),
         phases[0] / n,
         phases[1] / n,
         phases[2] / n,
-        phases[3] / n
+        phases[3] / n,
+        phases[4] / n
     );
 }

@@ -188,6 +188,16 @@ export const commands = {
 	 */
 	pruneWorktrees: () => typedError<WorktreePrune, IpcError>(__TAURI_INVOKE("prune_worktrees")),
 	/**
+	 *  What confines workers on this machine: bubblewrap (with its version), socat for the
+	 *  provider-only network, why not when not, and "Allow unconfined workers".
+	 */
+	confinementSupport: () => typedError<ConfinementSupport_Serialize, IpcError>(__TAURI_INVOKE("confinement_support")),
+	/**
+	 *  Settings → Workers → "Allow unconfined workers" (off by default): where no sandbox is
+	 *  available, workers may then run as the user. Returns the support with the new setting.
+	 */
+	setAllowUnconfined: (allowed: boolean) => typedError<ConfinementSupport_Serialize, IpcError>(__TAURI_INVOKE("set_allow_unconfined", { allowed })),
+	/**
 	 *  The snippet each MCP host (Claude Code, Codex, Claude Desktop, Cursor, generic stdio) takes
 	 *  to start `switchyard mcp`, with the absolute path of the `switchyard` binary found next to
 	 *  the app, else on `PATH` (the result says when none was found), and the approve setting.
@@ -521,10 +531,14 @@ export type AttemptLogEntry_Serialize = {
 };
 
 /**  What happened. */
-export type AttemptLog_Deserialize = { type: "state"; state: AttemptState; note?: string | null } | { type: "worker"; event: WorkerEvent_Deserialize } | { type: "gate"; result: GateResult_Deserialize };
+export type AttemptLog_Deserialize = { type: "state"; state: AttemptState; note?: string | null } | { type: "worker"; event: WorkerEvent_Deserialize } | { type: "gate"; result: GateResult_Deserialize } | 
+/**  A write or connection the sandbox refused, or a repository change undone. */
+{ type: "denied"; denial: Denial };
 
 /**  What happened. */
-export type AttemptLog_Serialize = { type: "state"; state: AttemptState; note: string | null } | { type: "worker"; event: WorkerEvent_Serialize } | { type: "gate"; result: GateResult_Serialize };
+export type AttemptLog_Serialize = { type: "state"; state: AttemptState; note: string | null } | { type: "worker"; event: WorkerEvent_Serialize } | { type: "gate"; result: GateResult_Serialize } | 
+/**  A write or connection the sandbox refused, or a repository change undone. */
+{ type: "denied"; denial: Denial };
 
 /**  What a user asks for when starting an attempt (the New task form, `switchyard run`). */
 export type AttemptRequest = AttemptRequest_Serialize | AttemptRequest_Deserialize;
@@ -548,6 +562,16 @@ export type AttemptRequest_Deserialize = {
 	timeoutSecs?: number | null,
 	/**  A saved role preset whose composed prompt is prepended to the task. */
 	preset?: string | null,
+	/**
+	 *  Lets the worker's and the verification's processes reach the network (by default an
+	 *  `exec:` worker and verification have none, and a CLI worker reaches only its provider).
+	 */
+	allowNetwork?: boolean,
+	/**
+	 *  More folders the worker and the verification may write (absolute paths: a build cache,
+	 *  a shared fixture folder). Never the repository's git directory or the user's checkout.
+	 */
+	allowWrite?: string[],
 };
 
 /**  What a user asks for when starting an attempt (the New task form, `switchyard run`). */
@@ -569,6 +593,16 @@ export type AttemptRequest_Serialize = {
 	timeoutSecs: number | null,
 	/**  A saved role preset whose composed prompt is prepended to the task. */
 	preset: string | null,
+	/**
+	 *  Lets the worker's and the verification's processes reach the network (by default an
+	 *  `exec:` worker and verification have none, and a CLI worker reaches only its provider).
+	 */
+	allowNetwork: boolean,
+	/**
+	 *  More folders the worker and the verification may write (absolute paths: a build cache,
+	 *  a shared fixture folder). Never the repository's git directory or the user's checkout.
+	 */
+	allowWrite: string[],
 };
 
 /**  Everything review shows for one attempt. */
@@ -599,6 +633,8 @@ export type AttemptReview_Deserialize = {
 	approveBlocked?: string | null,
 	/**  The verification commands as configured. */
 	verifyCommands: string[],
+	/**  How the worker and the verification were confined, and what was refused. */
+	confinement?: ConfinementReport_Deserialize | null,
 };
 
 /**  Everything review shows for one attempt. */
@@ -626,6 +662,8 @@ export type AttemptReview_Serialize = {
 	approveBlocked: string | null,
 	/**  The verification commands as configured. */
 	verifyCommands: string[],
+	/**  How the worker and the verification were confined, and what was refused. */
+	confinement: ConfinementReport_Serialize | null,
 };
 
 /**
@@ -709,6 +747,11 @@ export type AttemptSummary_Deserialize = {
 	gatesPassed?: boolean | null,
 	costUsd?: number | null,
 	error?: AttemptError | null,
+	/**
+	 *  What confined the worker (`None` until it starts, and for attempts from before
+	 *  confinement existed).
+	 */
+	confinement?: ConfinementMode | null,
 };
 
 /**  One attempt as lists show it. */
@@ -745,6 +788,11 @@ export type AttemptSummary_Serialize = {
 	gatesPassed: boolean | null,
 	costUsd: number | null,
 	error: AttemptError | null,
+	/**
+	 *  What confined the worker (`None` until it starts, and for attempts from before
+	 *  confinement existed).
+	 */
+	confinement: ConfinementMode | null,
 };
 
 /**
@@ -1207,6 +1255,11 @@ export type CommandVerification_Deserialize = {
 	logTail: string,
 	/**  Why it could not start, for [`CommandOutcome::SpawnFailed`]. */
 	error?: string | null,
+	/**
+	 *  Paths the command could not write because its sandbox made them read-only (as its
+	 *  own output reported them), at most [`MAX_REFUSED_WRITES`].
+	 */
+	refusedWrites?: string[],
 };
 
 /**  Switchyard's record of one verification command. */
@@ -1233,6 +1286,11 @@ export type CommandVerification_Serialize = {
 	logTail: string,
 	/**  Why it could not start, for [`CommandOutcome::SpawnFailed`]. */
 	error: string | null,
+	/**
+	 *  Paths the command could not write because its sandbox made them read-only (as its
+	 *  own output reported them), at most [`MAX_REFUSED_WRITES`].
+	 */
+	refusedWrites?: string[],
 };
 
 /**  A compare group: the same task sent to several workers, one attempt each, same base. */
@@ -1342,6 +1400,86 @@ export type ComposedRole_Serialize = {
 	tokenEstimate: number,
 };
 
+/**  What confined a worker's processes. */
+export type ConfinementMode = 
+/**
+ *  bubblewrap: read-only root, writable worktree and private temp, own PID namespace,
+ *  and (unless network is open) its own network namespace.
+ */
+"bwrap" | 
+/**  Landlock: filesystem rules only (no network namespace). */
+"landlock" | 
+/**  Unconfined, because the user allowed it where no sandbox is available. */
+"none";
+
+/**  An attempt's confinement, as applied. */
+export type ConfinementReport = ConfinementReport_Serialize | ConfinementReport_Deserialize;
+
+/**  An attempt's confinement, as applied. */
+export type ConfinementReport_Deserialize = {
+	mode: ConfinementMode,
+	network: NetworkPolicy,
+	/**  The origins the worker could reach (`scheme://host:port`), with provider-only network. */
+	allowed?: string[],
+	/**  The paths the worker could write. */
+	writable?: string[],
+	/**  Refused writes and connections, undone repository changes (at most [`MAX_DENIALS`]). */
+	denied?: Denial[],
+	/**  How many denials there were beyond those listed. */
+	deniedMore?: number,
+};
+
+/**  An attempt's confinement, as applied. */
+export type ConfinementReport_Serialize = {
+	mode: ConfinementMode,
+	network: NetworkPolicy,
+	/**  The origins the worker could reach (`scheme://host:port`), with provider-only network. */
+	allowed: string[],
+	/**  The paths the worker could write. */
+	writable: string[],
+	/**  Refused writes and connections, undone repository changes (at most [`MAX_DENIALS`]). */
+	denied: Denial[],
+	/**  How many denials there were beyond those listed. */
+	deniedMore: number,
+};
+
+/**  What this machine offers for confining workers (for `doctor` and Settings). */
+export type ConfinementSupport = ConfinementSupport_Serialize | ConfinementSupport_Deserialize;
+
+/**  What this machine offers for confining workers (for `doctor` and Settings). */
+export type ConfinementSupport_Deserialize = {
+	/**  The mode a new attempt gets here. */
+	mode: ConfinementMode,
+	/**  `bwrap` was found and could start a sandbox. */
+	bwrap: boolean,
+	bwrapVersion?: string | null,
+	/**  `socat` was found (it bridges the egress proxy into the sandbox). */
+	socat: boolean,
+	/**  Why bubblewrap cannot be used here, when it cannot. */
+	reason?: string | null,
+	/**  Settings → Workers → "Allow unconfined workers". */
+	allowUnconfined: boolean,
+	/**  One line for people: what applies and, when something is missing, the fix. */
+	detail: string,
+};
+
+/**  What this machine offers for confining workers (for `doctor` and Settings). */
+export type ConfinementSupport_Serialize = {
+	/**  The mode a new attempt gets here. */
+	mode: ConfinementMode,
+	/**  `bwrap` was found and could start a sandbox. */
+	bwrap: boolean,
+	bwrapVersion: string | null,
+	/**  `socat` was found (it bridges the egress proxy into the sandbox). */
+	socat: boolean,
+	/**  Why bubblewrap cannot be used here, when it cannot. */
+	reason: string | null,
+	/**  Settings → Workers → "Allow unconfined workers". */
+	allowUnconfined: boolean,
+	/**  One line for people: what applies and, when something is missing, the fix. */
+	detail: string,
+};
+
 /**  One input of a node's prompt. */
 export type ContextItem = {
 	/**  `task`, `plan`, `step`, `role`, `node:<id>` or `failure:<rung>`. */
@@ -1400,6 +1538,31 @@ export type CustomBlockInput_Serialize = {
 	group: StackGroup | null,
 };
 
+/**  One refused write or connection, or one undone change. */
+export type Denial = {
+	kind: DenialKind,
+	source: DenialSource,
+	/**  The path, or `host:port`. */
+	target: string,
+	/**  One line for people: the process's own message, or what the proxy refused. */
+	detail: string,
+};
+
+/**  What kind of thing was refused or undone. */
+export type DenialKind = 
+/**  A write outside the writable paths failed (reported by the process itself). */
+"write" | 
+/**  A connection to a host that is not the provider was refused by the egress proxy. */
+"connect" | 
+/**
+ *  Something in the repository's git directory or the user's checkout changed and was
+ *  put back (or, for the checkout, reported).
+ */
+"repository";
+
+/**  Who was refused: the worker or a verification command. */
+export type DenialSource = "worker" | "verification";
+
 /**  Which of an attempt's diffs a file is read from. */
 export type DiffAgainst = 
 /**  The change against the pinned base ([`AttemptReview::diff`]). */
@@ -1450,6 +1613,8 @@ export type DoctorReport_Deserialize = {
 	gitVersion?: string | null,
 	workerClis: WorkerCliStatus_Deserialize[],
 	localEndpoints: LocalEndpoint_Deserialize[],
+	/**  What confines workers here (bubblewrap, or unconfined as allowed), and why not. */
+	confinement?: ConfinementSupport_Deserialize | null,
 };
 
 /**  Everything `switchyard doctor` reports. */
@@ -1461,6 +1626,8 @@ export type DoctorReport_Serialize = {
 	gitVersion: string | null,
 	workerClis: WorkerCliStatus_Serialize[],
 	localEndpoints: LocalEndpoint_Serialize[],
+	/**  What confines workers here (bubblewrap, or unconfined as allowed), and why not. */
+	confinement: ConfinementSupport_Serialize | null,
 };
 
 /**  A fresh doctor report: sent once after start-up and after every `run_doctor`. */
@@ -1536,6 +1703,11 @@ export type ErrorCode =
 "changed" | 
 /**  A worker could not start or failed (missing binary, non-zero exit, crash). */
 "workerFailed" | 
+/**
+ *  No sandbox can confine workers on this machine (bubblewrap missing or unusable) and
+ *  unconfined workers are not allowed (Settings → Workers); nothing was started.
+ */
+"confinementUnavailable" | 
 /**  A bug: something that should not happen. */
 "internal";
 
@@ -1745,6 +1917,12 @@ export type GateName =
 "secrets" | 
 /**  Limits on files and bytes changed. */
 "size" | 
+/**
+ *  Nothing outside the worktree changed: the repository's git directory (config, hooks,
+ *  info, refs), the worktree's `.git` file and the user's checkout. Run by the engine
+ *  around the worker and the verification, not by [`run_all`].
+ */
+"repository" | 
 /**
  *  Switchyard's own run of the verification commands (not one of [`run_all`]'s checks:
  *  the engine runs it after them and records it in the same list).
@@ -2468,6 +2646,15 @@ export type Needs_Serialize = {
 	/**  JSON-schema structured output. */
 	structuredOutput: boolean,
 };
+
+/**  What a confined worker could reach on the network. */
+export type NetworkPolicy = 
+/**  Only its provider's origin, through Switchyard's egress proxy. */
+"provider-only" | 
+/**  Nothing but its own loopback. */
+"none" | 
+/**  The machine's network, as the user allowed for this attempt (or unconfined). */
+"open";
 
 /**  What a node produces. */
 export type NodeKind = 
@@ -4074,6 +4261,16 @@ export type RunRequest_Deserialize = {
 	/**  Verification commands for code nodes (`None`: detected from the repository). */
 	verify?: string[] | null,
 	/**
+	 *  Lets code nodes' workers and verification reach the network (see
+	 *  [`crate::attempt::AttemptRequest::allow_network`]).
+	 */
+	allowNetwork?: boolean,
+	/**
+	 *  More folders code nodes' workers and verification may write (see
+	 *  [`crate::attempt::AttemptRequest::allow_write`]).
+	 */
+	allowWrite?: string[],
+	/**
 	 *  The worker of code nodes (`model:<id>`, `claude`, `codex`, …); `None`: the model
 	 *  worker with the node's model.
 	 */
@@ -4128,6 +4325,16 @@ export type RunRequest_Serialize = {
 	repo: string | null,
 	/**  Verification commands for code nodes (`None`: detected from the repository). */
 	verify: string[] | null,
+	/**
+	 *  Lets code nodes' workers and verification reach the network (see
+	 *  [`crate::attempt::AttemptRequest::allow_network`]).
+	 */
+	allowNetwork: boolean,
+	/**
+	 *  More folders code nodes' workers and verification may write (see
+	 *  [`crate::attempt::AttemptRequest::allow_write`]).
+	 */
+	allowWrite: string[],
 	/**
 	 *  The worker of code nodes (`model:<id>`, `claude`, `codex`, …); `None`: the model
 	 *  worker with the node's model.

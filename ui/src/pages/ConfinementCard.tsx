@@ -29,7 +29,13 @@ export function ConfinementCard() {
     }
   };
 
-  const tone = !support ? "" : support.bwrap && support.socat ? "ok" : support.bwrap ? "warn" : "fail";
+  const tone = !support
+    ? ""
+    : support.bwrap && support.socat
+      ? "ok"
+      : support.bwrap
+        ? "warn"
+        : "fail";
   return (
     <div className="card" id="confinement">
       <div className="card-title-row">
@@ -42,8 +48,8 @@ export function ConfinementCard() {
         )}
       </div>
       <p className="muted small">
-        Every worker and verification command runs in a bubblewrap sandbox: only its worktree and
-        a private temp folder are writable, your repository's git directory and your home are
+        Every worker and verification command runs in a bubblewrap sandbox: only its worktree and a
+        private temp folder are writable, your repository's git directory and your home are
         read-only, and it reaches no host but its provider (an <code>exec:</code> worker and
         verification reach none unless a run allows it).
       </p>

@@ -15,6 +15,7 @@ const report: DoctorReport = {
     { id: "keychain", title: "Keychain", status: "fail", detail: "no keychain available: no bus" },
   ],
   gitVersion: "git version 2.47.3",
+  confinement: null,
   workerClis: [
     {
       name: "claude",

@@ -10,9 +10,9 @@ import {
 import { AgentClisCard } from "./AgentClisCard";
 import { AgentConnectCard } from "./agents/AgentConnectCard";
 import { ClassifierSettingsCard } from "./ClassifierSettingsCard";
+import { ConfinementCard } from "./ConfinementCard";
 import { overallStatus, workerDetail, workerSummary } from "./doctor";
 import { RunDefaultsCard } from "./RunDefaultsCard";
-import { ConfinementCard } from "./ConfinementCard";
 import { WorktreesCard } from "./WorktreesCard";
 
 const STATUS_LABEL: Record<CheckStatus, string> = { ok: "OK", warn: "Warning", fail: "Failed" };

@@ -17,6 +17,7 @@ function report(statuses: CheckStatus[], workers: [WorkerCli, string | null][] =
     generatedAt: "2026-11-29T00:00:00Z",
     checks: statuses.map((status, i) => ({ id: `c${i}`, title: `C${i}`, status, detail: "" })),
     gitVersion: null,
+    confinement: null,
     workerClis: workers.map(([cli, path]) => (path ? installed(cli, path) : missingWorker(cli))),
     localEndpoints: [],
   };

@@ -40,7 +40,8 @@ fn key_env(model: &str) -> Option<&'static str> {
 }
 
 /// `aider --message-file <scratch>/aider-message.txt --yes-always --no-auto-commits
-/// --no-stream --no-pretty --no-check-update --analytics-disable [--model M]`; the message
+/// --no-stream --no-pretty --no-check-update --analytics-disable --no-suggest-shell-commands
+/// --no-detect-urls [--model M]`; the message
 /// file (outside the worktree) is among the files to write first.
 pub fn invocation(task: &WorkerTask) -> Invocation {
     let message_file = task.scratch_dir.join(MESSAGE_FILE);
@@ -56,6 +57,9 @@ pub fn invocation(task: &WorkerTask) -> Invocation {
             "--no-pretty",
             "--no-check-update",
             "--analytics-disable",
+            // No shell commands offered (and auto-approved by --yes-always), no URLs fetched.
+            "--no-suggest-shell-commands",
+            "--no-detect-urls",
         ]
         .map(str::to_owned),
     );

@@ -17,6 +17,9 @@ use super::{
 
 /// `opencode run --format json [-m provider/model] <message>`.
 ///
+/// The permissions OpenCode runs a worker with (`OPENCODE_CONFIG_CONTENT`).
+pub const PERMISSIONS: &str = r#"{"permission":{"bash":"deny","webfetch":"deny"}}"#;
+
 /// # Errors
 /// [`InvocationError::PromptTooLong`] when the prompt does not fit in one argument.
 pub fn invocation(task: &WorkerTask) -> Result<Invocation, InvocationError> {
@@ -41,7 +44,12 @@ pub fn invocation(task: &WorkerTask) -> Result<Invocation, InvocationError> {
         program: "opencode".into(),
         args,
         stdin: None,
-        env: Vec::new(),
+        // OpenCode's highest-precedence config source: no shell and no web fetch for a worker
+        // (edits stay allowed; the sandbox keeps them inside the worktree).
+        env: vec![(
+            "OPENCODE_CONFIG_CONTENT".to_owned(),
+            PERMISSIONS.to_owned(),
+        )],
         key_env,
         cwd: task.worktree.clone(),
         files: Vec::new(),

@@ -99,7 +99,7 @@ fn area_name(area: Area) -> &'static str {
     match area {
         Area::GitDir => "git directory",
         Area::Refs => "refs",
-        Area::Gitfile => "worktree .git file",
+        Area::Gitfile => "worktree's link to the repository",
         Area::Checkout => "your checkout",
     }
 }
@@ -146,7 +146,8 @@ pub(crate) fn repository_gate(changes: &[RepoChange], confined: bool) -> GateRes
                 (true, _) => format!("{}; put back as it was", change.how),
                 (false, true) => format!("{}; not undone", change.how),
                 (false, false) => format!(
-                    "{} while the worker ran; not by the worker (its sandbox could not write                      there), so it is left as it is",
+                    "{} while the worker ran; not by the worker (its sandbox could not write \
+                     there), so it is left as it is",
                     change.how
                 ),
             },
@@ -156,7 +157,8 @@ pub(crate) fn repository_gate(changes: &[RepoChange], confined: bool) -> GateRes
     let blocking: Vec<&RepoChange> = changes.iter().filter(|c| blocks(c, confined)).collect();
     let detail = match blocking.first() {
         None if changes.is_empty() => {
-            "nothing outside the worktree changed: the repository's config, hooks, info and              refs, the worktree's .git file and your checkout are as they were"
+            "nothing outside the worktree changed: the repository's config, hooks, info and \
+             refs, the worktree's .git file and your checkout are as they were"
                 .to_owned()
         }
         None => format!(

@@ -71,7 +71,25 @@ pub struct RepoSnapshot {
     git_files: BTreeMap<PathBuf, Entry>,
     refs: BTreeMap<String, String>,
     gitfile: Option<(PathBuf, Vec<u8>)>,
+    /// The worktree's own git directory (`worktrees/<name>`), writable to the worker: the
+    /// files there that say where the repository is.
+    own_gitdir: Option<PathBuf>,
+    own_files: BTreeMap<PathBuf, Entry>,
     checkout: BTreeMap<String, String>,
+}
+
+/// The files of a worktree's own git directory that decide which repository and config git
+/// uses there; a worker that rewrote them could make Switchyard's own git run its config.
+const OWN_CONTROL_FILES: &[&str] = &["commondir", "gitdir", "config.worktree"];
+
+fn own_files(dir: Option<&Path>) -> Result<BTreeMap<PathBuf, Entry>, GitError> {
+    let mut files = BTreeMap::new();
+    if let Some(dir) = dir {
+        for name in OWN_CONTROL_FILES {
+            walk(dir, &dir.join(name), &mut files)?;
+        }
+    }
+    Ok(files)
 }
 
 fn sha(bytes: &[u8]) -> String {
@@ -194,6 +212,14 @@ fn worktree_gitfile(worktree: Option<&Worktree>) -> Option<(PathBuf, Vec<u8>)> {
     Some((path, bytes))
 }
 
+/// The worktree's own git directory named by its `.git` file, inside `common_dir/worktrees`.
+fn own_gitdir(gitfile: Option<&(PathBuf, Vec<u8>)>, common_dir: &Path) -> Option<PathBuf> {
+    let (_, bytes) = gitfile?;
+    let text = String::from_utf8_lossy(bytes);
+    let dir = std::fs::canonicalize(text.trim().strip_prefix("gitdir:")?.trim()).ok()?;
+    dir.starts_with(common_dir.join("worktrees")).then_some(dir)
+}
+
 fn diff_maps<V: PartialEq>(
     before: &BTreeMap<String, V>,
     after: &BTreeMap<String, V>,
@@ -217,12 +243,16 @@ impl RepoSnapshot {
     /// # Errors
     /// When git or the git directory cannot be read.
     pub async fn take(repo: &Repo, worktree: Option<&Worktree>) -> Result<Self, GitError> {
+        let gitfile = worktree_gitfile(worktree);
+        let own = own_gitdir(gitfile.as_ref(), repo.common_dir());
         Ok(RepoSnapshot {
             common_dir: repo.common_dir().to_path_buf(),
             toplevel: repo.toplevel().to_path_buf(),
             git_files: git_dir_files(repo.common_dir())?,
             refs: refs(repo).await?,
-            gitfile: worktree_gitfile(worktree),
+            own_files: own_files(own.as_deref())?,
+            own_gitdir: own,
+            gitfile,
             checkout: checkout(repo).await?,
         })
     }
@@ -255,6 +285,26 @@ impl RepoSnapshot {
                 how,
                 restored,
             });
+        }
+        if let Some(own) = &self.own_gitdir {
+            let as_text = |m: &BTreeMap<PathBuf, Entry>| -> BTreeMap<String, Entry> {
+                m.iter()
+                    .map(|(k, v)| (k.to_string_lossy().into_owned(), v.clone()))
+                    .collect()
+            };
+            let (before, after) = (as_text(&self.own_files), as_text(&own_files(Some(own))?));
+            let mut found = Vec::new();
+            diff_maps(&before, &after, |what, how| found.push((what.to_owned(), how)));
+            for (relative, how) in found {
+                let path = own.join(&relative);
+                let restored = restore && self.put_back(&path, before.get(&relative));
+                changes.push(RepoChange {
+                    area: Area::Gitfile,
+                    what: path.to_string_lossy().into_owned(),
+                    how,
+                    restored,
+                });
+            }
         }
         if let Some((path, bytes)) = &self.gitfile {
             let now = std::fs::read(path).ok();

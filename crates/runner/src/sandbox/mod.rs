@@ -8,10 +8,11 @@
 //!   (`~/.ssh`, `~/.gnupg`, `~/.aws`, …) hidden, so no socket of the user's session (SSH agent,
 //!   tmux, the D-Bus bus behind the keychain, X11, an editor's server, Docker) can be reached by
 //!   path;
-//! - **writable** only: the attempt's worktree, its private temp (also `TMPDIR`), and the
-//!   CLI's own state directories; the repository's git directory stays read-only, including
-//!   the worktree's own entry under `worktrees/<name>` (git there could otherwise be pointed
-//!   at a config Switchyard's own git would then run);
+//! - **writable** only: the attempt's worktree (with its own entry under the repository's
+//!   `worktrees/<name>`, so git works inside), its private temp (also `TMPDIR`), and the CLI's
+//!   own state directories; the rest of the repository's git directory stays read-only (the
+//!   files of `worktrees/<name>` that say where the repository is are checked and put back by
+//!   the repository gate before Switchyard's own git runs there);
 //! - its own PID, IPC, UTS and cgroup namespaces, `/proc` of its own PID namespace, a minimal
 //!   `/dev`, no capabilities, no new privileges, and `--die-with-parent`;
 //! - unless network is [`Network::Open`], its own **network namespace** with loopback only.

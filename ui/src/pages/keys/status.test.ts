@@ -167,6 +167,7 @@ describe("keychain banner", () => {
     generatedAt: "2026-11-29T12:00:00Z",
     checks: [{ id: "keychain", title: "Keychain", status, detail }],
     gitVersion: null,
+    confinement: null,
     workerClis: [],
     localEndpoints: [],
   });

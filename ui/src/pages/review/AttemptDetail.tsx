@@ -8,6 +8,7 @@ import {
   reviewEvents,
   reviewIpc,
 } from "../../ipc";
+import { ConfinementBadge, ConfinementPanel } from "./ConfinementPanel";
 import { DiffPane } from "./diff/DiffPane";
 import {
   failureDetail,
@@ -18,7 +19,6 @@ import {
   stateTone,
   taskTitle,
 } from "./format";
-import { ConfinementBadge, ConfinementPanel } from "./ConfinementPanel";
 import { GatesPanel } from "./GatesPanel";
 import { ReviewActions } from "./ReviewActions";
 import { reviewHash } from "./route";

@@ -38,7 +38,12 @@ export function ConfinementBadge({ mode }: { mode: ConfinementMode | null | unde
 export function ConfinementPanel({ report }: { report: ConfinementReport | null }) {
   if (!report) {
     return (
-      <section className="card confinement-panel" aria-label="Confinement" id="confinement-panel" data-mode="unknown">
+      <section
+        className="card confinement-panel"
+        aria-label="Confinement"
+        id="confinement-panel"
+        data-mode="unknown"
+      >
         <h2>Confinement</h2>
         <p className="muted small">
           Not recorded: this attempt has not started, or ran before Switchyard confined workers.
@@ -48,7 +53,12 @@ export function ConfinementPanel({ report }: { report: ConfinementReport | null 
   }
   const more = report.deniedMore;
   return (
-    <section className="card confinement-panel" aria-label="Confinement" id="confinement-panel" data-mode={report.mode}>
+    <section
+      className="card confinement-panel"
+      aria-label="Confinement"
+      id="confinement-panel"
+      data-mode={report.mode}
+    >
       <h2>Confinement</h2>
       <p className="small">
         <strong>{MODE_TITLE[report.mode]}</strong> · {NETWORK_TITLE[report.network]}
@@ -78,10 +88,7 @@ export function ConfinementPanel({ report }: { report: ConfinementReport | null 
       ) : (
         <ul className="denials" id="confinement-denied">
           {report.denied.map((denial) => (
-            <li
-              key={`${denial.kind}:${denial.source}:${denial.target}`}
-              data-kind={denial.kind}
-            >
+            <li key={`${denial.kind}:${denial.source}:${denial.target}`} data-kind={denial.kind}>
               <span className="denial-kind">{KIND_TITLE[denial.kind]}</span>
               {denial.source === "verification" ? " (verification)" : ""}:{" "}
               <code title={denial.detail}>{denial.target}</code>

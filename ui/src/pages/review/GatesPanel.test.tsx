@@ -8,7 +8,7 @@ afterEach(cleanup);
 describe("GatesPanel", () => {
   it("shows the diff hash and every gate passing", () => {
     const { container } = render(<GatesPanel review={review("a1")} />);
-    expect(screen.getByText(/all 5 passed/)).toBeTruthy();
+    expect(screen.getByText(/all 6 passed/)).toBeTruthy();
     expect(container.querySelector("#diff-sha256")?.textContent).toMatch(/^[0-9a-f]{64}$/);
     expect(container.querySelectorAll("[data-gate][data-passed='true']")).toHaveLength(5);
   });
@@ -39,6 +39,7 @@ describe("GatesPanel", () => {
           ],
         }),
         gate("size", true),
+        gate("repository", true),
         gate("verification", false),
       ],
       verification: {
@@ -48,7 +49,7 @@ describe("GatesPanel", () => {
       },
     });
     const { container } = render(<GatesPanel review={failing} />);
-    expect(screen.getByText("3 of 5 blocked")).toBeTruthy();
+    expect(screen.getByText("3 of 6 blocked")).toBeTruthy();
     const locked = container.querySelector("[data-gate='lockedPaths']") as HTMLElement;
     expect(locked.dataset.passed).toBe("false");
     expect(within(locked).getByText(".github/workflows/ci.yml")).toBeTruthy();
@@ -90,11 +91,12 @@ describe("GatesPanel", () => {
         gate("escape", true),
         gate("secrets", true),
         gate("size", true),
+        gate("repository", true),
       ],
       verification: null,
     });
     const { container } = render(<GatesPanel review={failed} />);
-    expect(container.querySelector("#gates-verdict")?.textContent).toBe("4 passed, 1 not run");
+    expect(container.querySelector("#gates-verdict")?.textContent).toBe("5 passed, 1 not run");
     expect(
       container.querySelector("[data-gate='verification'][data-passed='not-run']")?.textContent,
     ).toContain("not run");

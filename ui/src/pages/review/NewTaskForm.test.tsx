@@ -146,6 +146,7 @@ describe("NewTaskForm", () => {
       lock: ["docs/**"],
       timeoutSecs: 120,
       preset: "Rust reviewer",
+      allowNetwork: false,
     });
   });
 

@@ -272,10 +272,9 @@ export function NewTaskForm() {
         </div>
       </div>
       <p className="muted small">
-        The worker runs in a sandbox, in its own worktree on a <code>switchyard/…</code> branch:
-        it can write only there and in a private temp folder, your repository's git directory and
-        your home are read-only to it, and it has no push rights and no keys but its own
-        provider's.
+        The worker runs in a sandbox, in its own worktree on a <code>switchyard/…</code> branch: it
+        can write only there and in a private temp folder, your repository's git directory and your
+        home are read-only to it, and it has no push rights and no keys but its own provider's.
       </p>
       {error && (
         <p className="error" id="task-error" role="alert">

@@ -70,6 +70,7 @@ describe("gatesNotRun", () => {
     expect(gatesNotRun([gate("escape", true), gate("lockedPaths", true)])).toEqual([
       "secrets",
       "size",
+      "repository",
       "verification",
     ]);
   });

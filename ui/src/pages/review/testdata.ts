@@ -33,6 +33,7 @@ export function summary(id: string, over: Partial<AttemptSummary> = {}): Attempt
     gatesPassed: true,
     costUsd: null,
     error: null,
+    confinement: "bwrap",
     ...over,
   };
 }
@@ -169,6 +170,7 @@ export function review(id: string, over: Partial<AttemptReview> = {}): AttemptRe
       gate("escape", true),
       gate("secrets", true),
       gate("size", true),
+      gate("repository", true),
       gate("verification", true),
     ],
     verification: { passed: true, durationMs: 1900, commands: [verifyCommand("cargo test", true)] },
@@ -178,6 +180,14 @@ export function review(id: string, over: Partial<AttemptReview> = {}): AttemptRe
     canApprove: true,
     approveBlocked: null,
     verifyCommands: ["cargo test"],
+    confinement: {
+      mode: "bwrap",
+      network: "none",
+      allowed: [],
+      writable: [`/data/worktrees/${id}`, `/data/scratch/${id}/tmp`],
+      denied: [],
+      deniedMore: 0,
+    },
     ...over,
   };
 }

@@ -1,5 +1,6 @@
 import { memo, useEffect, useState } from "react";
-import { describeError } from "../../ipc";
+import { type ConfinementReport, describeError, reviewIpc } from "../../ipc";
+import { ConfinementBadge, ConfinementPanel } from "../review/ConfinementPanel";
 import { reviewHash } from "../review/route";
 import { Stars } from "../route/Stars";
 import { runsIpc } from "./api";
@@ -129,13 +130,16 @@ export const NodePanel = memo(function NodePanel({
         </>
       )}
       {node.kind === "code" && node.attemptId && (
-        <p className="small">
-          Code node: its diff, gates and verification are on the{" "}
-          <a id="run-node-review" href={reviewHash({ view: "attempt", id: node.attemptId })}>
-            Review page
-          </a>
-          .
-        </p>
+        <>
+          <p className="small">
+            Code node: its diff, gates and verification are on the{" "}
+            <a id="run-node-review" href={reviewHash({ view: "attempt", id: node.attemptId })}>
+              Review page
+            </a>
+            .
+          </p>
+          <NodeConfinement attemptId={node.attemptId} state={state} />
+        </>
       )}
 
       {RATEABLE.includes(state) && node.model && (
@@ -248,3 +252,31 @@ const Facts = memo(function Facts({ node, state }: { node: NodeView; state: Node
     </>
   );
 });
+
+/** How a code node's current attempt was confined, read from its review (again when the
+ * node's state changes, so the denials of a finished worker show). */
+function NodeConfinement({ attemptId, state }: { attemptId: string; state: NodeState }) {
+  const [report, setReport] = useState<ConfinementReport | null | undefined>(undefined);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new state is a reason to read again
+  useEffect(() => {
+    let current = true;
+    reviewIpc
+      .review(attemptId)
+      .then((review) => {
+        if (current) setReport(review.confinement);
+      })
+      .catch(() => {
+        if (current) setReport(null);
+      });
+    return () => {
+      current = false;
+    };
+  }, [attemptId, state]);
+  if (report === undefined) return null;
+  return (
+    <div className="node-confinement" id="run-node-confinement">
+      <ConfinementBadge mode={report?.mode} />
+      <ConfinementPanel report={report} />
+    </div>
+  );
+}
