@@ -10,7 +10,7 @@ describe("GatesPanel", () => {
     const { container } = render(<GatesPanel review={review("a1")} />);
     expect(screen.getByText(/all 6 passed/)).toBeTruthy();
     expect(container.querySelector("#diff-sha256")?.textContent).toMatch(/^[0-9a-f]{64}$/);
-    expect(container.querySelectorAll("[data-gate][data-passed='true']")).toHaveLength(5);
+    expect(container.querySelectorAll("[data-gate][data-passed='true']")).toHaveLength(6);
   });
 
   it("names the blocking path and rule, and opens the failing verification log", () => {
