@@ -190,6 +190,10 @@ async fn empty_form_running_settings(app: &App, fx: &Fixture) -> E2eResult {
         .await?;
     app.scroll_to("#worktrees").await?;
     app.save_screenshot("gallery_settings_worktrees").await;
+    app.wait_text("#confinement-bwrap", |t| t.starts_with("works"))
+        .await?;
+    app.scroll_to("#confinement").await?;
+    app.save_screenshot("gallery_settings_confinement").await;
     Ok(())
 }
 
@@ -221,9 +225,12 @@ async fn make_attempts(home: &Path, fx: &Fixture) -> (String, String) {
         "fix",
         "echo 'reading calc.sh'\nprintf 'add() { echo $(($1 + $2)); }\\n' > calc.sh\necho 'fixed the sign'\n",
     );
+    // The wrong fix also tries to write outside its worktree: the sandbox refuses each.
     let wrong = fx.worker(
         "wrong",
-        "printf 'add() { echo $(($1 * $2)); }\\n' > calc.sh\necho 'multiplied'\n",
+        "echo hook > \"$(git rev-parse --git-common-dir)/hooks/pre-commit\"\n\
+         echo x >> \"$HOME/.switchyard-gallery-probe\"\necho x > /tmp/switchyard-gallery-probe\n\
+         printf 'add() { echo $(($1 * $2)); }\\n' > calc.sh\necho 'multiplied'\n",
     );
     let broken = fx.worker("broken", "echo 'cannot find the calculator'\nexit 3\n");
     let mut plan: Vec<(String, &str)> = Vec::new();
@@ -338,6 +345,14 @@ async fn long_list(app: &App, blocked: &str, failed: &str) -> E2eResult {
     }
     scroll_top(app).await?;
     app.save_screenshot("gallery_attempt_gate_failed").await;
+    // Its confinement: sandboxed, and each write it tried outside the worktree refused.
+    app.wait_text("#confinement-denied", |t| {
+        t.contains("hooks/pre-commit") && t.contains("/tmp/switchyard-gallery-probe")
+    })
+    .await?;
+    wait_attr(app, "#attempt-confinement", "data-mode", "bwrap").await?;
+    app.scroll_to("#confinement-panel").await?;
+    app.save_screenshot("gallery_attempt_confinement").await;
 
     // An attempt whose worker failed: the failure in words, the worker's own output kept.
     app.goto("review").await?;

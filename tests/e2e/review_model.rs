@@ -198,7 +198,7 @@ async fn model_attempt_approved(app: &App, fx: &Fixture, server: &TestServer) ->
     app.wait_text("#usage", |t| t.contains("600 in") && t.contains("240 out"))
         .await?;
     // The review: the file tree, the diff, every gate passed, Switchyard's own verification.
-    app.wait_text("#gates-verdict", |t| t == "all 5 passed")
+    app.wait_text("#gates-verdict", |t| t == "all 6 passed")
         .await?;
     let sha = app.text("#diff-sha256").await?.unwrap_or_default();
     if sha.len() != 64 {
@@ -369,7 +369,7 @@ async fn gates_block_approve(app: &App, fx: &Fixture, server: &TestServer) -> E2
     app.click("#task-start").await?;
     app.wait_for("#attempt-detail").await?;
     wait_attr(app, "#attempt-detail", "data-state", "review").await?;
-    app.wait_text("#gates-verdict", |t| t == "2 of 5 blocked")
+    app.wait_text("#gates-verdict", |t| t == "2 of 6 blocked")
         .await?;
     // Each failed gate says why, with its evidence.
     app.wait_text("[data-gate='lockedPaths'][data-passed='false']", |t| {

@@ -220,7 +220,14 @@ fn a_model_worker_fix_is_verified_reviewed_and_approved_into_exactly_one_commit(
         .expect("sha256")
         .to_owned();
     assert_eq!(sha.len(), 64);
-    for name in ["locked_paths", "escape", "secrets", "size", "repository", "verification"] {
+    for name in [
+        "locked_paths",
+        "escape",
+        "secrets",
+        "size",
+        "repository",
+        "verification",
+    ] {
         assert_eq!(gate(review, name)["passed"], true, "{name}: {review}");
     }
     let verification = &review["verification"];

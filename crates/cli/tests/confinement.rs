@@ -115,8 +115,16 @@ fn without_bubblewrap_a_run_is_refused_unless_unconfined_workers_are_allowed() {
          chmod +x \"$common/hooks/pre-commit\"; git config core.pager 'sh -c evil'; \
          printf 'hello, world\\n' > greet.txt";
     let args = [
-        "run", "--repo", &repo, "--task", "Greet the world.", "--worker", worker, "--verify",
-        "true", "--json",
+        "run",
+        "--repo",
+        &repo,
+        "--task",
+        "Greet the world.",
+        "--worker",
+        worker,
+        "--verify",
+        "true",
+        "--json",
     ];
     let config_before = std::fs::read(fx.repo().join(".git/config")).expect("config");
 
@@ -130,14 +138,28 @@ fn without_bubblewrap_a_run_is_refused_unless_unconfined_workers_are_allowed() {
         "{json}"
     );
     let listed = fx.run(Some(&path), &["runs", "list", "--json"]);
-    assert_eq!(listed.expect_code(0), &serde_json::json!([]), "nothing started");
+    assert_eq!(
+        listed.expect_code(0),
+        &serde_json::json!([]),
+        "nothing started"
+    );
     let doctor = fx.run(Some(&path), &["doctor", "--json"]);
-    assert_eq!(doctor.json["confinement"]["bwrap"], false, "{}", doctor.json);
+    assert_eq!(
+        doctor.json["confinement"]["bwrap"], false,
+        "{}",
+        doctor.json
+    );
     assert_eq!(doctor.json["confinement"]["allowUnconfined"], false);
 
     let set = fx.run(
         Some(&path),
-        &["settings", "set", "workers.allow_unconfined", "true", "--json"],
+        &[
+            "settings",
+            "set",
+            "workers.allow_unconfined",
+            "true",
+            "--json",
+        ],
     );
     assert_eq!(set.expect_code(0)["workers.allow_unconfined"], true);
     let run = fx.run(Some(&path), &args);
@@ -159,11 +181,21 @@ fn without_bubblewrap_a_run_is_refused_unless_unconfined_workers_are_allowed() {
     );
     let approve = fx.run(
         Some(&path),
-        &["approve", review["run"].as_str().unwrap_or_default(), "--message", "x", "--json"],
+        &[
+            "approve",
+            review["run"].as_str().unwrap_or_default(),
+            "--message",
+            "x",
+            "--json",
+        ],
     );
     assert_eq!(approve.expect_code(3)["error"]["code"], "gateFailed");
     let doctor = fx.run(Some(&path), &["doctor", "--json"]);
-    assert_eq!(doctor.json["confinement"]["mode"], "none", "{}", doctor.json);
+    assert_eq!(
+        doctor.json["confinement"]["mode"], "none",
+        "{}",
+        doctor.json
+    );
     assert_eq!(doctor.json["confinement"]["allowUnconfined"], true);
 }
 

@@ -93,7 +93,14 @@ async fn the_agent_waits_for_the_human_and_reads_back_the_approval() {
     assert_eq!(status["diff"]["sha256"].as_str().map(str::len), Some(64));
     assert_eq!(
         gate_names(&status),
-        ["lockedPaths", "escape", "secrets", "size", "repository", "verification"]
+        [
+            "lockedPaths",
+            "escape",
+            "secrets",
+            "size",
+            "repository",
+            "verification"
+        ]
     );
     assert_eq!(status["gatesPassed"], true);
     assert_eq!(status["verification"]["passed"], true);

@@ -46,10 +46,7 @@ pub fn invocation(task: &WorkerTask) -> Result<Invocation, InvocationError> {
         stdin: None,
         // OpenCode's highest-precedence config source: no shell and no web fetch for a worker
         // (edits stay allowed; the sandbox keeps them inside the worktree).
-        env: vec![(
-            "OPENCODE_CONFIG_CONTENT".to_owned(),
-            PERMISSIONS.to_owned(),
-        )],
+        env: vec![("OPENCODE_CONFIG_CONTENT".to_owned(), PERMISSIONS.to_owned())],
         key_env,
         cwd: task.worktree.clone(),
         files: Vec::new(),

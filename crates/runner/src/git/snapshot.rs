@@ -294,7 +294,9 @@ impl RepoSnapshot {
             };
             let (before, after) = (as_text(&self.own_files), as_text(&own_files(Some(own))?));
             let mut found = Vec::new();
-            diff_maps(&before, &after, |what, how| found.push((what.to_owned(), how)));
+            diff_maps(&before, &after, |what, how| {
+                found.push((what.to_owned(), how))
+            });
             for (relative, how) in found {
                 let path = own.join(&relative);
                 let restored = restore && self.put_back(&path, before.get(&relative));
