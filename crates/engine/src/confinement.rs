@@ -40,14 +40,15 @@ pub(crate) fn target_of(origin: &Origin) -> Option<Target> {
     let text = origin.as_str();
     let (scheme, authority) = text.split_once("://")?;
     let default = if scheme == "https" { 443 } else { 80 };
-    if authority.ends_with(']')
-        || !authority
+    let has_port = !authority.ends_with(']')
+        && authority
             .rsplit_once(':')
-            .is_some_and(|(_, p)| p.parse::<u16>().is_ok())
-    {
-        return Some(Target::new(authority, default));
+            .is_some_and(|(_, port)| port.parse::<u16>().is_ok());
+    if has_port {
+        Target::parse(authority)
+    } else {
+        Some(Target::new(authority, default))
     }
-    Target::parse(authority)
 }
 
 impl Engine {

@@ -105,6 +105,7 @@ fn price_of(pricing: Pricing) -> Option<TokenPrice> {
 impl Engine {
     /// Runs the worker `spec` on `prompt` in `worktree` until it stops, times out or is
     /// canceled. Never fails: a worker that cannot start is a failed run.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) async fn run_worker(
         &self,
         id: &str,
@@ -330,6 +331,7 @@ impl Engine {
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     async fn run_process(
         &self,
         id: &str,

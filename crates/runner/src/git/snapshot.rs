@@ -275,7 +275,7 @@ impl RepoSnapshot {
             git_changes.push((what.to_owned(), how));
         });
         // Deepest first, so a planted directory is emptied before it is removed.
-        git_changes.sort_by(|a, b| b.0.len().cmp(&a.0.len()));
+        git_changes.sort_by_key(|change| std::cmp::Reverse(change.0.len()));
         for (relative, how) in git_changes {
             let path = self.common_dir.join(&relative);
             let restored = restore && self.put_back(&path, before.get(&relative));
