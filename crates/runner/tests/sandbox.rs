@@ -130,6 +130,30 @@ async fn only_the_worktree_and_private_temp_are_writable() {
 }
 
 #[tokio::test]
+async fn a_sandboxed_process_has_no_capabilities_even_when_started_by_root() {
+    let bwrap = bwrap().await;
+    let f = fixture();
+    let sandbox = Sandbox::new(bwrap, f.temp.clone())
+        .home(None)
+        .write(&f.worktree);
+    // With CAP_SYS_ADMIN (root keeps every capability unless they are dropped) the read-only
+    // root could be remounted writable.
+    let (_, out) = sh(
+        sandbox,
+        &f.worktree,
+        "grep CapEff /proc/self/status; mount -o remount,rw / && echo REMOUNTED; \
+         touch /switchyard-root-probe && echo WROTE-ROOT; echo done",
+    )
+    .await;
+    assert!(out.contains("CapEff:\t0000000000000000"), "{out}");
+    assert!(
+        !out.contains("REMOUNTED") && !out.contains("WROTE-ROOT"),
+        "{out}"
+    );
+    assert!(!Path::new("/switchyard-root-probe").exists());
+}
+
+#[tokio::test]
 async fn no_network_means_not_even_the_hosts_loopback() {
     let bwrap = bwrap().await;
     let f = fixture();

@@ -72,6 +72,8 @@ pub fn probe_arguments() -> Vec<&'static str> {
         "--unshare-pid",
         "--unshare-net",
         "--die-with-parent",
+        "--cap-drop",
+        "ALL",
         "--",
     ]
 }
@@ -210,6 +212,8 @@ pub fn arguments(
         out.push("--remount-ro".into());
         out.push(dir.into());
     }
+    // No capabilities: started by root, bubblewrap would otherwise leave the process every
+    // capability, and with CAP_SYS_ADMIN it could remount the read-only root writable.
     push(
         &mut out,
         &[
@@ -218,6 +222,8 @@ pub fn arguments(
             "--unshare-uts",
             "--unshare-cgroup-try",
             "--die-with-parent",
+            "--cap-drop",
+            "ALL",
         ],
     );
     if sandbox.network != Network::Open {
@@ -288,6 +294,7 @@ mod tests {
         }
         position(&args, &["--unshare-net"]);
         position(&args, &["--die-with-parent"]);
+        position(&args, &["--cap-drop", "ALL"]);
         let end = position(&args, &["--", "/bin/sh", "-c", "true"]);
         assert_eq!(end + 4, args.len());
     }
