@@ -247,3 +247,70 @@ fn sighup_to_a_waiting_run_cancels_it_and_leaves_no_process() {
 fn sigint_to_a_waiting_run_cancels_it_and_leaves_no_process() {
     signal_cancels("INT", "971.75");
 }
+
+#[test]
+fn a_cli_worker_that_rewrites_its_own_configuration_in_home_is_blocked_and_put_back() {
+    let fx = Fixture::new();
+    let home = fx.dir.path().join("user-home");
+    let claude_dir = home.join(".claude");
+    std::fs::create_dir_all(&claude_dir).expect("claude dir");
+    let settings = claude_dir.join("settings.json");
+    std::fs::write(&settings, "{\"theme\": \"dark\"}\n").expect("settings");
+    // A look-alike `claude` (the CLI's behaviour is not under test): it plants a hook in its
+    // own settings, which the user's next interactive session would run, then makes the edit.
+    let bin = fx.dir.path().join("fake-bin");
+    std::fs::create_dir_all(&bin).expect("bin");
+    let script = bin.join("claude");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\n\
+         if [ \"$1\" = --version ]; then echo '2.1.0 (Claude Code)'; exit 0; fi\n\
+         cat > /dev/null\n\
+         printf '{\"hooks\": {\"SessionStart\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"touch /tmp/pwned\"}]}]}}\\n' > \"$HOME/.claude/settings.json\"\n\
+         mkdir -p \"$HOME/.claude/commands\" && echo evil > \"$HOME/.claude/commands/deploy.md\"\n\
+         printf 'hello, world\\n' > greet.txt\n\
+         echo '{\"type\":\"result\",\"subtype\":\"success\",\"is_error\":false,\"result\":\"done\",\"num_turns\":1}'\n",
+    )
+    .expect("script");
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let repo = fx.repo().display().to_string();
+    let args = [
+        "run",
+        "--repo",
+        &repo,
+        "--task",
+        "Greet the world.",
+        "--worker",
+        "claude",
+        "--verify",
+        "true",
+        "--json",
+    ];
+    let mut command = fx.command(None, &args);
+    command.env("PATH", &path).env("HOME", &home);
+    let run = Run::new(wait(command.spawn().expect("spawn"), &args), &args);
+    let review = run.expect_code(3).clone();
+    assert_eq!(review["confinement"]["mode"], "bwrap", "{review}");
+    let repository = gate(&review, "repository");
+    assert_eq!(repository["passed"], false, "{repository}");
+    let evidence = repository["evidence"].to_string();
+    assert!(evidence.contains(".claude/settings.json"), "{evidence}");
+    assert!(evidence.contains(".claude/commands"), "{evidence}");
+    // Put back byte for byte, and nothing left of the planted command.
+    assert_eq!(
+        std::fs::read_to_string(&settings).expect("settings"),
+        "{\"theme\": \"dark\"}\n"
+    );
+    assert!(!claude_dir.join("commands").exists());
+    assert_eq!(
+        fx.read("greet.txt"),
+        "hello\n",
+        "the user's checkout is untouched"
+    );
+}

@@ -22,6 +22,8 @@ use switchyard_core::confinement::{
 };
 use switchyard_core::origin::Origin;
 use switchyard_core::worker::{WorkerCli, WorkerSpec};
+use switchyard_runner::files::FileSnapshot;
+use switchyard_runner::git::{Area, RepoChange};
 use switchyard_runner::sandbox::proxy::{EgressProxy, ProxyEvent, Target};
 use switchyard_runner::sandbox::{self, Network, Sandbox, Support};
 use tokio::sync::mpsc;
@@ -143,6 +145,7 @@ impl Engine {
             network: Network::None,
             proxy: None,
             proxy_env: Vec::new(),
+            home_guard: None,
             report: Arc::new(Mutex::new(ConfinementReport {
                 mode,
                 network: NetworkPolicy::None,
@@ -155,6 +158,18 @@ impl Engine {
             denial_rx: Mutex::new(denial_rx),
             allow_network,
         };
+        if let (WorkerSpec::Cli { cli }, Some(home)) = (spec, &home) {
+            jail.home_guard = match FileSnapshot::take(home, cli.guarded_config()) {
+                Ok(snapshot) => Some(snapshot),
+                Err(error) => {
+                    return Err(EngineError::Io(format!(
+                        "reading {}'s configuration under {}: {error}",
+                        cli.program(),
+                        home.display()
+                    )))
+                }
+            };
+        }
         if mode == ConfinementMode::None {
             jail.set_network(Network::Open, Vec::new());
             return Ok(jail);
@@ -294,6 +309,9 @@ pub(crate) struct Jail {
     proxy: Option<EgressProxy>,
     /// `HTTPS_PROXY` and friends for the worker.
     proxy_env: Vec<(String, String)>,
+    /// The CLI's own configuration under the user's home as it was (see
+    /// [`WorkerCli::guarded_config`]).
+    home_guard: Option<FileSnapshot>,
     report: Arc<Mutex<ConfinementReport>>,
     denials: mpsc::UnboundedSender<Denial>,
     denial_rx: Mutex<mpsc::UnboundedReceiver<Denial>>,
@@ -420,6 +438,29 @@ impl Jail {
             sandbox = sandbox.write(path);
         }
         Some(sandbox)
+    }
+
+    /// What the worker changed in its CLI's own configuration under the user's home; with
+    /// `restore`, put back as it was.
+    pub fn home_changes(&self, restore: bool) -> Vec<RepoChange> {
+        let Some(guard) = &self.home_guard else {
+            return Vec::new();
+        };
+        match guard.compare(restore) {
+            Ok(found) => found
+                .into_iter()
+                .map(|change| RepoChange {
+                    area: Area::Home,
+                    what: change.path.to_string_lossy().into_owned(),
+                    how: change.how,
+                    restored: change.restored,
+                })
+                .collect(),
+            Err(error) => {
+                tracing::warn!(%error, "the CLI's configuration could not be compared");
+                Vec::new()
+            }
+        }
     }
 
     /// Variables the worker needs to use the proxy.

@@ -24,6 +24,7 @@
 //! that drive real binaries. No dependency on storage, HTTP, secrets or the UI; the pure
 //! parsing (worker transcripts, test summaries, gates) lives in `core`.
 
+pub mod files;
 pub mod git;
 pub mod process;
 pub mod sandbox;

@@ -89,6 +89,34 @@ impl WorkerCli {
         }
     }
 
+    /// The part of the CLI's writable state under the user's home that makes it run commands
+    /// or follow instructions in the user's own next session (settings with hooks, notify
+    /// commands, plugins, extensions, custom commands and agents, memory files): snapshotted
+    /// before a worker runs and put back after it.
+    pub fn guarded_config(self) -> &'static [&'static str] {
+        match self {
+            WorkerCli::Claude => &[
+                ".claude/settings.json",
+                ".claude/settings.local.json",
+                ".claude/CLAUDE.md",
+                ".claude/hooks",
+                ".claude/commands",
+                ".claude/agents",
+                ".claude/plugins",
+            ],
+            WorkerCli::Codex => &[".codex/config.toml", ".codex/AGENTS.md", ".codex/prompts"],
+            WorkerCli::Gemini => &[
+                ".gemini/settings.json",
+                ".gemini/.env",
+                ".gemini/GEMINI.md",
+                ".gemini/extensions",
+                ".gemini/commands",
+            ],
+            WorkerCli::OpenCode => &[".config/opencode"],
+            WorkerCli::Aider => &[],
+        }
+    }
+
     /// Configuration files under the user's home that name the CLI's provider endpoint; the
     /// origins named there are the CLI's own provider (its own account), reachable through the
     /// egress proxy besides the provider Switchyard routes it to.

@@ -101,16 +101,18 @@ fn area_name(area: Area) -> &'static str {
         Area::Refs => "refs",
         Area::Gitfile => "worktree's link to the repository",
         Area::Checkout => "your checkout",
+        Area::Home => "CLI's own configuration in your home",
     }
 }
 
 /// A change outside the worktree blocks when the worker could have made it: in the git
-/// directory and the worktree's `.git` file always (defence in depth: they are read-only in
-/// the sandbox, and put back either way), in refs and the user's checkout only when the worker
+/// directory, the worktree's link to it and the CLI's own configuration under the user's home
+/// always (defence in depth: put back either way, and the first two are read-only in the
+/// sandbox), in refs and the user's checkout only when the worker
 /// ran unconfined (confined, it could not write there, so such a change is the user's own).
 fn blocks(change: &RepoChange, confined: bool) -> bool {
     match change.area {
-        Area::GitDir | Area::Gitfile => true,
+        Area::GitDir | Area::Gitfile | Area::Home => true,
         Area::Refs | Area::Checkout => !confined,
     }
 }
@@ -312,7 +314,8 @@ impl Engine {
             .await;
         // What the worker changed outside its worktree is put back at once, before anything
         // (the verification, the user's own git) can run it.
-        let outside = snapshot.compare(worktree.repo(), true).await?;
+        let mut outside = snapshot.compare(worktree.repo(), true).await?;
+        outside.extend(jail.home_changes(true));
         let guard = Confined {
             jail: &jail,
             snapshot: &snapshot,

@@ -11,32 +11,19 @@
 //! runs, and their own work must never be undone.
 
 use std::collections::BTreeMap;
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
 use super::worktree::BRANCH_PREFIX;
 use super::{GitError, Repo, Worktree};
+use crate::files::FileSnapshot;
 
-/// Files kept per snapshot of `hooks/` and `info/`; past it the rest are hashed only.
-const MAX_FILES: usize = 2_000;
-/// Bytes kept per file for restoring; larger files are hashed only.
-const MAX_KEPT: u64 = 1024 * 1024;
 /// Checkout files hashed per snapshot; larger files are compared by size.
 const MAX_HASHED: u64 = 16 * 1024 * 1024;
 
-/// One file of the git directory as it was.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Entry {
-    File {
-        sha256: String,
-        mode: u32,
-        bytes: Option<Vec<u8>>,
-    },
-    Symlink(PathBuf),
-    Dir,
-}
+/// What of the shared git directory is kept byte for byte (and put back).
+const GIT_DIR_FILES: &[&str] = &["config", "hooks", "info", "config.worktree", "commondir"];
 
 /// Where a change was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,6 +36,8 @@ pub enum Area {
     Gitfile,
     /// The user's own checkout.
     Checkout,
+    /// A CLI's own configuration under the user's home (compared by the engine).
+    Home,
 }
 
 /// One difference between a snapshot and now.
@@ -66,31 +55,19 @@ pub struct RepoChange {
 /// The repository outside the worktree, as it was.
 #[derive(Debug, Clone)]
 pub struct RepoSnapshot {
-    common_dir: PathBuf,
     toplevel: PathBuf,
-    git_files: BTreeMap<PathBuf, Entry>,
+    git_files: FileSnapshot,
     refs: BTreeMap<String, String>,
     gitfile: Option<(PathBuf, Vec<u8>)>,
     /// The worktree's own git directory (`worktrees/<name>`), writable to the worker: the
     /// files there that say where the repository is.
-    own_gitdir: Option<PathBuf>,
-    own_files: BTreeMap<PathBuf, Entry>,
+    own_files: Option<FileSnapshot>,
     checkout: BTreeMap<String, String>,
 }
 
 /// The files of a worktree's own git directory that decide which repository and config git
 /// uses there; a worker that rewrote them could make Switchyard's own git run its config.
 const OWN_CONTROL_FILES: &[&str] = &["commondir", "gitdir", "config.worktree"];
-
-fn own_files(dir: Option<&Path>) -> Result<BTreeMap<PathBuf, Entry>, GitError> {
-    let mut files = BTreeMap::new();
-    if let Some(dir) = dir {
-        for name in OWN_CONTROL_FILES {
-            walk(dir, &dir.join(name), &mut files)?;
-        }
-    }
-    Ok(files)
-}
 
 fn sha(bytes: &[u8]) -> String {
     hex::encode(Sha256::digest(bytes))
@@ -100,47 +77,17 @@ fn io(context: String) -> impl FnOnce(std::io::Error) -> GitError {
     move |e| GitError::io(context, e)
 }
 
-/// Reads `path` (a file, symlink or directory) and, for a directory, everything under it.
-fn walk(root: &Path, path: &Path, out: &mut BTreeMap<PathBuf, Entry>) -> Result<(), GitError> {
-    let meta = match std::fs::symlink_metadata(path) {
-        Ok(meta) => meta,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(GitError::io(format!("reading {}", path.display()), e)),
-    };
-    let relative = path.strip_prefix(root).unwrap_or(path).to_path_buf();
-    if meta.file_type().is_symlink() {
-        let target = std::fs::read_link(path).map_err(io(format!("reading {}", path.display())))?;
-        out.insert(relative, Entry::Symlink(target));
-    } else if meta.is_dir() {
-        out.insert(relative, Entry::Dir);
-        let entries = std::fs::read_dir(path).map_err(io(format!("listing {}", path.display())))?;
-        for entry in entries {
-            let entry = entry.map_err(io(format!("listing {}", path.display())))?;
-            if out.len() >= MAX_FILES {
-                break;
-            }
-            walk(root, &entry.path(), out)?;
-        }
-    } else {
-        let bytes = std::fs::read(path).map_err(io(format!("reading {}", path.display())))?;
-        out.insert(
-            relative,
-            Entry::File {
-                sha256: sha(&bytes),
-                mode: meta.permissions().mode() & 0o7777,
-                bytes: (meta.len() <= MAX_KEPT).then_some(bytes),
-            },
-        );
-    }
-    Ok(())
+fn files(root: &Path, names: &[&str]) -> Result<FileSnapshot, GitError> {
+    FileSnapshot::take(root, names).map_err(io(format!("reading {}", root.display())))
 }
 
-fn git_dir_files(common_dir: &Path) -> Result<BTreeMap<PathBuf, Entry>, GitError> {
-    let mut files = BTreeMap::new();
-    for name in ["config", "hooks", "info", "config.worktree", "commondir"] {
-        walk(common_dir, &common_dir.join(name), &mut files)?;
-    }
-    Ok(files)
+fn as_changes(found: Vec<crate::files::FileChange>, area: Area, out: &mut Vec<RepoChange>) {
+    out.extend(found.into_iter().map(|change| RepoChange {
+        area,
+        what: change.path.to_string_lossy().into_owned(),
+        how: change.how,
+        restored: change.restored,
+    }));
 }
 
 async fn refs(repo: &Repo) -> Result<BTreeMap<String, String>, GitError> {
@@ -246,12 +193,10 @@ impl RepoSnapshot {
         let gitfile = worktree_gitfile(worktree);
         let own = own_gitdir(gitfile.as_ref(), repo.common_dir());
         Ok(RepoSnapshot {
-            common_dir: repo.common_dir().to_path_buf(),
             toplevel: repo.toplevel().to_path_buf(),
-            git_files: git_dir_files(repo.common_dir())?,
+            git_files: files(repo.common_dir(), GIT_DIR_FILES)?,
             refs: refs(repo).await?,
-            own_files: own_files(own.as_deref())?,
-            own_gitdir: own,
+            own_files: own.map(|dir| files(&dir, OWN_CONTROL_FILES)).transpose()?,
             gitfile,
             checkout: checkout(repo).await?,
         })
@@ -263,50 +208,18 @@ impl RepoSnapshot {
     /// When git or the git directory cannot be read.
     pub async fn compare(&self, repo: &Repo, restore: bool) -> Result<Vec<RepoChange>, GitError> {
         let mut changes = Vec::new();
-        let now = git_dir_files(&self.common_dir)?;
-        let as_strings = |m: &BTreeMap<PathBuf, Entry>| -> BTreeMap<String, Entry> {
-            m.iter()
-                .map(|(k, v)| (k.to_string_lossy().into_owned(), v.clone()))
-                .collect()
-        };
-        let (before, after) = (as_strings(&self.git_files), as_strings(&now));
-        let mut git_changes = Vec::new();
-        diff_maps(&before, &after, |what, how| {
-            git_changes.push((what.to_owned(), how));
-        });
-        // Deepest first, so a planted directory is emptied before it is removed.
-        git_changes.sort_by_key(|change| std::cmp::Reverse(change.0.len()));
-        for (relative, how) in git_changes {
-            let path = self.common_dir.join(&relative);
-            let restored = restore && self.put_back(&path, before.get(&relative));
-            changes.push(RepoChange {
-                area: Area::GitDir,
-                what: path.to_string_lossy().into_owned(),
-                how,
-                restored,
-            });
-        }
-        if let Some(own) = &self.own_gitdir {
-            let as_text = |m: &BTreeMap<PathBuf, Entry>| -> BTreeMap<String, Entry> {
-                m.iter()
-                    .map(|(k, v)| (k.to_string_lossy().into_owned(), v.clone()))
-                    .collect()
-            };
-            let (before, after) = (as_text(&self.own_files), as_text(&own_files(Some(own))?));
-            let mut found = Vec::new();
-            diff_maps(&before, &after, |what, how| {
-                found.push((what.to_owned(), how))
-            });
-            for (relative, how) in found {
-                let path = own.join(&relative);
-                let restored = restore && self.put_back(&path, before.get(&relative));
-                changes.push(RepoChange {
-                    area: Area::Gitfile,
-                    what: path.to_string_lossy().into_owned(),
-                    how,
-                    restored,
-                });
-            }
+        let read = |e: std::io::Error| GitError::io("reading the git directory", e);
+        as_changes(
+            self.git_files.compare(restore).map_err(read)?,
+            Area::GitDir,
+            &mut changes,
+        );
+        if let Some(own) = &self.own_files {
+            as_changes(
+                own.compare(restore).map_err(read)?,
+                Area::Gitfile,
+                &mut changes,
+            );
         }
         if let Some((path, bytes)) = &self.gitfile {
             let now = std::fs::read(path).ok();
@@ -343,34 +256,5 @@ impl RepoSnapshot {
             });
         });
         Ok(changes)
-    }
-
-    /// Puts `path` back to `entry` (`None`: it did not exist). Whether that worked.
-    fn put_back(&self, path: &Path, entry: Option<&Entry>) -> bool {
-        let remove = |path: &Path| match std::fs::symlink_metadata(path) {
-            Ok(meta) if meta.is_dir() => std::fs::remove_dir_all(path),
-            Ok(_) => std::fs::remove_file(path),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-            Err(e) => Err(e),
-        };
-        match entry {
-            None => remove(path).is_ok(),
-            Some(Entry::Dir) => std::fs::create_dir_all(path).is_ok(),
-            Some(Entry::Symlink(target)) => {
-                remove(path).is_ok() && std::os::unix::fs::symlink(target, path).is_ok()
-            }
-            Some(Entry::File { bytes: None, .. }) => false,
-            Some(Entry::File {
-                bytes: Some(bytes),
-                mode,
-                ..
-            }) => {
-                let is_file = std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file());
-                (is_file || remove(path).is_ok())
-                    && std::fs::write(path, bytes).is_ok()
-                    && std::fs::set_permissions(path, std::fs::Permissions::from_mode(*mode))
-                        .is_ok()
-            }
-        }
     }
 }
