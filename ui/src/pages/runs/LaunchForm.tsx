@@ -521,6 +521,17 @@ export function LaunchForm() {
             />
             Pause before integrating the run's branch (code swarms)
           </label>
+          <label className="check-row">
+            <input
+              type="checkbox"
+              id="run-allow-network"
+              checked={input.allowNetwork === true}
+              disabled={!code}
+              onChange={(e) => set({ allowNetwork: e.target.checked })}
+            />
+            Allow network for code nodes' workers and verification (otherwise an exec: worker and
+            verification have none, and an agent CLI reaches only its provider)
+          </label>
         </details>
 
         <datalist id="run-judge-models">

@@ -64,6 +64,7 @@ describe("launch form", () => {
         nodeTimeoutS: "600",
         judgeModel: "ignored",
         pauseBeforeIntegration: true,
+        allowNetwork: true,
       }),
     );
     expect(request).toMatchObject({
@@ -73,7 +74,10 @@ describe("launch form", () => {
       limits: { nodeTimeoutS: null, codeNodeTimeoutS: 600 },
       judge: null,
       pauseBeforeIntegration: true,
+      allowNetwork: true,
     });
+    // A text run has no worker to let out.
+    expect(runRequest(input({ mode: "single", allowNetwork: true })).allowNetwork).toBe(false);
   });
 
   it("sends a JSON schema with a text run only", () => {

@@ -29,6 +29,9 @@ export interface LaunchInput {
   judgeThreshold: string;
   pauseAfterPlan: boolean;
   pauseBeforeIntegration: boolean;
+  /** Code runs: workers and verification may reach the network (otherwise an `exec:` worker
+   * and verification have none, and an agent CLI reaches only its provider). */
+  allowNetwork: boolean;
   /** Text runs: a JSON Schema the result must match; empty: none. */
   schema: string;
 }
@@ -51,6 +54,7 @@ export const EMPTY_LAUNCH: LaunchInput = {
   judgeThreshold: "7",
   pauseAfterPlan: false,
   pauseBeforeIntegration: false,
+  allowNetwork: false,
   schema: "",
 };
 
@@ -140,6 +144,7 @@ export function runRequest(input: LaunchInput, edits: LaunchEdits = {}): RunRequ
     members: input.mode === "collective" ? whole(input.members) : null,
     pauseAfterPlan: input.pauseAfterPlan,
     pauseBeforeIntegration: code && input.pauseBeforeIntegration,
+    allowNetwork: code && input.allowNetwork === true,
     schema: !code && input.schema.trim() !== "" ? input.schema.trim() : null,
   };
 }
