@@ -153,6 +153,57 @@ async fn a_sandboxed_process_has_no_capabilities_even_when_started_by_root() {
     assert!(!Path::new("/switchyard-root-probe").exists());
 }
 
+/// Fields of `/proc/<pid>/stat` after the command: state, ppid, pgrp, session, tty_nr.
+fn stat_fields(pid: u32) -> Vec<i64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let after = stat.rfind(')').map_or("", |i| &stat[i + 2..]);
+    after
+        .split(' ')
+        .skip(1)
+        .take(4)
+        .filter_map(|f| f.parse().ok())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_sandbox_leads_its_own_session_and_group_without_a_terminal() {
+    let bwrap = bwrap().await;
+    let f = fixture();
+    let sandbox = Sandbox::new(bwrap, f.temp.clone())
+        .home(None)
+        .write(&f.worktree);
+    assert!(
+        sandbox.setsid.is_some(),
+        "setsid (util-linux) is expected on PATH"
+    );
+    let child = process::spawn(
+        ProcessSpec::new("sleep")
+            .arg("30")
+            .current_dir(&f.worktree)
+            .confine(sandbox),
+    )
+    .expect("spawn");
+    let pid = child.pid();
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    // `setsid` runs first, then execs bwrap under the same pid.
+    let fields = loop {
+        let fields = stat_fields(pid);
+        if fields.len() == 4 && fields[2] == i64::from(pid) {
+            break fields;
+        }
+        assert!(std::time::Instant::now() < deadline, "{fields:?}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    // [ppid, pgrp, session, tty_nr]: its own group (what the runner signals), its own session,
+    // and no controlling terminal to push keystrokes into.
+    assert_eq!(fields[1], i64::from(pid), "{fields:?}");
+    assert_eq!(fields[2], i64::from(pid), "{fields:?}");
+    assert_eq!(fields[3], 0, "{fields:?}");
+    child.cancel();
+    let exit = child.wait().await.expect("exit");
+    assert_ne!(exit.ended_by, process::EndedBy::Exited, "{exit:?}");
+}
+
 #[tokio::test]
 async fn no_network_means_not_even_the_hosts_loopback() {
     let bwrap = bwrap().await;

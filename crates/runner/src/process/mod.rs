@@ -416,15 +416,30 @@ pub fn spawn(spec: ProcessSpec) -> Result<OwnedChild, ProcessError> {
             };
             vars.insert("TMPDIR".into(), sandbox.temp.clone().into_os_string());
             let args = crate::sandbox::bwrap::arguments(sandbox, &resolved, &spec.call.args, &cwd);
-            (sandbox.bwrap.clone().into_os_string(), args)
+            match &sandbox.setsid {
+                // `setsid` (not a group leader here, so it does not fork) makes the process the
+                // leader of a new session and process group, pgid = its pid as below, and with
+                // no controlling terminal: a worker started from a terminal cannot push
+                // keystrokes into it (TIOCSTI). bubblewrap's own --new-session would instead
+                // move the sandbox out of the group the runner signals.
+                Some(setsid) => {
+                    let mut with = vec![sandbox.bwrap.clone().into_os_string()];
+                    with.extend(args);
+                    (setsid.clone().into_os_string(), with)
+                }
+                None => (sandbox.bwrap.clone().into_os_string(), args),
+            }
         }
     };
+    let new_session = spec.sandbox.as_ref().is_some_and(|s| s.setsid.is_some());
     let mut command = command(&program);
+    if !new_session {
+        command.process_group(0);
+    }
     command
         .args(&args)
         .env_clear()
         .envs(&vars)
-        .process_group(0)
         .kill_on_drop(true)
         .stdin(if spec.call.stdin.is_some() {
             Stdio::piped()

@@ -82,6 +82,9 @@ pub struct Sandbox {
     pub network: Network,
     /// The user's home, whose credential stores are hidden.
     pub home: Option<PathBuf>,
+    /// `setsid`, which starts the sandbox in a session of its own (no controlling terminal);
+    /// found on this process's `PATH` (util-linux ships it everywhere bubblewrap runs).
+    pub setsid: Option<PathBuf>,
 }
 
 impl Sandbox {
@@ -94,6 +97,7 @@ impl Sandbox {
             temp,
             network: Network::None,
             home: std::env::var_os("HOME").map(PathBuf::from),
+            setsid: find_on_path("setsid", std::env::var_os("PATH").as_ref()),
         }
     }
 
