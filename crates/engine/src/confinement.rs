@@ -23,7 +23,7 @@ use switchyard_core::confinement::{
 use switchyard_core::origin::Origin;
 use switchyard_core::worker::{WorkerCli, WorkerSpec};
 use switchyard_runner::files::FileSnapshot;
-use switchyard_runner::git::{Area, RepoChange};
+use switchyard_runner::git::{Area, RepoChange, Worktree};
 use switchyard_runner::sandbox::proxy::{EgressProxy, ProxyEvent, Target};
 use switchyard_runner::sandbox::{self, Network, Sandbox, Support};
 use tokio::sync::mpsc;
@@ -118,8 +118,7 @@ impl Engine {
         allow_network: bool,
         allow_write: &[String],
         scratch: &Path,
-        worktree: &Path,
-        common_dir: &Path,
+        worktree: &Worktree,
     ) -> Result<Jail, EngineError> {
         let mode = self.confinement_mode().await?;
         let support = sandbox::probe().await;
@@ -133,15 +132,15 @@ impl Engine {
             bwrap: support.usable_bwrap().map(Path::to_path_buf),
             temp,
             home: home.clone(),
-            common_dir: common_dir.to_path_buf(),
-            worktree: worktree.to_path_buf(),
+            common_dir: worktree.repo().common_dir().to_path_buf(),
+            worktree: worktree.path().to_path_buf(),
             state: Vec::new(),
             extra: allow_write
                 .iter()
                 .map(PathBuf::from)
                 .filter(|p| p.is_dir())
                 .collect(),
-            own_gitdir: own_gitdir(worktree, common_dir),
+            own_gitdir: worktree.own_gitdir(),
             network: Network::None,
             proxy: None,
             proxy_env: Vec::new(),
@@ -259,15 +258,6 @@ fn describe(support: &Support, allow: bool) -> ConfinementSupport {
         allow_unconfined: allow,
         detail,
     }
-}
-
-/// The worktree's own git directory, from its `.git` file, when it lies under the repository's
-/// `worktrees/`.
-fn own_gitdir(worktree: &Path, common_dir: &Path) -> Option<PathBuf> {
-    let text = std::fs::read_to_string(worktree.join(".git")).ok()?;
-    let dir = PathBuf::from(text.trim().strip_prefix("gitdir:")?.trim());
-    let dir = std::fs::canonicalize(dir).ok()?;
-    (dir.starts_with(common_dir.join("worktrees")) && dir.is_dir()).then_some(dir)
 }
 
 /// The CLI's state paths under `home`, created when missing so the CLI can use them (a

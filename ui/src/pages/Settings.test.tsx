@@ -110,7 +110,7 @@ vi.mock("../ipc", async (importOriginal) => {
       setAllowUnconfined: vi.fn(async (allowed: boolean) => ({
         ...unavailable,
         allowUnconfined: allowed,
-        mode: allowed ? "none" : "none",
+        mode: "none",
         detail: allowed ? "workers run UNCONFINED (allowed in Settings)" : unavailable.detail,
       })),
     },

@@ -275,18 +275,7 @@ impl Engine {
         self.advance_owned(id, AttemptState::Preparing, AttemptChanges::new(), None)
             .await?;
         let worktree = self.attempt_worktree(&row, true).await?;
-        let scratch = self.home().join("scratch").join(id);
-        let jail = self
-            .jail(
-                &spec,
-                request.allow_network,
-                &request.allow_write,
-                &scratch,
-                worktree.path(),
-                worktree.repo().common_dir(),
-            )
-            .await?;
-        let snapshot = RepoSnapshot::take(worktree.repo(), Some(&worktree)).await?;
+        let (jail, snapshot) = self.confine_attempt(&row, &worktree).await?;
         let started = now_ms();
         let report = serde_json::to_string(&jail.report()).map_err(internal("confinement"))?;
         self.advance_owned(
@@ -382,6 +371,30 @@ impl Engine {
             }
         }
         Ok(())
+    }
+
+    /// The confinement of attempt `row` working in `worktree`, and the repository as it is
+    /// before its worker (or, on recovery, its verification) runs.
+    pub(crate) async fn confine_attempt(
+        &self,
+        row: &AttemptRow,
+        worktree: &Worktree,
+    ) -> Result<(Jail, RepoSnapshot), EngineError> {
+        let request: AttemptRequest =
+            serde_json::from_str(&row.request_json).map_err(internal("stored request"))?;
+        let spec = parse_worker(&row.worker)?;
+        let scratch = self.home().join("scratch").join(&row.id);
+        let jail = self
+            .jail(
+                &spec,
+                request.allow_network,
+                &request.allow_write,
+                &scratch,
+                worktree,
+            )
+            .await?;
+        let snapshot = RepoSnapshot::take(worktree.repo(), Some(worktree)).await?;
+        Ok((jail, snapshot))
     }
 
     /// The worktree of `row`: created at its base for a first attempt (when `create`),

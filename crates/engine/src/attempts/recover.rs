@@ -17,7 +17,6 @@ use super::detach::Launch;
 use super::pipeline::Confined;
 use super::record::{code_name, now_ms, summary};
 use crate::{Engine, EngineError};
-use switchyard_runner::git::RepoSnapshot;
 
 impl Engine {
     /// Recovers interrupted attempt `id` under this engine's lease. If its worker ran: re-
@@ -193,22 +192,8 @@ impl Engine {
         let worktree = self.attempt_worktree(&row, false).await?;
         // The worker ran before the interruption; its confinement cannot be re-checked, but the
         // verification runs confined again and what it changes outside the worktree is caught.
-        let request: switchyard_core::attempt::AttemptRequest =
-            serde_json::from_str(&row.request_json)
-                .map_err(|e| EngineError::Internal(format!("stored request: {e}")))?;
-        let spec = super::start::parse_worker(&row.worker)?;
+        let (jail, snapshot) = self.confine_attempt(&row, &worktree).await?;
         let scratch = self.home().join("scratch").join(id);
-        let jail = self
-            .jail(
-                &spec,
-                request.allow_network,
-                &request.allow_write,
-                &scratch,
-                worktree.path(),
-                worktree.repo().common_dir(),
-            )
-            .await?;
-        let snapshot = RepoSnapshot::take(worktree.repo(), Some(&worktree)).await?;
         let confined = Confined {
             jail: &jail,
             snapshot: &snapshot,

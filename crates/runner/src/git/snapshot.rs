@@ -159,14 +159,6 @@ fn worktree_gitfile(worktree: Option<&Worktree>) -> Option<(PathBuf, Vec<u8>)> {
     Some((path, bytes))
 }
 
-/// The worktree's own git directory named by its `.git` file, inside `common_dir/worktrees`.
-fn own_gitdir(gitfile: Option<&(PathBuf, Vec<u8>)>, common_dir: &Path) -> Option<PathBuf> {
-    let (_, bytes) = gitfile?;
-    let text = String::from_utf8_lossy(bytes);
-    let dir = std::fs::canonicalize(text.trim().strip_prefix("gitdir:")?.trim()).ok()?;
-    dir.starts_with(common_dir.join("worktrees")).then_some(dir)
-}
-
 fn diff_maps<V: PartialEq>(
     before: &BTreeMap<String, V>,
     after: &BTreeMap<String, V>,
@@ -191,7 +183,7 @@ impl RepoSnapshot {
     /// When git or the git directory cannot be read.
     pub async fn take(repo: &Repo, worktree: Option<&Worktree>) -> Result<Self, GitError> {
         let gitfile = worktree_gitfile(worktree);
-        let own = own_gitdir(gitfile.as_ref(), repo.common_dir());
+        let own = worktree.and_then(Worktree::own_gitdir);
         Ok(RepoSnapshot {
             toplevel: repo.toplevel().to_path_buf(),
             git_files: files(repo.common_dir(), GIT_DIR_FILES)?,

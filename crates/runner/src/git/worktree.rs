@@ -171,6 +171,14 @@ impl Worktree {
         &self.path
     }
 
+    /// The worktree's own entry in the repository's git directory (`worktrees/<name>`, holding
+    /// its index and `HEAD`), as its `.git` file names it, when it lies there.
+    pub fn own_gitdir(&self) -> Option<PathBuf> {
+        let text = std::fs::read_to_string(self.path.join(".git")).ok()?;
+        let dir = std::fs::canonicalize(text.trim().strip_prefix("gitdir:")?.trim()).ok()?;
+        (dir.starts_with(self.repo.common_dir().join("worktrees")) && dir.is_dir()).then_some(dir)
+    }
+
     /// The branch, `switchyard/<attempt>`.
     pub fn branch(&self) -> &str {
         &self.branch
