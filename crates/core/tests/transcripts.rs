@@ -82,7 +82,7 @@ fn normalized(event: WorkerEvent) -> WorkerEvent {
 
 /// Every event of a transcript plus what `finish` adds, with the raw lines kept apart.
 fn replay(cli: WorkerCli, text: &str, exit: i32) -> (Vec<WorkerEvent>, Vec<String>) {
-    let mut parser = parser(&WorkerSpec::Cli { cli }).expect("a CLI has a parser");
+    let mut parser = parser(&WorkerSpec::Cli { cli, model: None }).expect("a CLI has a parser");
     let mut events: Vec<WorkerEvent> = text.lines().flat_map(|l| parser.parse_line(l)).collect();
     events.extend(parser.finish(Some(exit)));
     let mut raw = Vec::new();
@@ -493,7 +493,7 @@ fn the_fakes_accept_each_adapters_exact_invocation_and_edit_for_real() {
             worktree: scratch.0.join("repo"),
             scratch_dir: scratch.0.join("scratch"),
         };
-        let spec = WorkerSpec::Cli { cli };
+        let spec = WorkerSpec::Cli { cli, model: None };
         let inv = invocation(&spec, &task).expect("invocation");
         for (file, contents) in &inv.files {
             std::fs::write(file, contents).expect("message file");

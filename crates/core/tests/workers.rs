@@ -17,7 +17,7 @@ fn fixture(name: &str) -> String {
 }
 
 fn cli(cli: WorkerCli) -> WorkerSpec {
-    WorkerSpec::Cli { cli }
+    WorkerSpec::Cli { cli, model: None }
 }
 
 fn parser_for(spec: &WorkerSpec) -> Box<dyn TranscriptParser> {

@@ -157,7 +157,7 @@ impl Engine {
             denial_rx: Mutex::new(denial_rx),
             allow_network,
         };
-        if let (WorkerSpec::Cli { cli }, Some(home)) = (spec, &home) {
+        if let (WorkerSpec::Cli { cli, .. }, Some(home)) = (spec, &home) {
             jail.home_guard = match FileSnapshot::take(home, cli.guarded_config()) {
                 Ok(snapshot) => Some(snapshot),
                 Err(error) => {
@@ -177,7 +177,7 @@ impl Engine {
             WorkerSpec::Model { .. } => jail.set_network(Network::None, Vec::new()),
             WorkerSpec::Exec { .. } if allow_network => jail.set_network(Network::Open, Vec::new()),
             WorkerSpec::Exec { .. } => jail.set_network(Network::None, Vec::new()),
-            WorkerSpec::Cli { cli } => {
+            WorkerSpec::Cli { cli, .. } => {
                 if let Some(home) = &home {
                     jail.state = state_paths(*cli, home);
                 }

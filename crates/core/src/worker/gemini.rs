@@ -60,6 +60,52 @@ pub struct GeminiParser {
     final_seen: Option<bool>,
     failed: bool,
     text: String,
+    /// The model that spent the most tokens, from `result.stats.models`.
+    model: Option<String>,
+}
+
+/// Tokens a `stats.models` entry spent, whichever way this version counts them.
+fn model_tokens(entry: &Value) -> u64 {
+    let tokens = entry.get("tokens").unwrap_or(entry);
+    ["total", "total_tokens", "totalTokens"]
+        .iter()
+        .find_map(|k| tokens.get(*k).and_then(Value::as_u64))
+        .unwrap_or_else(|| {
+            [
+                "input_tokens",
+                "output_tokens",
+                "prompt",
+                "candidates",
+                "input",
+                "output",
+            ]
+            .iter()
+            .filter_map(|k| tokens.get(*k).and_then(Value::as_u64))
+            .sum()
+        })
+}
+
+/// The model in `stats.models` (an object keyed by model, or a list of entries naming it)
+/// that spent the most tokens.
+fn dominant_model(models: &Value) -> Option<String> {
+    let entries: Vec<(String, u64)> = match models {
+        Value::Object(map) => map
+            .iter()
+            .map(|(name, entry)| (name.clone(), model_tokens(entry)))
+            .collect(),
+        Value::Array(list) => list
+            .iter()
+            .filter_map(|entry| {
+                first_str(entry, &["model", "name"]).map(|n| (n.to_owned(), model_tokens(entry)))
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    entries
+        .into_iter()
+        .filter(|(name, _)| !name.is_empty())
+        .max_by_key(|(_, tokens)| *tokens)
+        .map(|(name, _)| name)
 }
 
 fn action(name: &str, params: &Value) -> ToolAction {
@@ -170,6 +216,9 @@ impl TranscriptParser for GeminiParser {
             }
             Some("result") => {
                 let mut events = Vec::new();
+                if let Some(models) = value.get("stats").and_then(|s| s.get("models")) {
+                    self.model = dominant_model(models);
+                }
                 if let Some(stats) = value.get("stats") {
                     events.push(WorkerEvent::Usage(Usage {
                         input: u32_at(stats, "input_tokens"),
@@ -217,5 +266,37 @@ impl TranscriptParser for GeminiParser {
             summary,
         ));
         events
+    }
+
+    fn model(&self) -> Option<String> {
+        self.model.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_model_that_spent_the_most_tokens_prices_the_run() {
+        let mut parser = GeminiParser::default();
+        parser.parse_line(r#"{"type":"init","session_id":"s","model":"auto"}"#);
+        let result = json!({"type": "result", "status": "success", "stats": {
+            "input_tokens": 120, "output_tokens": 30,
+            "models": {
+                "gemini-2.5-flash-lite": {"total_tokens": 20, "input_tokens": 15, "output_tokens": 5},
+                "gemini-2.5-flash": {"total_tokens": 130, "input_tokens": 105, "output_tokens": 25}
+            }
+        }});
+        parser.parse_line(&result.to_string());
+        assert_eq!(parser.model().as_deref(), Some("gemini-2.5-flash"));
+        assert_eq!(
+            dominant_model(
+                &json!([{"model": "a", "tokens": {"total": 3}}, {"model": "b", "tokens": {"total": 9}}])
+            ),
+            Some("b".to_owned())
+        );
+        assert_eq!(dominant_model(&json!({})), None);
     }
 }

@@ -156,32 +156,96 @@ impl WorkerCli {
         }
     }
 
+    /// Catalog ids the model `model`, as this CLI names it, may have: the vendor's prefix for
+    /// CLIs with a built-in provider (`claude-sonnet-4-5` → `anthropic/claude-sonnet-4.5`),
+    /// the `provider/model` as given for the others, without an `openrouter/` hop.
+    pub fn catalog_ids(self, model: &str) -> Vec<String> {
+        let vendor = match self {
+            WorkerCli::Claude => Some("anthropic"),
+            WorkerCli::Codex => Some("openai"),
+            WorkerCli::Gemini => Some("google"),
+            WorkerCli::OpenCode | WorkerCli::Aider => None,
+        };
+        let mut ids = Vec::new();
+        let mut push = |id: String| {
+            if !ids.contains(&id) {
+                ids.push(id);
+            }
+        };
+        match vendor {
+            Some(vendor) => {
+                push(format!("{vendor}/{model}"));
+                push(format!("{vendor}/{}", dotted_version(model)));
+            }
+            None => {
+                push(model.to_owned());
+                if let Some(rest) = model.strip_prefix("openrouter/") {
+                    push(rest.to_owned());
+                }
+                push(dotted_version(model));
+            }
+        }
+        ids
+    }
+
     fn from_program(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|cli| cli.program() == name)
     }
 }
 
-/// Who does an attempt: `model:<id>` (the built-in model worker), a CLI by name, or
-/// `exec:<command>`.
+/// `claude-sonnet-4-5` → `claude-sonnet-4.5`: vendors write a version's dot as a dash in
+/// their API names; the catalog keeps the dot.
+fn dotted_version(model: &str) -> String {
+    let bytes = model.as_bytes();
+    let mut out = String::with_capacity(model.len());
+    for (i, c) in model.char_indices() {
+        let digit_around =
+            |j: Option<usize>| j.and_then(|j| bytes.get(j)).is_some_and(u8::is_ascii_digit);
+        // Only a single-digit minor version after a digit: a date suffix (`-20250929`) stays.
+        let minor_single = digit_around(Some(i + 1)) && !digit_around(Some(i + 2));
+        if c == '-' && digit_around(i.checked_sub(1)) && minor_single {
+            out.push('.');
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Who does an attempt: `model:<id>` (the built-in model worker), a CLI by name with the
+/// model Switchyard routes it to (`claude:sonnet`, `opencode:deepseek/deepseek-chat`) or
+/// without one (the CLI's own default), or `exec:<command>`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
 #[serde(tag = "type", rename_all = "camelCase")]
 pub enum WorkerSpec {
-    Model { id: String },
-    Cli { cli: WorkerCli },
-    Exec { command: String },
+    Model {
+        id: String,
+    },
+    Cli {
+        cli: WorkerCli,
+        /// The model the CLI is told to use, in the CLI's own naming; `None`: its default.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        model: Option<String>,
+    },
+    Exec {
+        command: String,
+    },
 }
 
 /// Why a worker name was not understood.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum WorkerSpecError {
-    #[error("unknown worker {0:?}: use model:<id>, claude, codex, gemini, opencode, aider or exec:<command>")]
+    #[error("unknown worker {0:?}: use model:<id>, claude[:<model>], codex[:<model>], gemini[:<model>], opencode[:<provider/model>], aider[:<model>] or exec:<command>")]
     Unknown(String),
     #[error("{0} needs a value after the colon")]
     Empty(&'static str),
+    #[error("{0:?}: the model after the CLI's name must be one word, without spaces")]
+    BadModel(String),
 }
 
 impl WorkerSpec {
-    /// Parses `model:ID`, `claude`, `codex`, `gemini`, `opencode`, `aider` or `exec:CMD`.
+    /// Parses `model:ID`, `claude`, `codex`, `gemini`, `opencode`, `aider` (each optionally
+    /// followed by `:<model>`) or `exec:CMD`.
     ///
     /// # Errors
     /// [`WorkerSpecError`] for anything else, or an empty id / command.
@@ -202,9 +266,37 @@ impl WorkerSpec {
                 command: command.to_owned(),
             });
         }
-        WorkerCli::from_program(text)
-            .map(|cli| WorkerSpec::Cli { cli })
-            .ok_or_else(|| WorkerSpecError::Unknown(text.to_owned()))
+        let (name, model) = match text.split_once(':') {
+            Some((name, model)) => (name, Some(model.trim())),
+            None => (text, None),
+        };
+        let cli = WorkerCli::from_program(name)
+            .ok_or_else(|| WorkerSpecError::Unknown(text.to_owned()))?;
+        if model.is_some_and(|m| m.is_empty() || m.contains(char::is_whitespace)) {
+            return Err(WorkerSpecError::BadModel(text.to_owned()));
+        }
+        Ok(WorkerSpec::Cli {
+            cli,
+            model: model.map(str::to_owned),
+        })
+    }
+
+    /// The CLI this spec runs, if it is a CLI worker.
+    pub fn cli(&self) -> Option<WorkerCli> {
+        match self {
+            WorkerSpec::Cli { cli, .. } => Some(*cli),
+            _ => None,
+        }
+    }
+
+    /// The model this worker calls as far as Switchyard chose it: the model worker's id or
+    /// the model a CLI was routed to.
+    pub fn routed_model(&self) -> Option<&str> {
+        match self {
+            WorkerSpec::Model { id } => Some(id),
+            WorkerSpec::Cli { model, .. } => model.as_deref(),
+            WorkerSpec::Exec { .. } => None,
+        }
     }
 }
 
@@ -212,7 +304,11 @@ impl fmt::Display for WorkerSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             WorkerSpec::Model { id } => write!(f, "model:{id}"),
-            WorkerSpec::Cli { cli } => f.write_str(cli.program()),
+            WorkerSpec::Cli { cli, model: None } => f.write_str(cli.program()),
+            WorkerSpec::Cli {
+                cli,
+                model: Some(model),
+            } => write!(f, "{}:{model}", cli.program()),
             WorkerSpec::Exec { command } => write!(f, "exec:{command}"),
         }
     }
@@ -282,7 +378,7 @@ pub fn invocation(spec: &WorkerSpec, task: &WorkerTask) -> Result<Invocation, In
     }
     match spec {
         WorkerSpec::Model { .. } => Err(InvocationError::NotACommand),
-        WorkerSpec::Cli { cli } => match cli {
+        WorkerSpec::Cli { cli, .. } => match cli {
             WorkerCli::Claude => Ok(claude::invocation(task)),
             WorkerCli::Codex => Ok(codex::invocation(task)),
             WorkerCli::Gemini => gemini::invocation(task),
@@ -304,13 +400,19 @@ pub trait TranscriptParser: Send {
     /// [`WorkerEvent::Final`] if the output did not carry one, and flags an exit code that
     /// contradicts a reported success.
     fn finish(&mut self, exit_code: Option<i32>) -> Vec<WorkerEvent>;
+
+    /// The model that did the work when the output names it only at the end (Gemini's
+    /// `result.stats.models`, after an `init` that said `auto`); it prices the tokens.
+    fn model(&self) -> Option<String> {
+        None
+    }
 }
 
 /// The parser for `spec`'s output; `None` for the model worker (it emits events directly).
 pub fn parser(spec: &WorkerSpec) -> Option<Box<dyn TranscriptParser>> {
     match spec {
         WorkerSpec::Model { .. } => None,
-        WorkerSpec::Cli { cli } => Some(match cli {
+        WorkerSpec::Cli { cli, .. } => Some(match cli {
             WorkerCli::Claude => Box::new(claude::ClaudeParser::default()),
             WorkerCli::Codex => Box::new(codex::CodexParser::default()),
             WorkerCli::Gemini => Box::new(gemini::GeminiParser::default()),
@@ -388,6 +490,9 @@ mod tests {
             "model:openrouter:qwen/qwen3-coder",
             "claude",
             "opencode",
+            "opencode:deepseek/deepseek-chat",
+            "claude:sonnet",
+            "aider:openrouter/qwen/qwen3-coder",
             "exec:make fix",
         ] {
             let spec = WorkerSpec::parse(text).expect(text);
@@ -396,9 +501,22 @@ mod tests {
         assert_eq!(
             WorkerSpec::parse("codex"),
             Ok(WorkerSpec::Cli {
-                cli: WorkerCli::Codex
+                cli: WorkerCli::Codex,
+                model: None
             })
         );
+        assert_eq!(
+            WorkerSpec::parse("codex:gpt-5-mini").map(|s| s.routed_model().map(str::to_owned)),
+            Ok(Some("gpt-5-mini".to_owned()))
+        );
+        assert!(matches!(
+            WorkerSpec::parse("claude:"),
+            Err(WorkerSpecError::BadModel(_))
+        ));
+        assert!(matches!(
+            WorkerSpec::parse("cursor:gpt-5"),
+            Err(WorkerSpecError::Unknown(_))
+        ));
         assert!(matches!(
             WorkerSpec::parse("cursor"),
             Err(WorkerSpecError::Unknown(_))
@@ -414,6 +532,29 @@ mod tests {
     }
 
     #[test]
+    fn cli_models_name_their_catalog_ids() {
+        assert_eq!(
+            WorkerCli::Claude.catalog_ids("claude-sonnet-4-5"),
+            vec!["anthropic/claude-sonnet-4-5", "anthropic/claude-sonnet-4.5"]
+        );
+        assert_eq!(
+            WorkerCli::Claude.catalog_ids("claude-haiku-4-5-20251001"),
+            vec![
+                "anthropic/claude-haiku-4-5-20251001",
+                "anthropic/claude-haiku-4.5-20251001"
+            ]
+        );
+        assert_eq!(
+            WorkerCli::Codex.catalog_ids("gpt-5-mini"),
+            vec!["openai/gpt-5-mini"]
+        );
+        assert_eq!(
+            WorkerCli::OpenCode.catalog_ids("openrouter/qwen/qwen3-coder"),
+            vec!["openrouter/qwen/qwen3-coder", "qwen/qwen3-coder"]
+        );
+    }
+
+    #[test]
     fn the_model_worker_and_an_empty_task_have_no_invocation() {
         let task = WorkerTask {
             prompt: "  ".into(),
@@ -424,6 +565,7 @@ mod tests {
         };
         let claude = WorkerSpec::Cli {
             cli: WorkerCli::Claude,
+            model: None,
         };
         assert_eq!(
             invocation(&claude, &task),

@@ -146,7 +146,10 @@ impl TranscriptParser for OpenCodeParser {
                 if let Some(cost) = part.get("cost").and_then(Value::as_f64) {
                     self.cost += cost;
                 }
-                self.usage.cost_usd = Some(self.cost);
+                // OpenCode reports exactly 0 for a model it has no price for: tokens spent
+                // at no cost is "unknown" (Switchyard estimates it from the catalog), not free.
+                let spent = self.usage.input > 0 || self.usage.output > 0;
+                self.usage.cost_usd = (self.cost > 0.0 || !spent).then_some(self.cost);
                 vec![WorkerEvent::Usage(self.usage)]
             }
             Some("error") => {

@@ -148,9 +148,14 @@ impl Engine {
                 state.model.clone(),
             )
         };
+        // The model the CLI's events name, else the one Switchyard routed it to (Codex's
+        // events name none; Gemini's `init` says `auto`).
+        let model = model
+            .filter(|m| m != "auto")
+            .or_else(|| spec.routed_model().map(str::to_owned));
         let usage = match (usage, model) {
             (Some(usage), Some(model)) if usage.cost_usd.is_none() => {
-                match self.catalog_pricing(&model).await.and_then(price_of) {
+                match self.worker_price(spec, &model).await {
                     Some(price) => Some(usage.with_estimated_cost(price)),
                     None => Some(usage),
                 }
@@ -169,6 +174,21 @@ impl Engine {
             usage,
             version,
         }
+    }
+
+    /// The catalog's price of `model` as `spec` names it (a CLI's own model names are looked
+    /// up under its vendor's catalog ids).
+    async fn worker_price(&self, spec: &WorkerSpec, model: &str) -> Option<TokenPrice> {
+        let mut ids = vec![model.to_owned()];
+        if let Some(cli) = spec.cli() {
+            ids.extend(cli.catalog_ids(model));
+        }
+        for id in ids {
+            if let Some(price) = self.catalog_pricing(&id).await.and_then(price_of) {
+                return Some(price);
+            }
+        }
+        None
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -257,14 +277,14 @@ impl Engine {
             .map_err(|e| failed(format!("creating {}: {e}", scratch.display())))?;
         let task = WorkerTask {
             prompt: prompt.to_owned(),
-            model: None,
+            model: spec.routed_model().map(str::to_owned),
             max_turns: None,
             worktree: worktree.to_path_buf(),
             scratch_dir: scratch.to_path_buf(),
         };
         let inv = invocation(spec, &task).map_err(|e| failed(e.to_string()))?;
         let (program, path_env, version) = match spec {
-            WorkerSpec::Cli { cli } => {
+            WorkerSpec::Cli { cli, .. } => {
                 let (binary, path_env) = self.resolve_cli(*cli).await?;
                 let version = cli_version(*cli, &binary, path_env.as_deref()).await;
                 (binary.into_os_string(), path_env, version)
@@ -278,7 +298,7 @@ impl Engine {
         let mut env = inv.env;
         // A CLI's built-in provider pointed elsewhere in Switchyard (a proxy, a local server)
         // is passed on, so the CLI calls where its key is bound and the sandbox lets it.
-        if let WorkerSpec::Cli { cli } = spec {
+        if let WorkerSpec::Cli { cli, .. } = spec {
             if let (Some(provider), Some(var)) = (cli.builtin_provider(), cli.base_url_env()) {
                 if let Ok(provider) = self.provider(provider).await {
                     let moved = provider.origin().ok() != provider.default_origin();

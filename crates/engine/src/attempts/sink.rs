@@ -192,6 +192,9 @@ impl TapState {
         for event in parser.finish(exit_code) {
             sink.push(event, 0);
         }
+        if let Some(model) = parser.model() {
+            sink.lock().model = Some(model);
+        }
     }
 }
 
