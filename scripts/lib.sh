@@ -89,6 +89,27 @@ ensure_node() {
   fi
 }
 
+# The real agent CLIs the worker tests drive, pinned (npm packages into a prefix outside the
+# clone, keyed by the pins so a change installs afresh). Tests find them through
+# SWITCHYARD_AGENT_CLIS (a bin folder); with SWITCHYARD_REQUIRE_AGENT_CLIS set a missing one
+# fails its test instead of skipping it.
+AGENT_CLI_PACKAGES=(
+  @anthropic-ai/claude-code@2.1.197
+)
+ensure_agent_clis() {
+  local pins dir
+  pins="$(printf '%s\n' "${AGENT_CLI_PACKAGES[@]}" | sha256sum | cut -c1-16)"
+  dir="$HOME/.cache/switchyard/agent-clis/$pins"
+  if [ ! -f "$dir/.installed" ]; then
+    step "installing the agent CLIs: ${AGENT_CLI_PACKAGES[*]}"
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    npm install -g --prefix "$dir" --no-audit --no-fund "${AGENT_CLI_PACKAGES[@]}"
+    touch "$dir/.installed"
+  fi
+  export SWITCHYARD_AGENT_CLIS="$dir/bin"
+}
+
 ensure_tauri_driver() {
   if ! tauri-driver --help >/dev/null 2>&1; then
     step "installing tauri-driver $TAURI_DRIVER_VERSION"

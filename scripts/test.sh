@@ -9,6 +9,7 @@ ensure_apt
 ensure_rust
 ensure_node
 ensure_tauri_driver
+ensure_agent_clis
 
 step "cargo fmt --check"
 cargo fmt --all -- --check
@@ -26,7 +27,7 @@ step "the keychain session starts only once the Secret Service answers"
 
 step "Rust tests and end-to-end tests (D-Bus + keychain + Xvfb)"
 cargo test --workspace --locked --no-run
-with_session env SWITCHYARD_E2E=1 SWITCHYARD_REQUIRE_KEYCHAIN=1 SWITCHYARD_NO_BACKGROUND_REFRESH=1 xvfb-run -a -s "-screen 0 1280x800x24" \
+with_session env SWITCHYARD_E2E=1 SWITCHYARD_REQUIRE_KEYCHAIN=1 SWITCHYARD_REQUIRE_AGENT_CLIS=1 SWITCHYARD_NO_BACKGROUND_REFRESH=1 xvfb-run -a -s "-screen 0 1280x800x24" \
   cargo test --workspace --locked --no-fail-fast -- --test-threads=2
 
 step "a second launch rebuilds nothing"

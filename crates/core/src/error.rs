@@ -51,6 +51,15 @@ pub enum ErrorCode {
     Changed,
     /// A worker could not start or failed (missing binary, non-zero exit, crash).
     WorkerFailed,
+    /// The worker's provider refused its key (HTTP 401/403, an invalid or missing API key);
+    /// the message is the CLI's own.
+    ProviderAuth,
+    /// The worker could not reach its provider (connection refused, DNS, TLS, a proxy that
+    /// refused the origin); the message is the CLI's own.
+    ProviderUnreachable,
+    /// The worker CLI is not set up to run here (an untrusted folder, an auth method it does
+    /// not accept, a model it does not know); the message is the CLI's own and the fix.
+    WorkerMisconfigured,
     /// No sandbox can confine workers on this machine (bubblewrap missing or unusable) and
     /// unconfined workers are not allowed (Settings → Workers); nothing was started.
     ConfinementUnavailable,

@@ -1704,6 +1704,21 @@ export type ErrorCode =
 /**  A worker could not start or failed (missing binary, non-zero exit, crash). */
 "workerFailed" | 
 /**
+ *  The worker's provider refused its key (HTTP 401/403, an invalid or missing API key);
+ *  the message is the CLI's own.
+ */
+"providerAuth" | 
+/**
+ *  The worker could not reach its provider (connection refused, DNS, TLS, a proxy that
+ *  refused the origin); the message is the CLI's own.
+ */
+"providerUnreachable" | 
+/**
+ *  The worker CLI is not set up to run here (an untrusted folder, an auth method it does
+ *  not accept, a model it does not know); the message is the CLI's own and the fix.
+ */
+"workerMisconfigured" | 
+/**
  *  No sandbox can confine workers on this machine (bubblewrap missing or unusable) and
  *  unconfined workers are not allowed (Settings → Workers); nothing was started.
  */

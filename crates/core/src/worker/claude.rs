@@ -25,6 +25,18 @@ pub const READ_TOOLS: &str = "Read,Glob,Grep,LS";
 /// Tools a worker must not use at all: a shell, the web, sub-agents.
 pub const DISALLOWED_TOOLS: &str = "Bash,WebFetch,WebSearch,Agent,Task";
 
+/// What Claude Code is told through its environment: no telemetry, error reports or update
+/// checks (under confinement only the provider is reachable, and they are not the user's
+/// task), and at most four retries of a failed API call (its default of ten, with backoff,
+/// keeps an unreachable provider's attempt alive for minutes).
+pub const ENV: &[(&str, &str)] = &[
+    ("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1"),
+    ("DISABLE_TELEMETRY", "1"),
+    ("DISABLE_AUTOUPDATER", "1"),
+    ("DISABLE_ERROR_REPORTING", "1"),
+    ("CLAUDE_CODE_MAX_RETRIES", "4"),
+];
+
 /// `claude -p --output-format stream-json --verbose --permission-mode acceptEdits
 /// --allowedTools Read,Glob,Grep,LS,Edit(//<worktree>/**) --disallowedTools <shell, web,
 /// sub-agents> [--model M] [--max-turns N]`, prompt on stdin.
@@ -57,7 +69,10 @@ pub fn invocation(task: &WorkerTask) -> Invocation {
         program: "claude".into(),
         args,
         stdin: Some(task.prompt.clone()),
-        env: Vec::new(),
+        env: ENV
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect(),
         key_env: vec!["ANTHROPIC_API_KEY".into()],
         cwd: task.worktree.clone(),
         files: Vec::new(),
@@ -181,9 +196,14 @@ impl ClaudeParser {
         let ok = subtype == "success" && !is_error;
         let text = str_at(value, "result").map(str::to_owned);
         if !ok {
+            let status = value.get("api_error_status").and_then(Value::as_u64);
             let message = text
                 .clone()
                 .filter(|t| !t.trim().is_empty())
+                .map(|t| match status {
+                    Some(status) => format!("{t} (API status {status})"),
+                    None => t,
+                })
                 .or_else(|| {
                     value
                         .get("errors")
@@ -214,6 +234,21 @@ impl TranscriptParser for ClaudeParser {
                     model: str_at(&value, "model").map(str::to_owned),
                 }]
             }
+            // A failed API call Claude Code is about to retry. A refused key is reported at
+            // once (the engine stops the worker on it rather than wait out ten retries).
+            Some("system") if str_at(&value, "subtype") == Some("api_retry") => {
+                let status = value.get("error_status").and_then(Value::as_u64);
+                let error = str_at(&value, "error").unwrap_or("unknown error");
+                let attempt = value.get("attempt").and_then(Value::as_u64).unwrap_or(0);
+                let max = value
+                    .get("max_retries")
+                    .and_then(Value::as_u64)
+                    .unwrap_or(0);
+                let status = status.map(|s| format!(" {s}")).unwrap_or_default();
+                vec![WorkerEvent::Error {
+                    message: format!("API error{status}: {error} (retry {attempt} of {max})"),
+                }]
+            }
             Some("assistant") => match value.get("message") {
                 Some(message) => self.assistant(message),
                 None => raw(line),
@@ -229,5 +264,44 @@ impl TranscriptParser for ClaudeParser {
 
     fn finish(&mut self, exit_code: Option<i32>) -> Vec<WorkerEvent> {
         finish_events(self.final_seen, false, exit_code, self.last_text.take())
+    }
+}
+
+#[cfg(test)]
+mod retry_tests {
+    use super::*;
+    use crate::error::ErrorCode;
+    use crate::worker::failure::classify;
+
+    /// Lines as Claude Code 2.1.197 printed them against a server answering 401, then with
+    /// retries capped (`CLAUDE_CODE_MAX_RETRIES=0`).
+    const RETRY_401: &str = r#"{"type":"system","subtype":"api_retry","attempt":1,"max_retries":10,"retry_delay_ms":516.4457960758588,"error_status":401,"error":"authentication_failed","session_id":"6f3ea138-7da0-4b9d-a492-3835d52fc505","uuid":"36a23e90-4921-4331-aa91-b6100d49adc5"}"#;
+    const RESULT_401: &str = r#"{"type":"result","subtype":"success","is_error":true,"api_error_status":401,"duration_ms":233,"duration_api_ms":0,"num_turns":1,"result":"Invalid API key · Fix external API key","stop_reason":"stop_sequence","session_id":"04977895-250a-4267-9e3c-ee2b5507b204","total_cost_usd":0,"usage":{"input_tokens":0,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":0}}"#;
+
+    fn error_of(line: &str) -> String {
+        ClaudeParser::default()
+            .parse_line(line)
+            .into_iter()
+            .find_map(|e| match e {
+                WorkerEvent::Error { message } => Some(message),
+                _ => None,
+            })
+            .expect("an error event")
+    }
+
+    #[test]
+    fn a_refused_key_is_an_auth_error_at_its_first_retry_and_in_the_result() {
+        let retry = error_of(RETRY_401);
+        assert_eq!(
+            retry,
+            "API error 401: authentication_failed (retry 1 of 10)"
+        );
+        assert_eq!(classify(&retry, None), ErrorCode::ProviderAuth);
+        let result = error_of(RESULT_401);
+        assert_eq!(
+            result,
+            "Invalid API key · Fix external API key (API status 401)"
+        );
+        assert_eq!(classify(&result, None), ErrorCode::ProviderAuth);
     }
 }

@@ -16,6 +16,7 @@ pub mod claude;
 pub mod codex;
 mod event;
 pub mod exec;
+pub mod failure;
 pub mod gemini;
 mod json;
 pub mod model;

@@ -94,6 +94,37 @@ fn provider_for_env(name: &str) -> Option<&'static str> {
     .find(|provider| provider_key_env(provider) == Some(name))
 }
 
+/// A failed CLI worker's end with the CLI's own cause as its message and the cause's domain
+/// code (`providerAuth`, `providerUnreachable`, `workerMisconfigured`), the exit kept after
+/// it; an end that already carries a specific code or cause is kept.
+fn explained(end: WorkerEnd, cause: Option<(ErrorCode, String)>) -> WorkerEnd {
+    match (end, cause) {
+        (
+            WorkerEnd::Failed {
+                code: ErrorCode::WorkerFailed,
+                message,
+            },
+            Some((code, cause)),
+        ) => {
+            let message = if message.contains(&cause) {
+                message
+            } else if is_exit_report(&message) {
+                format!("{cause} ({})", message.trim_start_matches("the "))
+            } else {
+                cause
+            };
+            WorkerEnd::Failed { code, message }
+        }
+        (end, _) => end,
+    }
+}
+
+/// Whether `message` is only Switchyard's report of how the process ended.
+fn is_exit_report(message: &str) -> bool {
+    message.starts_with("the worker exited with code")
+        || message == "the worker was killed by a signal"
+}
+
 fn price_of(pricing: Pricing) -> Option<TokenPrice> {
     Some(TokenPrice {
         input_per_mtok: pricing.prompt_per_m?,
@@ -139,13 +170,14 @@ impl Engine {
                 }
             }
         };
-        let (usage, final_ok, final_summary, model) = {
+        let (usage, final_ok, final_summary, model, cause) = {
             let state = sink.lock();
             (
                 state.last_usage,
                 state.final_ok,
                 state.final_summary.clone(),
                 state.model.clone(),
+                state.failure_cause(),
             )
         };
         // The model the CLI's events name, else the one Switchyard routed it to (Codex's
@@ -169,6 +201,7 @@ impl Engine {
             }
             other => other,
         };
+        let end = explained(end, cause);
         WorkerRun {
             end,
             usage,
@@ -365,6 +398,8 @@ impl Engine {
         let Some(parser) = parser(spec) else {
             return failed("this worker has no output parser");
         };
+        // Stops the worker on cancel or on its first fatal error (see `sink`).
+        let stop = cancel.child_token();
         let raw_path = self.artifact_dir(id).join(OUTPUT_ARTIFACT);
         let tap = Arc::new(Mutex::new(TapState {
             raw: RawOutput::create(&raw_path),
@@ -378,6 +413,7 @@ impl Engine {
                 .map(|(_, secret)| secret.expose().to_owned())
                 .collect(),
             refused: Vec::new(),
+            stop: stop.clone(),
         }));
         let feed = tap.clone();
         let mut process = ProcessSpec::new(&launch.program)
@@ -385,7 +421,7 @@ impl Engine {
             .current_dir(&launch.cwd)
             .timeout(timeout)
             .output_cap(OUTPUT_CAP)
-            .cancel_on(cancel)
+            .cancel_on(&stop)
             .tap(move |stream, bytes| {
                 feed.lock()
                     .unwrap_or_else(|p| p.into_inner())
@@ -446,6 +482,22 @@ impl Engine {
                     "the worker did not finish within {}s; its process group was stopped",
                     timeout.as_secs()
                 )),
+                EndedBy::Canceled | EndedBy::Dropped if !cancel.is_cancelled() => {
+                    let state = sink.lock();
+                    match state.fatal.clone() {
+                        // The CLI gave its verdict before it was stopped: its cause alone.
+                        Some((code, message)) if !state.stopped_on_fatal => {
+                            WorkerEnd::Failed { code, message }
+                        }
+                        Some((code, message)) => WorkerEnd::Failed {
+                            code,
+                            message: format!(
+                                "{message} (Switchyard stopped the worker on this error)"
+                            ),
+                        },
+                        None => WorkerEnd::Canceled,
+                    }
+                }
                 EndedBy::Canceled | EndedBy::Dropped => WorkerEnd::Canceled,
                 EndedBy::Exited if exit.code == Some(0) => WorkerEnd::Succeeded,
                 EndedBy::Exited => failed(match exit.code {

@@ -7,10 +7,12 @@ use std::sync::{Arc, Mutex};
 
 use switchyard_core::attempt::AttemptLog;
 use switchyard_core::confinement::refused_write;
-use switchyard_core::worker::{TranscriptParser, Usage, WorkerEvent};
+use switchyard_core::error::ErrorCode;
+use switchyard_core::worker::{failure, TranscriptParser, Usage, WorkerEvent};
 use switchyard_runner::process::lines::LineAssembler;
 use switchyard_runner::process::Stream;
 use tokio::sync::Notify;
+use tokio_util::sync::CancellationToken;
 
 use super::artifacts::RawOutput;
 use crate::Engine;
@@ -32,6 +34,44 @@ pub(super) struct SinkState {
     pub(super) final_ok: Option<bool>,
     pub(super) final_summary: Option<String>,
     pub(super) model: Option<String>,
+    /// The last error the worker's output reported.
+    pub(super) last_error: Option<String>,
+    /// The first error that cannot get better by waiting (a refused key, a CLI not set up to
+    /// run here), with its code: the worker is stopped on it.
+    pub(super) fatal: Option<(ErrorCode, String)>,
+    /// The worker was stopped on `fatal` before it gave its own verdict.
+    pub(super) stopped_on_fatal: bool,
+    /// The worker's last few non-empty stderr lines (where CLIs print why they gave up).
+    pub(super) stderr_tail: VecDeque<String>,
+}
+
+/// Stderr lines kept for explaining a failure.
+const STDERR_TAIL: usize = 6;
+
+impl SinkState {
+    /// The CLI's own account of why it failed: its fatal error, its final verdict's summary,
+    /// the last error its output reported, or the stderr line that names a cause (else the
+    /// last one). `None` when it said nothing.
+    pub(super) fn failure_cause(&self) -> Option<(ErrorCode, String)> {
+        if let Some(fatal) = &self.fatal {
+            return Some(fatal.clone());
+        }
+        let said = self
+            .final_summary
+            .clone()
+            .filter(|_| self.final_ok == Some(false))
+            .or_else(|| self.last_error.clone())
+            .filter(|m| !m.trim().is_empty());
+        let stderr = || {
+            self.stderr_tail
+                .iter()
+                .find(|line| failure::classify(line, None) != ErrorCode::WorkerFailed)
+                .or_else(|| self.stderr_tail.back())
+                .cloned()
+        };
+        let message = said.or_else(stderr)?;
+        Some((failure::classify(&message, None), message))
+    }
 }
 
 #[derive(Debug, Default)]
@@ -54,6 +94,13 @@ impl EventSink {
                 state.final_summary.clone_from(summary);
             }
             WorkerEvent::Started { model: Some(m), .. } => state.model = Some(m.clone()),
+            WorkerEvent::Error { message } => {
+                state.last_error = Some(message.clone());
+                let code = failure::classify(message, None);
+                if state.fatal.is_none() && failure::is_fatal(code) {
+                    state.fatal = Some((code, message.clone()));
+                }
+            }
             _ => {}
         }
         if state.accepted >= MAX_STORED_EVENTS || state.queued_bytes + size > MAX_QUEUED_BYTES {
@@ -103,6 +150,8 @@ pub(super) struct TapState {
     pub(super) secrets: Vec<String>,
     /// Paths the worker reported it could not write (read-only in its sandbox).
     pub(super) refused: Vec<String>,
+    /// Stops the worker: canceled on its first fatal error.
+    pub(super) stop: CancellationToken,
 }
 
 /// Paths kept per attempt from the worker's own reports of refused writes.
@@ -145,6 +194,15 @@ fn stdout_line(
 
 fn stderr_line(sink: &EventSink, bytes: &[u8], secrets: &[String]) {
     let line = redact(&String::from_utf8_lossy(bytes), secrets);
+    let trimmed = line.trim();
+    if !trimmed.is_empty() {
+        let mut state = sink.lock();
+        if state.stderr_tail.len() == STDERR_TAIL {
+            state.stderr_tail.pop_front();
+        }
+        let kept: String = trimmed.chars().take(500).collect();
+        state.stderr_tail.push_back(kept);
+    }
     sink.push(WorkerEvent::Raw { line }, bytes.len());
 }
 
@@ -158,6 +216,7 @@ impl TapState {
             sink,
             secrets,
             refused,
+            stop,
         } = self;
         if secrets.is_empty() {
             raw.write(bytes);
@@ -175,6 +234,12 @@ impl TapState {
                 note_refused(refused, line.bytes);
                 stderr_line(sink, line.bytes, secrets);
             }),
+        }
+        let mut state = sink.lock();
+        if state.fatal.is_some() && !stop.is_cancelled() {
+            // Stopped before it gave its own verdict (not merely after it).
+            state.stopped_on_fatal = state.final_ok.is_none();
+            stop.cancel();
         }
     }
 

@@ -313,3 +313,39 @@ pub async fn attempt_owned_by(fx: &Fixture, id: &str, owner_pid: u32, started: b
     store.close().await;
     repo
 }
+
+/// The real agent CLI `name` installed at its pinned version (see `scripts/lib.sh`), from the
+/// folder `SWITCHYARD_AGENT_CLIS` names. `None` (and a note) when it is not installed; with
+/// `SWITCHYARD_REQUIRE_AGENT_CLIS` set that is a failure, not a skip.
+pub fn real_cli(name: &str) -> Option<PathBuf> {
+    let found = std::env::var_os("SWITCHYARD_AGENT_CLIS")
+        .map(|dir| PathBuf::from(dir).join(name))
+        .filter(|path| path.is_file());
+    if found.is_none() {
+        assert!(
+            std::env::var_os("SWITCHYARD_REQUIRE_AGENT_CLIS").is_none(),
+            "SWITCHYARD_REQUIRE_AGENT_CLIS is set but the real {name} is not installed \
+             (SWITCHYARD_AGENT_CLIS={:?})",
+            std::env::var_os("SWITCHYARD_AGENT_CLIS")
+        );
+        eprintln!("note: the real {name} is not installed; skipping (see scripts/lib.sh)");
+    }
+    found
+}
+
+/// Points Settings at `binary` for the CLI worker `cli`.
+pub async fn use_cli_binary(fx: &Fixture, cli: &str, binary: &Path) {
+    std::fs::create_dir_all(&fx.home).expect("home");
+    let store = Store::open(&fx.home.join(DATABASE_FILE))
+        .await
+        .expect("store");
+    store
+        .set_setting(
+            &format!("workers.path.{cli}"),
+            &binary.display().to_string(),
+            "2026-12-06T00:00:00Z",
+        )
+        .await
+        .expect("setting");
+    store.close().await;
+}

@@ -132,6 +132,9 @@ export function approveBlockedReason(review: AttemptReview): string | null {
 
 const FAILURE_TITLE: Partial<Record<ErrorCode, string>> = {
   workerFailed: "The worker failed",
+  providerAuth: "The provider refused the worker's key",
+  providerUnreachable: "The worker could not reach its provider",
+  workerMisconfigured: "The worker CLI is not set up to run here",
   confinementUnavailable: "No sandbox can confine the worker",
   timeout: "The worker ran out of time",
   canceled: "Canceled",

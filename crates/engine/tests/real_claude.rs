@@ -1,0 +1,224 @@
+//! The real Claude Code (installed at its pinned version by the test command) as a worker,
+//! against a model server on 127.0.0.1 that refuses every key the way Anthropic's API does.
+//! The attempt calls the model Switchyard routed it to, sends only the key bound to that
+//! origin, and ends within seconds with the CLI's own cause under `providerAuth` (the CLI
+//! alone would retry ten times with backoff, and before this was only "exit code 1").
+
+mod attempts_support;
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use attempts_support::{
+    engine_with_own_keychain, keychain_present, real_cli, run, use_cli_binary, Fixture,
+};
+use serde_json::Value;
+use switchyard_core::attempt::AttemptState;
+use switchyard_core::error::ErrorCode;
+use switchyard_engine::ProviderKey;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpListener;
+
+/// One request as the server saw it.
+#[derive(Debug, Clone)]
+struct Seen {
+    path: String,
+    api_key: Option<String>,
+    body: Value,
+}
+
+/// A server answering every request with Anthropic's 401 `authentication_error`.
+async fn refusing_server() -> (String, Arc<Mutex<Vec<Seen>>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let url = format!("http://{}", listener.local_addr().expect("addr"));
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let log = seen.clone();
+    tokio::spawn(async move {
+        while let Ok((mut socket, _)) = listener.accept().await {
+            let log = log.clone();
+            tokio::spawn(async move {
+                let Some(request) = read_request(&mut socket).await else {
+                    return;
+                };
+                log.lock().expect("log").push(request);
+                let body = r#"{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"},"request_id":"req_011CSHoEeqs5C35K2UUqR7Fy"}"#;
+                let reply = format!(
+                    "HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json\r\nrequest-id: req_011CSHoEeqs5C35K2UUqR7Fy\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                    body.len()
+                );
+                let _ = socket.write_all(reply.as_bytes()).await;
+                let _ = socket.shutdown().await;
+            });
+        }
+    });
+    (url, seen)
+}
+
+async fn read_request(socket: &mut tokio::net::TcpStream) -> Option<Seen> {
+    let mut data = Vec::new();
+    let mut buf = [0u8; 8192];
+    let head_end = loop {
+        let n = socket.read(&mut buf).await.ok()?;
+        if n == 0 {
+            return None;
+        }
+        data.extend_from_slice(&buf[..n]);
+        if let Some(at) = data.windows(4).position(|w| w == b"\r\n\r\n") {
+            break at + 4;
+        }
+    };
+    let head = String::from_utf8_lossy(&data[..head_end]).to_string();
+    let header = |name: &str| {
+        head.lines().find_map(|line| {
+            let (k, v) = line.split_once(':')?;
+            k.trim()
+                .eq_ignore_ascii_case(name)
+                .then(|| v.trim().to_owned())
+        })
+    };
+    let length: usize = header("content-length")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    while data.len() < head_end + length {
+        let n = socket.read(&mut buf).await.ok()?;
+        if n == 0 {
+            break;
+        }
+        data.extend_from_slice(&buf[..n]);
+    }
+    let path = head
+        .split_whitespace()
+        .nth(1)
+        .unwrap_or_default()
+        .to_owned();
+    let body = serde_json::from_slice(&data[head_end..]).unwrap_or(Value::Null);
+    Some(Seen {
+        path,
+        api_key: header("x-api-key"),
+        body,
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_key_ends_the_real_claude_code_fast_with_the_cause() {
+    let Some(claude) = real_cli("claude") else {
+        return;
+    };
+    if !keychain_present() {
+        return;
+    }
+    let fx = Fixture::new();
+    let engine = engine_with_own_keychain(&fx, "real-claude").await;
+    use_cli_binary(&fx, "claude", &claude).await;
+    let (url, seen) = refusing_server().await;
+    engine
+        .set_provider_base_url("anthropic", Some(&url))
+        .await
+        .expect("base url");
+    let key = "sk-ant-realclaudetest0123456789abcdefgh";
+    engine
+        .set_key("anthropic", ProviderKey::parse(key).expect("key"))
+        .await
+        .expect("key");
+
+    let started = Instant::now();
+    let review = run(&fx, &engine, "claude:claude-haiku-4-5").await;
+    let took = started.elapsed();
+    let deleted = engine.delete_key("anthropic").await;
+    engine.close().await;
+    deleted.expect("delete the key");
+
+    assert_eq!(review.summary.state, AttemptState::Failed, "{review:?}");
+    let error = review.summary.error.clone().expect("an error");
+    eprintln!("real claude, refused key: {took:?}: {error:?}");
+    assert_eq!(error.code, ErrorCode::ProviderAuth, "{error:?}");
+    assert!(
+        error.message.contains("authentication_failed")
+            || error.message.contains("Invalid API key"),
+        "the CLI's own cause: {error:?}"
+    );
+    assert!(
+        !error.message.contains(key),
+        "the key leaked into the error"
+    );
+    assert!(
+        took < Duration::from_secs(30),
+        "a refused key took {took:?} to end the attempt"
+    );
+    let seen = seen.lock().expect("seen").clone();
+    let calls: Vec<&Seen> = seen
+        .iter()
+        .filter(|s| s.path.starts_with("/v1/messages"))
+        .collect();
+    assert!(
+        !calls.is_empty(),
+        "Claude Code never called the server: {seen:?}"
+    );
+    for call in &calls {
+        assert_eq!(
+            call.api_key.as_deref(),
+            Some(key),
+            "the key bound to this origin"
+        );
+    }
+    assert!(
+        calls
+            .iter()
+            .any(|c| c.body.get("model").and_then(Value::as_str) == Some("claude-haiku-4-5")),
+        "the routed model was not the one called: {:?}",
+        calls
+            .iter()
+            .map(|c| c.body.get("model"))
+            .collect::<Vec<_>>()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unreachable_provider_ends_the_real_claude_code_within_30_s_with_the_cause() {
+    let Some(claude) = real_cli("claude") else {
+        return;
+    };
+    if !keychain_present() {
+        return;
+    }
+    let fx = Fixture::new();
+    let engine = engine_with_own_keychain(&fx, "real-claude-down").await;
+    use_cli_binary(&fx, "claude", &claude).await;
+    // A port nothing listens on.
+    let closed = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        listener.local_addr().expect("addr")
+    };
+    engine
+        .set_provider_base_url("anthropic", Some(&format!("http://{closed}")))
+        .await
+        .expect("base url");
+    engine
+        .set_key(
+            "anthropic",
+            ProviderKey::parse("sk-ant-realclaudedown0123456789abcdefgh").expect("key"),
+        )
+        .await
+        .expect("key");
+
+    let started = Instant::now();
+    let review = run(&fx, &engine, "claude").await;
+    let took = started.elapsed();
+    let deleted = engine.delete_key("anthropic").await;
+    engine.close().await;
+    deleted.expect("delete the key");
+
+    assert_eq!(review.summary.state, AttemptState::Failed, "{review:?}");
+    let error = review.summary.error.clone().expect("an error");
+    eprintln!("real claude, unreachable: {took:?}: {error:?}");
+    assert_eq!(error.code, ErrorCode::ProviderUnreachable, "{error:?}");
+    assert!(
+        error.message.to_lowercase().contains("connection refused")
+            || error.message.contains("ConnectionRefused"),
+        "the CLI's own cause: {error:?}"
+    );
+    assert!(
+        took < Duration::from_secs(30),
+        "an unreachable provider took {took:?} to end the attempt"
+    );
+}
