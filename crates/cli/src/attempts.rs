@@ -567,7 +567,13 @@ fn describe(review: &AttemptReview) -> String {
     if let Some(error) = &s.error {
         out.push_str(&format!("error: {}\n", error.message));
     }
-    if let Some(blocked) = &review.approve_blocked {
+    // Once integrated there is nothing left to approve: the reason would only contradict the
+    // integration line below.
+    if let Some(blocked) = review
+        .approve_blocked
+        .as_ref()
+        .filter(|_| review.integration.is_none())
+    {
         out.push_str(&format!("approve blocked: {blocked}\n"));
     }
     if let Some(i) = &review.integration {

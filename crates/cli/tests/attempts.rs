@@ -212,6 +212,14 @@ fn honest_fix_reaches_review_and_approve_lands_exactly_that_commit() {
     let approved = approved.expect_code(0);
     assert_eq!(approved["run"], id.as_str());
     assert_eq!(approved["status"], "integrated");
+    // The plain review of an integrated attempt says so, without a stale "approve blocked".
+    let text = fx.run(&["review", &id]);
+    assert!(
+        text.stdout.contains("integrated into main:"),
+        "{}",
+        text.stdout
+    );
+    assert!(!text.stdout.contains("approve blocked"), "{}", text.stdout);
 
     // Exactly one new commit on main, on top of the base, with exactly that change.
     let head = fx.head("main");

@@ -13,6 +13,9 @@ use switchyard_core::review::gates::GateName;
 async fn an_honest_fix_is_verified_approved_and_lands_as_exactly_one_commit() {
     let fx = Fixture::new();
     let base = fx.head();
+    // The user's identity, as git resolves it for this repository.
+    git(&fx.repo, &["config", "user.name", "Ada Reviewer"]);
+    git(&fx.repo, &["config", "user.email", "ada@example.org"]);
     // The user's own uncommitted work: a modified tracked file and an untracked one.
     write(&fx.repo, "README.md", "# fixture\nlocal notes\n");
     write(&fx.repo, "scratch.txt", "mine\n");
@@ -92,6 +95,19 @@ async fn an_honest_fix_is_verified_approved_and_lands_as_exactly_one_commit() {
     assert_eq!(integration.new, head);
     assert_eq!(git(&fx.repo, &["rev-parse", "HEAD^"]), base);
     assert_eq!(git(&fx.repo, &["log", "-1", "--format=%s"]), "Fix add()");
+    // The user is the author and committer; trailers say where the change came from.
+    assert_eq!(
+        git(&fx.repo, &["log", "-1", "--format=%an <%ae>|%cn <%ce>"]),
+        "Ada Reviewer <ada@example.org>|Ada Reviewer <ada@example.org>"
+    );
+    let trailers = git(&fx.repo, &["log", "-1", "--format=%(trailers:only,unfold)"]);
+    let verified = diff.sha256.clone();
+    assert!(
+        trailers.contains(&format!("Switchyard-Attempt: {}", started.id))
+            && trailers.contains("Switchyard-Worker: exec:")
+            && trailers.contains(&format!("Switchyard-Diff-SHA256: {verified}")),
+        "{trailers}"
+    );
     assert_eq!(
         git(&fx.repo, &["diff", "--name-only", &base, &head]),
         "calc.sh"

@@ -151,15 +151,14 @@ impl Engine {
             message.trim().to_owned()
         };
         let worktree = self.attempt_worktree(&row, false).await?;
+        let identity = user_identity(&row.repo).await;
         let mut row = row;
         if row.state == AttemptState::Review {
             let verified = row.diff_sha256.clone().ok_or_else(|| {
                 EngineError::GateFailed("the attempt has no verified diff".into())
             })?;
-            let commit = match worktree
-                .commit(&message, &Identity::default(), Some(&verified))
-                .await
-            {
+            let full = with_trailers(&message, &row.id, &row.worker, &verified);
+            let commit = match worktree.commit(&full, &identity, Some(&verified)).await {
                 Ok(commit) => commit,
                 Err(GitError::Changed { expected, actual }) => {
                     return Err(EngineError::Changed(format!(
@@ -211,18 +210,17 @@ impl Engine {
             .clone()
             .ok_or_else(|| EngineError::Internal("an approved attempt has no commit".into()))?;
         let repo = open_repo(&row.repo).await?;
-        let integration =
-            match integrate(&repo, self.home(), &target, &commit, &Identity::default()).await {
-                Ok(integration) => integration,
-                Err(error @ (GitError::Conflict { .. } | GitError::Dirty { .. })) => {
-                    return Err(EngineError::Conflict(format!(
-                        "{error}. The branch and your working tree are unchanged; attempt {} \
+        let integration = match integrate(&repo, self.home(), &target, &commit, &identity).await {
+            Ok(integration) => integration,
+            Err(error @ (GitError::Conflict { .. } | GitError::Dirty { .. })) => {
+                return Err(EngineError::Conflict(format!(
+                    "{error}. The branch and your working tree are unchanged; attempt {} \
                          stays approved",
-                        row.id
-                    )))
-                }
-                Err(other) => return Err(other.into()),
-            };
+                    row.id
+                )))
+            }
+            Err(other) => return Err(other.into()),
+        };
         let record = IntegrationRecord {
             branch: integration.branch,
             old: integration.old,
@@ -385,4 +383,34 @@ impl Engine {
         self.sync_run_to_revision(id, &next.id).await;
         Ok(next)
     }
+}
+
+/// The user's git identity for `repo` (see `Repo::user_identity`), else Switchyard's own.
+async fn user_identity(repo: &str) -> Identity {
+    match open_repo(repo).await {
+        Ok(repo) => match repo.user_identity().await {
+            Ok(Some(identity)) => identity,
+            Ok(None) => Identity::default(),
+            Err(error) => {
+                tracing::info!(%error, "git identity unreadable; committing as Switchyard");
+                Identity::default()
+            }
+        },
+        Err(_) => Identity::default(),
+    }
+}
+
+/// `message` with git trailers naming where the change came from: the attempt, its worker
+/// (with the model it was routed to) and the SHA-256 of the diff Switchyard verified.
+fn with_trailers(message: &str, attempt: &str, worker: &str, diff_sha256: &str) -> String {
+    let worker = worker.replace(['\n', '\r'], " ");
+    let mut trailers = format!("Switchyard-Attempt: {attempt}\nSwitchyard-Worker: {worker}\n");
+    if let Some(model) = switchyard_core::worker::WorkerSpec::parse(&worker)
+        .ok()
+        .and_then(|spec| spec.routed_model().map(str::to_owned))
+    {
+        trailers.push_str(&format!("Switchyard-Model: {model}\n"));
+    }
+    trailers.push_str(&format!("Switchyard-Diff-SHA256: {diff_sha256}\n"));
+    format!("{}\n\n{trailers}", message.trim_end())
 }

@@ -163,6 +163,29 @@ impl Repo {
             .await?;
         Ok((output.code == Some(0)).then(|| output.stdout_line()))
     }
+
+    /// The user's git identity as git itself resolves it for this repository (its own config,
+    /// then the global and system ones): `user.name` and `user.email`, `None` unless both are
+    /// set. Approved attempts are committed as the user who approved them.
+    pub async fn user_identity(&self) -> Result<Option<super::Identity>, GitError> {
+        let mut values = Vec::new();
+        for key in ["user.name", "user.email"] {
+            let output = self
+                .git
+                .cmd(&self.toplevel)
+                .args(["config", "--get", key])
+                .output()
+                .await?;
+            let value = output.stdout_line();
+            if output.code != Some(0) || value.trim().is_empty() {
+                return Ok(None);
+            }
+            values.push(value.trim().to_owned());
+        }
+        let email = values.pop().unwrap_or_default();
+        let name = values.pop().unwrap_or_default();
+        Ok(Some(super::Identity { name, email }))
+    }
 }
 
 /// Paths with uncommitted changes (staged, unstaged or untracked, ignored files excluded) in
