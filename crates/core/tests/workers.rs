@@ -685,11 +685,19 @@ fn aider_command_line_writes_the_message_file_outside_the_worktree() {
             "--analytics-disable",
             "--no-suggest-shell-commands",
             "--no-detect-urls",
+            "--no-gitignore",
+            "--no-show-release-notes",
+            "--input-history-file",
+            "/data/scratch/a1/aider.input.history",
+            "--chat-history-file",
+            "/data/scratch/a1/aider.chat.history.md",
             "--model",
             "anthropic/claude-sonnet-4-5"
         ]
     );
     let inv = invocation(&spec, &t).expect("invocation");
+    // A wide console, so edits and the cost report stay on one line each.
+    assert!(inv.env.iter().any(|(k, v)| k == "COLUMNS" && v == "1000"));
     assert_eq!(
         inv.files,
         [(

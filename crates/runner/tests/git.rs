@@ -167,6 +167,23 @@ async fn attempt_lifecycle_captures_every_kind_of_change_and_fast_forwards() {
 }
 
 #[tokio::test]
+async fn a_worker_clis_repository_map_cache_is_never_part_of_the_change() {
+    let fx = Fixture::new(&base_files());
+    let (_repo, wt) = attempt(&fx, "aider").await;
+    // What Aider leaves at the root of the repository it works in.
+    write(
+        &wt.path().join(".aider.tags.cache.v4").join("cache.db"),
+        "sqlite",
+    );
+    write(&wt.path().join("a.txt"), "alpha\nfixed\n");
+    // A file of the user's own with a similar name is still a change.
+    write(&wt.path().join(".aider.conf.yml"), "model: x\n");
+    let capture = wt.capture().await.expect("captures");
+    let paths: Vec<&str> = capture.diff.files.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(paths, [".aider.conf.yml", "a.txt"]);
+}
+
+#[tokio::test]
 async fn files_over_two_megabytes_are_listed_with_their_size_and_no_content() {
     let fx = Fixture::new(&base_files());
     let (_repo, wt) = attempt(&fx, "big").await;

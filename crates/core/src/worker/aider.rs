@@ -15,6 +15,18 @@ use super::{
 
 /// The message file's name inside the task's scratch directory.
 pub const MESSAGE_FILE: &str = "aider-message.txt";
+/// Aider's input and chat histories, kept in the scratch directory (by default they are
+/// written into the repository and would be captured with the change).
+pub const INPUT_HISTORY: &str = "aider.input.history";
+pub const CHAT_HISTORY: &str = "aider.chat.history.md";
+
+/// Aider's environment: a wide console (without a terminal it wraps at 80 columns and splits
+/// `Applied edit to <long path>` and the cost report across lines) and LiteLLM's bundled
+/// model prices instead of fetching them at start (only the provider is reachable).
+pub const ENV: &[(&str, &str)] = &[
+    ("COLUMNS", "1000"),
+    ("LITELLM_LOCAL_MODEL_COST_MAP", "True"),
+];
 
 /// The provider-key variable Aider reads for `model`.
 fn key_env(model: &str) -> Option<&'static str> {
@@ -41,8 +53,9 @@ fn key_env(model: &str) -> Option<&'static str> {
 
 /// `aider --message-file <scratch>/aider-message.txt --yes-always --no-auto-commits
 /// --no-stream --no-pretty --no-check-update --analytics-disable --no-suggest-shell-commands
-/// --no-detect-urls [--model M]`; the message
-/// file (outside the worktree) is among the files to write first.
+/// --no-detect-urls --no-gitignore --no-show-release-notes --input-history-file <scratch>/…
+/// --chat-history-file <scratch>/… [--model M]`; the message file (outside the worktree) is
+/// among the files to write first.
 pub fn invocation(task: &WorkerTask) -> Invocation {
     let message_file = task.scratch_dir.join(MESSAGE_FILE);
     let mut args = vec![
@@ -60,9 +73,21 @@ pub fn invocation(task: &WorkerTask) -> Invocation {
             // No shell commands offered (and auto-approved by --yes-always), no URLs fetched.
             "--no-suggest-shell-commands",
             "--no-detect-urls",
+            // `--yes-always` would otherwise add `.aider*` to the repository's .gitignore.
+            "--no-gitignore",
+            "--no-show-release-notes",
         ]
         .map(str::to_owned),
     );
+    for (flag, name) in [
+        ("--input-history-file", INPUT_HISTORY),
+        ("--chat-history-file", CHAT_HISTORY),
+    ] {
+        args.extend([
+            flag.to_owned(),
+            task.scratch_dir.join(name).to_string_lossy().into_owned(),
+        ]);
+    }
     let mut key = Vec::new();
     if let Some(model) = &task.model {
         args.extend(["--model".to_owned(), model.clone()]);
@@ -72,7 +97,10 @@ pub fn invocation(task: &WorkerTask) -> Invocation {
         program: "aider".into(),
         args,
         stdin: None,
-        env: Vec::new(),
+        env: ENV
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect(),
         key_env: key,
         cwd: task.worktree.clone(),
         files: vec![(message_file, task.prompt.clone())],

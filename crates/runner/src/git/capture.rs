@@ -18,6 +18,11 @@ use super::{GitError, Worktree};
 
 /// Config pinned for the canonical diff, on top of ignoring global and system config, so the
 /// repository's own config cannot change the patch bytes either.
+/// Caches a worker CLI writes at the root of the repository it works in, with no option to
+/// put them elsewhere (Aider's repository-map tag cache): never part of a change. They stay in
+/// the worktree and go with it.
+const TOOL_CACHES: &[&str] = &[":(exclude,glob).aider.tags.cache.v*/**"];
+
 const DIFF_CONFIG: &[&str] = &[
     "core.quotePath=on",
     "core.attributesFile=/dev/null",
@@ -112,6 +117,7 @@ impl Worktree {
         let output = self
             .in_index()
             .args(["add", "-A", "--", "."])
+            .args(TOOL_CACHES)
             .output()
             .await?;
         if output.code == Some(0) {
