@@ -95,6 +95,7 @@ ensure_node() {
 # fails its test instead of skipping it.
 AGENT_CLI_PACKAGES=(
   @anthropic-ai/claude-code@2.1.197
+  @google/gemini-cli@0.61.0
 )
 ensure_agent_clis() {
   local pins dir

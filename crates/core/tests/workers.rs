@@ -515,6 +515,7 @@ fn task(model: Option<&str>) -> WorkerTask {
         max_turns: Some(12),
         worktree: PathBuf::from("/data/worktrees/a1"),
         scratch_dir: PathBuf::from("/data/scratch/a1"),
+        config_dir: None,
     }
 }
 
@@ -603,12 +604,34 @@ fn gemini_command_line() {
             "stream-json",
             "--approval-mode",
             "auto_edit",
+            "--skip-trust",
             "-m",
             "gemini-2.5-flash"
         ]
     );
     assert_eq!(inv.stdin, None);
     assert_eq!(inv.key_env, ["GEMINI_API_KEY"]);
+    // With a key from Switchyard: the attempt's own settings, the API key as auth method.
+    let own = WorkerTask {
+        config_dir: Some(PathBuf::from("/data/scratch/a1/tmp/gemini-config")),
+        ..task(None)
+    };
+    let inv = invocation(&spec, &own).expect("invocation");
+    assert!(inv.env.contains(&(
+        "GEMINI_CLI_HOME".to_owned(),
+        "/data/scratch/a1/tmp/gemini-config".to_owned()
+    )));
+    let (path, settings) = &inv.files[0];
+    assert_eq!(
+        path,
+        &PathBuf::from("/data/scratch/a1/tmp/gemini-config/.gemini/settings.json")
+    );
+    let settings: serde_json::Value = serde_json::from_str(settings).expect("JSON");
+    assert_eq!(
+        settings["security"]["auth"]["selectedType"],
+        "gemini-api-key"
+    );
+    assert_eq!(settings["telemetry"]["enabled"], false);
     let long = WorkerTask {
         prompt: "x".repeat(MAX_ARG_BYTES + 1),
         ..task(None)

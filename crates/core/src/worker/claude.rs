@@ -65,14 +65,23 @@ pub fn invocation(task: &WorkerTask) -> Invocation {
     if let Some(turns) = task.max_turns {
         args.extend(["--max-turns".to_owned(), turns.to_string()]);
     }
+    let mut env: Vec<(String, String)> = ENV
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+        .collect();
+    // Its own settings, sessions and `.claude.json` in the attempt's folder: none of the
+    // user's hooks or memory, and nothing it writes lands in the user's home.
+    if let Some(dir) = &task.config_dir {
+        env.push((
+            "CLAUDE_CONFIG_DIR".into(),
+            dir.to_string_lossy().into_owned(),
+        ));
+    }
     Invocation {
         program: "claude".into(),
         args,
         stdin: Some(task.prompt.clone()),
-        env: ENV
-            .iter()
-            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
-            .collect(),
+        env,
         key_env: vec!["ANTHROPIC_API_KEY".into()],
         cwd: task.worktree.clone(),
         files: Vec::new(),

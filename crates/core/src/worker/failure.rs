@@ -19,6 +19,7 @@ const AUTH: &[&str] = &[
     "authentication_error",
     "authentication_failed",
     "authentication failed",
+    "unauthenticated",
     "authenticationerror",
     "unauthorized",
     "permission_denied",

@@ -1,5 +1,6 @@
-//! Gemini CLI: `gemini -p <prompt> -o stream-json --approval-mode auto_edit [-m M]` (the
-//! headless default approval mode denies edits).
+//! Gemini CLI: `gemini -p <prompt> -o stream-json --approval-mode auto_edit --skip-trust
+//! [-m M]` (the headless default approval mode denies edits), with the attempt's own
+//! `GEMINI_CLI_HOME` and [`SETTINGS`] when Switchyard passes the key.
 //!
 //! One JSON object per line, each with `type` and `timestamp`: `init{session_id, model}`,
 //! `message{role, content, delta}`, `tool_use{tool_name, tool_id, parameters}`,
@@ -18,7 +19,7 @@ use super::{
     TranscriptParser, Usage, WorkerEvent, WorkerTask, MAX_ARG_BYTES,
 };
 
-/// `gemini -p <prompt> -o stream-json --approval-mode auto_edit [-m M]`.
+/// `gemini -p <prompt> -o stream-json --approval-mode auto_edit --skip-trust [-m M]`.
 ///
 /// # Errors
 /// [`InvocationError::PromptTooLong`] when the prompt does not fit in one argument.
@@ -38,20 +39,48 @@ pub fn invocation(task: &WorkerTask) -> Result<Invocation, InvocationError> {
         "stream-json".to_owned(),
         "--approval-mode".to_owned(),
         "auto_edit".to_owned(),
+        // Headless in a folder it has not been told to trust, it exits 55; this trusts the
+        // worktree for this session only.
+        "--skip-trust".to_owned(),
     ];
     if let Some(model) = &task.model {
         args.extend(["-m".to_owned(), model.clone()]);
+    }
+    let mut env = Vec::new();
+    let mut files = Vec::new();
+    if let Some(dir) = &task.config_dir {
+        // `GEMINI_CLI_HOME` moves the whole `.gemini` folder (settings, trust, history).
+        env.push((
+            "GEMINI_CLI_HOME".to_owned(),
+            dir.to_string_lossy().into_owned(),
+        ));
+        files.push((
+            dir.join(".gemini").join("settings.json"),
+            SETTINGS.to_owned(),
+        ));
     }
     Ok(Invocation {
         program: "gemini".into(),
         args,
         stdin: None,
-        env: Vec::new(),
+        env,
         key_env: vec!["GEMINI_API_KEY".into()],
         cwd: task.worktree.clone(),
-        files: Vec::new(),
+        files,
     })
 }
+
+/// The attempt's Gemini CLI settings: the API key as the auth method (without one selected, a
+/// custom base URL exits 41, "Invalid auth method selected"), no telemetry, usage statistics
+/// or update checks, at most three tries of a model call, and no shell or web tools.
+pub const SETTINGS: &str = r#"{
+  "security": {"auth": {"selectedType": "gemini-api-key"}},
+  "general": {"enableAutoUpdate": false, "enableAutoUpdateNotification": false, "maxAttempts": 3},
+  "privacy": {"usageStatisticsEnabled": false},
+  "telemetry": {"enabled": false},
+  "tools": {"exclude": ["run_shell_command", "web_fetch", "google_web_search"]}
+}
+"#;
 
 /// Parses Gemini CLI `stream-json` lines.
 #[derive(Debug, Default)]
@@ -62,6 +91,34 @@ pub struct GeminiParser {
     text: String,
     /// The model that spent the most tokens, from `result.stats.models`.
     model: Option<String>,
+}
+
+/// `[API Error: {"error":{"code":401,"message":"…","status":"UNAUTHENTICATED"}}]` (the
+/// provider's JSON body, as Gemini CLI passes it on) as `API error 401 UNAUTHENTICATED: …`;
+/// any other message as it is.
+fn readable_api_error(message: &str) -> String {
+    let body = message
+        .trim()
+        .strip_prefix("[API Error: ")
+        .and_then(|rest| rest.strip_suffix(']'))
+        .and_then(|json| serde_json::from_str::<Value>(json).ok());
+    let Some(error) = body.as_ref().and_then(|b| b.get("error")) else {
+        return message.to_owned();
+    };
+    let code = error.get("code").and_then(Value::as_u64);
+    let status = str_at(error, "status").or_else(|| str_at(error, "type"));
+    let text = str_at(error, "message").unwrap_or_default();
+    let mut out = "API error".to_owned();
+    if let Some(code) = code {
+        out.push_str(&format!(" {code}"));
+    }
+    if let Some(status) = status {
+        out.push_str(&format!(" {status}"));
+    }
+    if !text.is_empty() {
+        out.push_str(&format!(": {text}"));
+    }
+    out
 }
 
 /// Tokens a `stats.models` entry spent, whichever way this version counts them.
@@ -229,7 +286,10 @@ impl TranscriptParser for GeminiParser {
                     }));
                 }
                 let ok = str_at(&value, "status") == Some("success") && !self.failed;
-                let error = value.get("error").and_then(message_of);
+                let error = value
+                    .get("error")
+                    .and_then(message_of)
+                    .map(|m| readable_api_error(&m));
                 if let Some(message) = &error {
                     events.push(WorkerEvent::Error {
                         message: message.clone(),
@@ -298,5 +358,16 @@ mod tests {
             Some("b".to_owned())
         );
         assert_eq!(dominant_model(&json!({})), None);
+    }
+
+    #[test]
+    fn a_providers_error_body_becomes_a_readable_line() {
+        assert_eq!(
+            readable_api_error(
+                r#"[API Error: {"error":{"code":401,"message":"Request had invalid authentication credentials.","status":"UNAUTHENTICATED"}}]"#
+            ),
+            "API error 401 UNAUTHENTICATED: Request had invalid authentication credentials."
+        );
+        assert_eq!(readable_api_error("fetch failed"), "fetch failed");
     }
 }

@@ -146,6 +146,18 @@ impl WorkerCli {
         }
     }
 
+    /// Whether the CLI's base-URL variable takes only the provider's origin (Gemini CLI adds
+    /// the API's path itself) rather than the provider's base URL.
+    pub fn base_url_is_origin(self) -> bool {
+        self == WorkerCli::Gemini
+    }
+
+    /// Whether Switchyard gives this CLI a configuration folder of the attempt's own when it
+    /// passes the key (Claude Code's `CLAUDE_CONFIG_DIR`, Gemini CLI's `GEMINI_CLI_HOME`).
+    pub fn has_config_dir(self) -> bool {
+        matches!(self, WorkerCli::Claude | WorkerCli::Gemini)
+    }
+
     /// The variable through which the CLI takes its provider's base URL, for a provider
     /// pointed elsewhere than its default.
     pub fn base_url_env(self) -> Option<&'static str> {
@@ -329,6 +341,10 @@ pub struct WorkerTask {
     /// A directory **outside** the worktree for files the CLI reads its task from (Aider's
     /// message file), so they never show up in the diff.
     pub scratch_dir: PathBuf,
+    /// The attempt's own CLI configuration folder (writable to the worker, outside the
+    /// worktree and the user's home), for CLIs Switchyard configures to call the provider it
+    /// routes to with the key it passes. `None`: the CLI runs on its own account and settings.
+    pub config_dir: Option<PathBuf>,
 }
 
 /// Exactly how to start a CLI worker. The runner spawns it with the environment allowlist plus
@@ -563,6 +579,7 @@ mod tests {
             max_turns: None,
             worktree: "/w".into(),
             scratch_dir: "/s".into(),
+            config_dir: None,
         };
         let claude = WorkerSpec::Cli {
             cli: WorkerCli::Claude,

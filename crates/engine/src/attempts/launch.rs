@@ -209,6 +209,24 @@ impl Engine {
         }
     }
 
+    /// The attempt's own configuration folder for a CLI Switchyard passes its provider's key
+    /// to (inside the attempt's private temp, which its sandbox may write); `None` when the
+    /// CLI runs on its own account (no key for its provider in Switchyard) or configures
+    /// itself from flags alone.
+    async fn cli_config_dir(&self, spec: &WorkerSpec, scratch: &Path) -> Option<PathBuf> {
+        let cli = spec.cli()?;
+        if !cli.has_config_dir() {
+            return None;
+        }
+        let provider = cli.builtin_provider()?;
+        self.worker_key(provider).await?;
+        Some(
+            scratch
+                .join("tmp")
+                .join(format!("{}-config", cli.program())),
+        )
+    }
+
     /// The catalog's price of `model` as `spec` names it (a CLI's own model names are looked
     /// up under its vendor's catalog ids).
     async fn worker_price(&self, spec: &WorkerSpec, model: &str) -> Option<TokenPrice> {
@@ -314,6 +332,7 @@ impl Engine {
             max_turns: None,
             worktree: worktree.to_path_buf(),
             scratch_dir: scratch.to_path_buf(),
+            config_dir: self.cli_config_dir(spec, scratch).await,
         };
         let inv = invocation(spec, &task).map_err(|e| failed(e.to_string()))?;
         let (program, path_env, version) = match spec {
@@ -325,6 +344,10 @@ impl Engine {
             _ => (OsString::from(&inv.program), None, None),
         };
         for (path, contents) in &inv.files {
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent)
+                    .map_err(|e| failed(format!("creating {}: {e}", parent.display())))?;
+            }
             std::fs::write(path, contents)
                 .map_err(|e| failed(format!("writing {}: {e}", path.display())))?;
         }
@@ -335,8 +358,14 @@ impl Engine {
             if let (Some(provider), Some(var)) = (cli.builtin_provider(), cli.base_url_env()) {
                 if let Ok(provider) = self.provider(provider).await {
                     let moved = provider.origin().ok() != provider.default_origin();
-                    if moved && provider.origin().is_ok() {
-                        env.push((var.to_owned(), provider.base_url.clone()));
+                    match provider.origin() {
+                        // Gemini CLI takes the API's root and adds `/v1beta/models/…` itself;
+                        // Switchyard's Gemini provider is its OpenAI-compatible path.
+                        Ok(origin) if moved && cli.base_url_is_origin() => {
+                            env.push((var.to_owned(), origin.to_string()));
+                        }
+                        Ok(_) if moved => env.push((var.to_owned(), provider.base_url.clone())),
+                        _ => {}
                     }
                 }
             }

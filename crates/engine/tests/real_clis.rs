@@ -1,8 +1,9 @@
-//! The real Claude Code (installed at its pinned version by the test command) as a worker,
-//! against a model server on 127.0.0.1 that refuses every key the way Anthropic's API does.
-//! The attempt calls the model Switchyard routed it to, sends only the key bound to that
-//! origin, and ends within seconds with the CLI's own cause under `providerAuth` (the CLI
-//! alone would retry ten times with backoff, and before this was only "exit code 1").
+//! The real agent CLIs (installed at their pinned versions by the test command) as workers,
+//! against a model server on 127.0.0.1 that refuses every key the way the provider's API
+//! does, or against a closed port. Each attempt calls the model Switchyard routed it to, sends
+//! only the key bound to that origin, and ends within seconds with the CLI's own cause under
+//! `providerAuth` / `providerUnreachable` (before, Claude Code retried ten times with backoff,
+//! Gemini CLI exited 55 or 41 before calling anything, and the error was only "exit code N").
 
 mod attempts_support;
 
@@ -27,8 +28,13 @@ struct Seen {
     body: Value,
 }
 
-/// A server answering every request with Anthropic's 401 `authentication_error`.
-async fn refusing_server() -> (String, Arc<Mutex<Vec<Seen>>>) {
+/// Anthropic's answer to a key it does not know.
+const ANTHROPIC_401: &str = r#"{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"},"request_id":"req_011CSHoEeqs5C35K2UUqR7Fy"}"#;
+/// Google's answer to a key it does not accept.
+const GOOGLE_401: &str = r#"{"error":{"code":401,"message":"Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.","status":"UNAUTHENTICATED"}}"#;
+
+/// A server answering every request with 401 and `body`.
+async fn refusing_server(body: &'static str) -> (String, Arc<Mutex<Vec<Seen>>>) {
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let url = format!("http://{}", listener.local_addr().expect("addr"));
     let seen = Arc::new(Mutex::new(Vec::new()));
@@ -41,7 +47,6 @@ async fn refusing_server() -> (String, Arc<Mutex<Vec<Seen>>>) {
                     return;
                 };
                 log.lock().expect("log").push(request);
-                let body = r#"{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"},"request_id":"req_011CSHoEeqs5C35K2UUqR7Fy"}"#;
                 let reply = format!(
                     "HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json\r\nrequest-id: req_011CSHoEeqs5C35K2UUqR7Fy\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
                     body.len()
@@ -94,7 +99,7 @@ async fn read_request(socket: &mut tokio::net::TcpStream) -> Option<Seen> {
     let body = serde_json::from_slice(&data[head_end..]).unwrap_or(Value::Null);
     Some(Seen {
         path,
-        api_key: header("x-api-key"),
+        api_key: header("x-api-key").or_else(|| header("x-goog-api-key")),
         body,
     })
 }
@@ -110,7 +115,7 @@ async fn a_refused_key_ends_the_real_claude_code_fast_with_the_cause() {
     let fx = Fixture::new();
     let engine = engine_with_own_keychain(&fx, "real-claude").await;
     use_cli_binary(&fx, "claude", &claude).await;
-    let (url, seen) = refusing_server().await;
+    let (url, seen) = refusing_server(ANTHROPIC_401).await;
     engine
         .set_provider_base_url("anthropic", Some(&url))
         .await
@@ -213,12 +218,88 @@ async fn an_unreachable_provider_ends_the_real_claude_code_within_30_s_with_the_
     eprintln!("real claude, unreachable: {took:?}: {error:?}");
     assert_eq!(error.code, ErrorCode::ProviderUnreachable, "{error:?}");
     assert!(
-        error.message.to_lowercase().contains("connection refused")
-            || error.message.contains("ConnectionRefused"),
+        [
+            "connection refused",
+            "connectionrefused",
+            "unable to connect",
+            "could not be reached"
+        ]
+        .iter()
+        .any(|cause| error.message.to_lowercase().contains(cause)),
         "the CLI's own cause: {error:?}"
     );
     assert!(
         took < Duration::from_secs(30),
         "an unreachable provider took {took:?} to end the attempt"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_real_gemini_cli_runs_headless_in_the_worktree_and_a_refused_key_says_so() {
+    let Some(gemini) = real_cli("gemini") else {
+        return;
+    };
+    if !keychain_present() {
+        return;
+    }
+    let fx = Fixture::new();
+    let engine = engine_with_own_keychain(&fx, "real-gemini").await;
+    use_cli_binary(&fx, "gemini", &gemini).await;
+    let (url, seen) = refusing_server(GOOGLE_401).await;
+    // Switchyard's Gemini provider is the OpenAI-compatible path under the origin; the CLI
+    // gets the origin.
+    engine
+        .set_provider_base_url("gemini", Some(&format!("{url}/v1beta/openai")))
+        .await
+        .expect("base url");
+    let key = "AIzaSyRealGeminiTest0123456789abcdefgh";
+    engine
+        .set_key("gemini", ProviderKey::parse(key).expect("key"))
+        .await
+        .expect("key");
+
+    let started = Instant::now();
+    let review = run(&fx, &engine, "gemini:gemini-2.5-flash").await;
+    let took = started.elapsed();
+    let deleted = engine.delete_key("gemini").await;
+    engine.close().await;
+    deleted.expect("delete the key");
+
+    assert_eq!(review.summary.state, AttemptState::Failed, "{review:?}");
+    let error = review.summary.error.clone().expect("an error");
+    eprintln!("real gemini, refused key: {took:?}: {error:?}");
+    // Not "not running in a trusted directory" (exit 55) nor "Invalid auth method" (exit 41):
+    // it got as far as the provider, which refused the key.
+    assert_eq!(error.code, ErrorCode::ProviderAuth, "{error:?}");
+    assert!(
+        error.message.contains("UNAUTHENTICATED") || error.message.contains("401"),
+        "{error:?}"
+    );
+    assert!(
+        !error.message.contains(key),
+        "the key leaked into the error"
+    );
+    assert!(
+        took < Duration::from_secs(30),
+        "a refused key took {took:?}"
+    );
+    let seen = seen.lock().expect("seen").clone();
+    let calls: Vec<&Seen> = seen
+        .iter()
+        .filter(|s| s.path.starts_with("/v1beta/models/gemini-2.5-flash:"))
+        .collect();
+    assert!(
+        !calls.is_empty(),
+        "Gemini CLI never called the routed model: {seen:?}"
+    );
+    for call in &calls {
+        assert_eq!(
+            call.api_key.as_deref(),
+            Some(key),
+            "the key bound to this origin"
+        );
+    }
+    // Its settings and state stayed out of the worktree.
+    let listed = review.diff.as_ref().map(|d| d.files.len()).unwrap_or(0);
+    assert_eq!(listed, 0, "the worker changed files: {:?}", review.diff);
 }
