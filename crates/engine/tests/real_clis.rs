@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use attempts_support::{
     engine_with_own_keychain, keychain_present, real_cli, run, use_cli_binary, Fixture,
 };
-use serde_json::Value;
+use serde_json::{json, Value};
 use switchyard_core::attempt::AttemptState;
 use switchyard_core::error::ErrorCode;
 use switchyard_engine::ProviderKey;
@@ -33,22 +33,31 @@ const ANTHROPIC_401: &str = r#"{"type":"error","error":{"type":"authentication_e
 /// Google's answer to a key it does not accept.
 const GOOGLE_401: &str = r#"{"error":{"code":401,"message":"Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.","status":"UNAUTHENTICATED"}}"#;
 
-/// A server answering every request with 401 and `body`.
-async fn refusing_server(body: &'static str) -> (String, Arc<Mutex<Vec<Seen>>>) {
+/// A reply: status line, content type, body.
+type Reply = (&'static str, &'static str, String);
+
+/// A server on 127.0.0.1 answering each request with `answer(request)`, one request per
+/// connection; returns its URL and what it saw.
+async fn scripted_server(
+    answer: impl Fn(&Seen) -> Reply + Send + Sync + 'static,
+) -> (String, Arc<Mutex<Vec<Seen>>>) {
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let url = format!("http://{}", listener.local_addr().expect("addr"));
     let seen = Arc::new(Mutex::new(Vec::new()));
     let log = seen.clone();
+    let answer = Arc::new(answer);
     tokio::spawn(async move {
         while let Ok((mut socket, _)) = listener.accept().await {
             let log = log.clone();
+            let answer = answer.clone();
             tokio::spawn(async move {
                 let Some(request) = read_request(&mut socket).await else {
                     return;
                 };
+                let (status, kind, body) = answer(&request);
                 log.lock().expect("log").push(request);
                 let reply = format!(
-                    "HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json\r\nrequest-id: req_011CSHoEeqs5C35K2UUqR7Fy\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                    "HTTP/1.1 {status}\r\ncontent-type: {kind}\r\nrequest-id: req_011CSHoEeqs5C35K2UUqR7Fy\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
                     body.len()
                 );
                 let _ = socket.write_all(reply.as_bytes()).await;
@@ -57,6 +66,11 @@ async fn refusing_server(body: &'static str) -> (String, Arc<Mutex<Vec<Seen>>>) 
         }
     });
     (url, seen)
+}
+
+/// A server answering every request with 401 and `body`.
+async fn refusing_server(body: &'static str) -> (String, Arc<Mutex<Vec<Seen>>>) {
+    scripted_server(move |_| ("401 Unauthorized", "application/json", body.to_owned())).await
 }
 
 async fn read_request(socket: &mut tokio::net::TcpStream) -> Option<Seen> {
@@ -302,4 +316,207 @@ async fn the_real_gemini_cli_runs_headless_in_the_worktree_and_a_refused_key_say
     // Its settings and state stayed out of the worktree.
     let listed = review.diff.as_ref().map(|d| d.files.len()).unwrap_or(0);
     assert_eq!(listed, 0, "the worker changed files: {:?}", review.diff);
+}
+
+/// One Anthropic Messages answer as server-sent events, exactly as the API streams it: a text
+/// block, or a tool call whose input arrives as JSON deltas.
+fn anthropic_sse(model: &str, block: &Value, usage: (u32, u32)) -> String {
+    let event = |name: &str, data: Value| format!("event: {name}\ndata: {data}\n\n");
+    let tool = block.get("type").and_then(Value::as_str) == Some("tool_use");
+    let mut out = event(
+        "message_start",
+        json!({"type": "message_start", "message": {
+            "id": "msg_01XFDUDYJgAACzvnptvVoYEL", "type": "message", "role": "assistant",
+            "content": [], "model": model, "stop_reason": null, "stop_sequence": null,
+            "usage": {"input_tokens": usage.0, "cache_creation_input_tokens": 0,
+                      "cache_read_input_tokens": 0, "output_tokens": 1}}}),
+    );
+    if tool {
+        let start =
+            json!({"type": "tool_use", "id": block["id"], "name": block["name"], "input": {}});
+        out += &event(
+            "content_block_start",
+            json!({"type": "content_block_start", "index": 0, "content_block": start}),
+        );
+        out += &event("ping", json!({"type": "ping"}));
+        out += &event(
+            "content_block_delta",
+            json!({"type": "content_block_delta", "index": 0,
+            "delta": {"type": "input_json_delta", "partial_json": block["input"].to_string()}}),
+        );
+    } else {
+        out += &event(
+            "content_block_start",
+            json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
+        );
+        out += &event("ping", json!({"type": "ping"}));
+        out += &event(
+            "content_block_delta",
+            json!({"type": "content_block_delta", "index": 0,
+            "delta": {"type": "text_delta", "text": block["text"]}}),
+        );
+    }
+    out += &event(
+        "content_block_stop",
+        json!({"type": "content_block_stop", "index": 0}),
+    );
+    out += &event(
+        "message_delta",
+        json!({"type": "message_delta",
+        "delta": {"stop_reason": if tool { "tool_use" } else { "end_turn" }, "stop_sequence": null},
+        "usage": {"output_tokens": usage.1}}),
+    );
+    out += &event("message_stop", json!({"type": "message_stop"}));
+    out
+}
+
+/// How many tool results the conversation in `body` already holds.
+fn tool_results(body: &Value) -> usize {
+    body.get("messages")
+        .and_then(Value::as_array)
+        .map(|messages| {
+            messages
+                .iter()
+                .filter_map(|m| m.get("content").and_then(Value::as_array))
+                .flatten()
+                .filter(|block| block.get("type").and_then(Value::as_str) == Some("tool_result"))
+                .count()
+        })
+        .unwrap_or(0)
+}
+
+/// The scripted model behind Claude Code: with tools on offer (the agent loop) it reads
+/// `calc.sh`, then edits it, then says it is done; anything else (a title, a summary) gets a
+/// short text. The worktree's absolute path is found in the request, where Claude Code names
+/// its working directory.
+fn claude_fixer(worktrees: String) -> impl Fn(&Seen) -> Reply + Send + Sync + 'static {
+    move |request: &Seen| {
+        let model = request
+            .body
+            .get("model")
+            .and_then(Value::as_str)
+            .unwrap_or("claude-haiku-4-5")
+            .to_owned();
+        let agent = request
+            .body
+            .get("tools")
+            .and_then(Value::as_array)
+            .is_some_and(|t| !t.is_empty());
+        let text = request.body.to_string();
+        // `<worktrees>/<attempt id>`, the id being the path's next component.
+        let prefix = format!("{worktrees}/");
+        let worktree = text.find(&prefix).map(|at| {
+            let id: String = text[at + prefix.len()..]
+                .chars()
+                .take_while(char::is_ascii_alphanumeric)
+                .collect();
+            format!("{prefix}{id}")
+        });
+        let block = match (agent, worktree, tool_results(&request.body)) {
+            (true, Some(wt), 0) => json!({"type": "tool_use", "id": "toolu_01Read", "name": "Read",
+                "input": {"file_path": format!("{wt}/calc.sh")}}),
+            (true, Some(wt), 1) => json!({"type": "tool_use", "id": "toolu_01Edit", "name": "Edit",
+                "input": {"file_path": format!("{wt}/calc.sh"), "old_string": "$1 - $2", "new_string": "$1 + $2"}}),
+            (true, _, _) => json!({"type": "text", "text": "Fixed add() in calc.sh."}),
+            (false, _, _) => json!({"type": "text", "text": "Fix add"}),
+        };
+        let stream = request.body.get("stream").and_then(Value::as_bool) == Some(true);
+        if stream {
+            (
+                "200 OK",
+                "text/event-stream",
+                anthropic_sse(&model, &block, (1200, 60)),
+            )
+        } else {
+            let stop = if block["type"] == "tool_use" {
+                "tool_use"
+            } else {
+                "end_turn"
+            };
+            let body = json!({"id": "msg_01XFDUDYJgAACzvnptvVoYEL", "type": "message", "role": "assistant",
+                "model": model, "content": [block], "stop_reason": stop, "stop_sequence": null,
+                "usage": {"input_tokens": 1200, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0, "output_tokens": 60}});
+            ("200 OK", "application/json", body.to_string())
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_real_claude_code_fixes_a_bug_with_the_routed_model_and_lands_as_the_user() {
+    let Some(claude) = real_cli("claude") else {
+        return;
+    };
+    if !keychain_present() {
+        return;
+    }
+    let fx = Fixture::new();
+    attempts_support::git(&fx.repo, &["config", "user.name", "Ada Reviewer"]);
+    attempts_support::git(&fx.repo, &["config", "user.email", "ada@example.org"]);
+    let engine = engine_with_own_keychain(&fx, "real-claude-fix").await;
+    use_cli_binary(&fx, "claude", &claude).await;
+    let worktrees = std::fs::canonicalize(&fx.home)
+        .expect("home")
+        .join("worktrees")
+        .display()
+        .to_string();
+    let (url, seen) = scripted_server(claude_fixer(worktrees)).await;
+    engine
+        .set_provider_base_url("anthropic", Some(&url))
+        .await
+        .expect("base url");
+    let key = "sk-ant-realclaudefix0123456789abcdefghij";
+    engine
+        .set_key("anthropic", ProviderKey::parse(key).expect("key"))
+        .await
+        .expect("key");
+
+    let review = run(&fx, &engine, "claude:claude-haiku-4-5").await;
+    let approved = if review.summary.state == AttemptState::Review {
+        Some(
+            engine
+                .approve_attempt(&review.summary.id, "Fix add()", true)
+                .await,
+        )
+    } else {
+        None
+    };
+    let deleted = engine.delete_key("anthropic").await;
+    engine.close().await;
+    deleted.expect("delete the key");
+
+    let seen = seen.lock().expect("seen").clone();
+    assert_eq!(
+        review.summary.state,
+        AttemptState::Review,
+        "{:?}\nrequests: {:?}",
+        review.summary.error,
+        seen.iter()
+            .map(|s| (&s.path, tool_results(&s.body)))
+            .collect::<Vec<_>>()
+    );
+    let diff = review.diff.as_ref().expect("diff");
+    let files: Vec<&str> = diff.files.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(files, ["calc.sh"], "only the intended file");
+    assert!(review.gates.iter().all(|g| g.passed), "{:?}", review.gates);
+    let cost = review.summary.cost_usd.expect("a cost");
+    assert!(cost > 0.0, "cost {cost}");
+    assert!(seen
+        .iter()
+        .filter(|s| s.path.starts_with("/v1/messages"))
+        .all(|s| s.api_key.as_deref() == Some(key)));
+    assert!(seen
+        .iter()
+        .any(
+            |s| s.body.get("model").and_then(Value::as_str) == Some("claude-haiku-4-5")
+                && tool_results(&s.body) == 2
+        ));
+    let approved = approved.expect("approved").expect("approve");
+    assert_eq!(approved.summary.state, AttemptState::Integrated);
+    assert_eq!(
+        attempts_support::git(&fx.repo, &["log", "-1", "--format=%an <%ae>%n%(trailers:only,unfold)"]),
+        format!(
+            "Ada Reviewer <ada@example.org>\nSwitchyard-Attempt: {}\nSwitchyard-Worker: claude:claude-haiku-4-5\nSwitchyard-Model: claude-haiku-4-5\nSwitchyard-Diff-SHA256: {}",
+            review.summary.id, diff.sha256
+        )
+    );
 }
