@@ -59,6 +59,14 @@ fn agent_cli_lines(report: &DoctorReport) -> Vec<String> {
             )
         };
         lines.push(line);
+        if cli.installed {
+            if let Some(account) = &cli.account_detail {
+                lines.push(format!("  {:<9} account    {account}", ""));
+            }
+        }
+        if let Some(fix) = cli.fix.as_deref().filter(|_| cli.installed && !cli.ready) {
+            lines.push(format!("  {:<9} not ready  {fix}", ""));
+        }
     }
     lines
 }

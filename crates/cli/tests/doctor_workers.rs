@@ -18,6 +18,8 @@ fn doctor(dir: &Path, json: bool) -> std::process::Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_switchyard"));
     command
         .env("SWITCHYARD_HOME", dir.join("home"))
+        // A home with no CLI logged in, whatever the machine running the test has.
+        .env("HOME", dir.join("home"))
         .env("PATH", format!("{}:/usr/bin:/bin", bin.display()))
         .env("SHELL", dir.join("login-shell"))
         .arg("doctor");
@@ -56,8 +58,19 @@ fn doctor_lists_each_agent_cli_installed_with_its_version_or_missing() {
         claude["path"].as_str(),
         dir.path().join("bin").join("claude").to_str()
     );
+    // No anthropic key in Switchyard and no login under this machine's home: not ready,
+    // and the report says how to fix it.
+    assert_eq!(claude["ready"], false);
+    assert_eq!(claude["account"], "none");
+    assert!(
+        claude["fix"]
+            .as_str()
+            .is_some_and(|f| f.contains("key for anthropic") && f.contains("log in")),
+        "{claude}"
+    );
     for other in &clis[1..] {
         assert_eq!(other["installed"], false, "{other}");
+        assert_eq!(other["ready"], false, "{other}");
         assert_eq!(other["path"], serde_json::Value::Null, "{other}");
     }
 
@@ -71,4 +84,32 @@ fn doctor_lists_each_agent_cli_installed_with_its_version_or_missing() {
         stdout.contains("codex     missing    codex is not on PATH"),
         "{stdout}"
     );
+    assert!(
+        stdout.contains("not ready  add a key for anthropic"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_cli_logged_in_on_its_own_account_is_ready() {
+    let dir = machine();
+    let home = dir.path().join("user");
+    std::fs::create_dir_all(home.join(".claude")).expect("mkdir");
+    std::fs::write(home.join(".claude/.credentials.json"), "{}").expect("login");
+    let out = Command::new(env!("CARGO_BIN_EXE_switchyard"))
+        .env("SWITCHYARD_HOME", dir.path().join("home"))
+        .env("HOME", &home)
+        .env(
+            "PATH",
+            format!("{}:/usr/bin:/bin", dir.path().join("bin").display()),
+        )
+        .env("SHELL", dir.path().join("login-shell"))
+        .args(["doctor", "--json"])
+        .output()
+        .expect("run");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let claude = &report["workerClis"][0];
+    assert_eq!(claude["account"], "own", "{claude}");
+    assert_eq!(claude["ready"], true, "{claude}");
+    assert_eq!(claude["fix"], serde_json::Value::Null);
 }

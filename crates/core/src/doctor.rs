@@ -79,6 +79,32 @@ pub struct WorkerCliStatus {
     /// Why it is not installed or its version is unknown (a set path that is not executable,
     /// a `--version` that failed or hung).
     pub problem: Option<String>,
+    /// Whose account the CLI will call its provider with; `None` when it is not installed.
+    pub account: Option<WorkerAccount>,
+    /// The account in words: which key for which origin, or which login.
+    pub account_detail: Option<String>,
+    /// Installed and with an account it can use: an attempt can start it and expect it to
+    /// reach its provider.
+    pub ready: bool,
+    /// One line that makes it ready, when it is not.
+    pub fix: Option<String>,
+}
+
+/// Whose account a worker CLI calls its provider with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub enum WorkerAccount {
+    /// Switchyard passes its own key for the CLI's provider, bound to that provider's origin,
+    /// and writes the attempt's CLI configuration (see the README's worker table).
+    Switchyard,
+    /// The CLI's own login or settings under the user's home (Switchyard holds no key for its
+    /// provider).
+    Own,
+    /// The key of the provider the routed model names (`opencode:<provider/model>`,
+    /// `aider:<provider/model>`), from Switchyard's keychain.
+    RoutedProvider,
+    /// Neither: Switchyard has no key for its provider and the CLI is not logged in.
+    None,
 }
 
 impl WorkerCliStatus {
@@ -97,7 +123,14 @@ impl WorkerCliStatus {
             source: None,
             installed: false,
             configured_path,
+            fix: Some(format!(
+                "install {} or set its path in Settings → Agent CLIs",
+                cli.program()
+            )),
             problem,
+            account: None,
+            account_detail: None,
+            ready: false,
         }
     }
 }

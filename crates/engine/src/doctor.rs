@@ -136,6 +136,13 @@ impl Engine {
             .filter(|w| !w.installed && (w.path.is_some() || w.configured_path.is_some()))
             .map(|w| format!("{}: {}", w.name, w.problem.as_deref().unwrap_or("unusable")))
             .collect();
+        // Installed but with no account to call its provider with: it would start and fail.
+        let unready: Vec<String> = clis
+            .iter()
+            .filter(|w| w.installed && !w.ready)
+            .map(|w| format!("{}: {}", w.name, w.fix.as_deref().unwrap_or("not ready")))
+            .collect();
+        let broken: Vec<String> = broken.into_iter().chain(unready).collect();
         let check = if !broken.is_empty() {
             let mut detail = broken.join("; ");
             if !installed.is_empty() {

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use futures_util::future::join_all;
-use switchyard_core::doctor::{WorkerCliStatus, WorkerSource};
+use switchyard_core::doctor::{WorkerAccount, WorkerCliStatus, WorkerSource};
 use switchyard_core::worker::WorkerCli;
 use switchyard_runner::tools::{self, Located, ToolSearch, ToolSource, VERSION_TIMEOUT};
 
@@ -116,17 +116,83 @@ impl Engine {
             Ok(version) => (Some(version), None),
             Err(error) => (None, Some(format!("--version failed: {error}"))),
         };
+        let installed = version.is_some();
+        let (account, account_detail, fix) = self.worker_account(cli).await;
+        let fix = if installed {
+            fix
+        } else {
+            Some(format!(
+                "reinstall {} or point Settings → Agent CLIs at a working one",
+                cli.program()
+            ))
+        };
         Ok(WorkerCliStatus {
             name: cli.program().to_owned(),
             cli,
             program: cli.program().to_owned(),
             path: Some(located.path.display().to_string()),
-            installed: version.is_some(),
+            installed,
             version,
             source: Some(source(located.source)),
             configured_path: configured_text,
             problem,
+            ready: installed && account != WorkerAccount::None,
+            account: Some(account),
+            account_detail: Some(account_detail),
+            fix,
         })
+    }
+
+    /// Whose account `cli` would call its provider with here, in words, and the fix when it
+    /// has none: Switchyard's key for its built-in provider (bound to that provider's origin),
+    /// else its own login, else nothing.
+    async fn worker_account(&self, cli: WorkerCli) -> (WorkerAccount, String, Option<String>) {
+        let Some(provider) = cli.builtin_provider() else {
+            return (
+                WorkerAccount::RoutedProvider,
+                format!(
+                    "the key of the provider the routed model names ({}:<provider/model>)",
+                    cli.program()
+                ),
+                None,
+            );
+        };
+        if self.worker_key(provider).await.is_some() {
+            let origin = self
+                .provider(provider)
+                .await
+                .ok()
+                .and_then(|p| p.origin().ok())
+                .map(|o| o.to_string())
+                .unwrap_or_default();
+            return (
+                WorkerAccount::Switchyard,
+                format!("Switchyard's {provider} key, sent only to {origin}"),
+                None,
+            );
+        }
+        let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
+        let login = home.as_ref().and_then(|home| {
+            cli.login_files()
+                .iter()
+                .map(|file| home.join(file))
+                .find(|path| path.is_file())
+        });
+        match login {
+            Some(path) => (
+                WorkerAccount::Own,
+                format!("its own login ({})", path.display()),
+                None,
+            ),
+            None => (
+                WorkerAccount::None,
+                format!("no {provider} key in Switchyard and not logged in"),
+                Some(format!(
+                    "add a key for {provider} in Settings → Keys, or {}",
+                    cli.login_hint()
+                )),
+            ),
+        }
     }
 
     /// Every adapter in display order ([`WorkerCli::ALL`]), probed concurrently.

@@ -4901,6 +4901,26 @@ export type VerificationRecord_Serialize = {
 	commands: CommandVerification_Serialize[],
 };
 
+/**  Whose account a worker CLI calls its provider with. */
+export type WorkerAccount = 
+/**
+ *  Switchyard passes its own key for the CLI's provider, bound to that provider's origin,
+ *  and writes the attempt's CLI configuration (see the README's worker table).
+ */
+"switchyard" | 
+/**
+ *  The CLI's own login or settings under the user's home (Switchyard holds no key for its
+ *  provider).
+ */
+"own" | 
+/**
+ *  The key of the provider the routed model names (`opencode:<provider/model>`,
+ *  `aider:<provider/model>`), from Switchyard's keychain.
+ */
+"routedProvider" | 
+/**  Neither: Switchyard has no key for its provider and the CLI is not logged in. */
+"none";
+
 /**  A coding-agent CLI Switchyard drives non-interactively. */
 export type WorkerCli = "claude" | "codex" | "gemini" | "opencode" | "aider";
 
@@ -4930,6 +4950,17 @@ export type WorkerCliStatus_Deserialize = {
 	 *  a `--version` that failed or hung).
 	 */
 	problem?: string | null,
+	/**  Whose account the CLI will call its provider with; `None` when it is not installed. */
+	account?: WorkerAccount | null,
+	/**  The account in words: which key for which origin, or which login. */
+	accountDetail?: string | null,
+	/**
+	 *  Installed and with an account it can use: an attempt can start it and expect it to
+	 *  reach its provider.
+	 */
+	ready: boolean,
+	/**  One line that makes it ready, when it is not. */
+	fix?: string | null,
 };
 
 /**  A coding-agent CLI Switchyard can drive as a worker, as this machine has it. */
@@ -4955,6 +4986,17 @@ export type WorkerCliStatus_Serialize = {
 	 *  a `--version` that failed or hung).
 	 */
 	problem: string | null,
+	/**  Whose account the CLI will call its provider with; `None` when it is not installed. */
+	account: WorkerAccount | null,
+	/**  The account in words: which key for which origin, or which login. */
+	accountDetail: string | null,
+	/**
+	 *  Installed and with an account it can use: an attempt can start it and expect it to
+	 *  reach its provider.
+	 */
+	ready: boolean,
+	/**  One line that makes it ready, when it is not. */
+	fix: string | null,
 };
 
 /**  One thing a worker did or said, normalized from its CLI's own output. */

@@ -94,11 +94,15 @@ function AgentCliRow({
 
   const dirty = path.trim() !== (status.configuredPath ?? "");
   return (
-    <tr data-cli={status.cli} data-installed={status.installed ? "yes" : "no"}>
+    <tr
+      data-cli={status.cli}
+      data-installed={status.installed ? "yes" : "no"}
+      data-ready={status.ready ? "yes" : "no"}
+    >
       <td>
         <span
-          className={`dot ${status.installed ? "ok" : "warn"}`}
-          title={status.installed ? "installed" : "missing"}
+          className={`dot ${status.ready ? "ok" : "warn"}`}
+          title={status.ready ? "ready" : status.installed ? "not ready" : "missing"}
         />
       </td>
       <th scope="row">
@@ -108,8 +112,14 @@ function AgentCliRow({
         </span>
       </th>
       <td className="detail">
-        <span className="pill-text">{status.installed ? "installed" : "missing"}</span>{" "}
+        <span className="pill-text">
+          {status.ready ? "ready" : status.installed ? "not ready" : "missing"}
+        </span>{" "}
         <span className="muted small">{workerDetail(status)}</span>
+        {status.installed && status.accountDetail && (
+          <div className="small cli-account">Calls its provider with {status.accountDetail}</div>
+        )}
+        {status.fix && !status.ready && <div className="small cli-fix">Fix: {status.fix}</div>}
         <div className="form-row">
           <input
             type="text"

@@ -27,6 +27,10 @@ const report: DoctorReport = {
       installed: false,
       configuredPath: null,
       problem: "claude is not on PATH",
+      account: null,
+      accountDetail: null,
+      ready: false,
+      fix: "install claude or set its path in Settings → Agent CLIs",
     },
   ],
   localEndpoints: [
@@ -51,6 +55,10 @@ const claudeMissing: WorkerCliStatus = {
   installed: false,
   configuredPath: null,
   problem: "claude is not on PATH or the login shell's PATH",
+  account: null,
+  accountDetail: null,
+  ready: false,
+  fix: "install claude or set its path in Settings → Agent CLIs",
 };
 const aiderInstalled: WorkerCliStatus = {
   name: "aider",
@@ -62,6 +70,10 @@ const aiderInstalled: WorkerCliStatus = {
   installed: true,
   configuredPath: null,
   problem: null,
+  account: "routedProvider",
+  accountDetail: "the key of the provider the routed model names (aider:<provider/model>)",
+  ready: true,
+  fix: null,
 };
 const usage: WorktreeUsage = {
   path: "/data/switchyard/worktrees",
@@ -97,6 +109,10 @@ vi.mock("../ipc", async (importOriginal) => {
         installed: true,
         configuredPath: path,
         problem: null,
+        account: "none",
+        accountDetail: "no anthropic key in Switchyard and not logged in",
+        ready: false,
+        fix: "add a key for anthropic in Settings → Keys, or run `claude` once and log in",
       })),
       worktreeUsage: vi.fn(async () => usage),
       setWorktreeRetention: vi.fn(async (days: number) => ({ ...usage, retentionDays: days })),
@@ -209,6 +225,13 @@ describe("Settings", () => {
     expect(updated.dataset.installed).toBe("yes");
     expect(updated.textContent).toContain("2.0.14 (Claude Code)");
     expect(updated.textContent).toContain("set in Settings");
+    // Found now, but with no account to call its provider with: not ready, and the fix.
+    expect(updated.dataset.ready).toBe("no");
+    expect(updated.querySelector(".cli-fix")?.textContent).toBe(
+      "Fix: add a key for anthropic in Settings → Keys, or run `claude` once and log in",
+    );
+    expect(aider.dataset.ready).toBe("yes");
+    expect(aider.querySelector(".cli-account")?.textContent).toContain("routed model");
   });
 
   it("shows worktree disk usage and saves the retention", async () => {

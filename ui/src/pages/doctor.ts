@@ -44,5 +44,9 @@ export function missingWorker(cli: WorkerCli, problem: string | null = null): Wo
     installed: false,
     configuredPath: null,
     problem,
+    account: null,
+    accountDetail: null,
+    ready: false,
+    fix: null,
   };
 }

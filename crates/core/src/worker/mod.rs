@@ -146,6 +146,29 @@ impl WorkerCli {
         }
     }
 
+    /// Files under the user's home whose presence means the CLI is logged in on its own
+    /// account (a subscription or its own stored key).
+    pub fn login_files(self) -> &'static [&'static str] {
+        match self {
+            WorkerCli::Claude => &[".claude/.credentials.json"],
+            WorkerCli::Codex => &[".codex/auth.json"],
+            WorkerCli::Gemini => &[".gemini/oauth_creds.json", ".gemini/.env"],
+            WorkerCli::OpenCode => &[".local/share/opencode/auth.json"],
+            WorkerCli::Aider => &[],
+        }
+    }
+
+    /// How the user logs the CLI in on its own account.
+    pub fn login_hint(self) -> &'static str {
+        match self {
+            WorkerCli::Claude => "run `claude` once and log in",
+            WorkerCli::Codex => "run `codex login`",
+            WorkerCli::Gemini => "run `gemini` once and log in with Google",
+            WorkerCli::OpenCode => "run `opencode auth login`",
+            WorkerCli::Aider => "pass a model whose provider has a key",
+        }
+    }
+
     /// Whether the CLI's base-URL variable takes only the provider's origin (Gemini CLI adds
     /// the API's path itself) rather than the provider's base URL.
     pub fn base_url_is_origin(self) -> bool {

@@ -394,7 +394,7 @@ impl Engine {
     /// The worker's own provider key for the provider's origin as configured (where the CLI
     /// sends it: its default, or the base URL passed to it), if one may go there; never any
     /// other key.
-    async fn worker_key(&self, provider: &str) -> Option<Secret> {
+    pub(crate) async fn worker_key(&self, provider: &str) -> Option<Secret> {
         let provider = self.provider(provider).await.ok()?;
         if !provider.takes_key() {
             return None;
