@@ -88,6 +88,10 @@ pub struct WorkerCliStatus {
     pub ready: bool,
     /// One line that makes it ready, when it is not.
     pub fix: Option<String>,
+    /// Catalog models this CLI can be routed to, in its own naming, cheapest first (at most
+    /// 40): the launch forms' model picker.
+    #[serde(default)]
+    pub models: Vec<String>,
 }
 
 /// Whose account a worker CLI calls its provider with.
@@ -131,6 +135,7 @@ impl WorkerCliStatus {
             account: None,
             account_detail: None,
             ready: false,
+            models: Vec::new(),
         }
     }
 }

@@ -14,6 +14,9 @@ use switchyard_runner::tools::{self, Located, ToolSearch, ToolSource, VERSION_TI
 use crate::catalog::now;
 use crate::{Engine, EngineError};
 
+/// Models listed per agent CLI for the launch forms' picker.
+const CLI_MODELS: usize = 40;
+
 /// Settings key prefix of a CLI's path override; the program name follows.
 pub const WORKER_PATH_SETTING: &str = "workers.path.";
 
@@ -140,7 +143,33 @@ impl Engine {
             account: Some(account),
             account_detail: Some(account_detail),
             fix,
+            models: self.cli_models(cli).await,
         })
+    }
+
+    /// Catalog models `cli` can call, in its naming, cheapest first (priced ones before the
+    /// unpriced), at most [`CLI_MODELS`].
+    async fn cli_models(&self, cli: WorkerCli) -> Vec<String> {
+        let Ok(state) = self.catalog_state().await else {
+            return Vec::new();
+        };
+        let mut priced: Vec<(f64, String)> = state
+            .catalog
+            .models
+            .iter()
+            .filter_map(|m| {
+                let name = cli.model_name(&m.id)?;
+                Some((m.pricing.blended_per_m().unwrap_or(f64::INFINITY), name))
+            })
+            .collect();
+        priced.sort_by(|a, b| a.0.total_cmp(&b.0).then_with(|| a.1.cmp(&b.1)));
+        let mut seen = std::collections::HashSet::new();
+        priced
+            .into_iter()
+            .filter(|(_, name)| seen.insert(name.clone()))
+            .take(CLI_MODELS)
+            .map(|(_, name)| name)
+            .collect()
     }
 
     /// Whose account `cli` would call its provider with here, in words, and the fix when it

@@ -4961,6 +4961,11 @@ export type WorkerCliStatus_Deserialize = {
 	ready: boolean,
 	/**  One line that makes it ready, when it is not. */
 	fix?: string | null,
+	/**
+	 *  Catalog models this CLI can be routed to, in its own naming, cheapest first (at most
+	 *  40): the launch forms' model picker.
+	 */
+	models?: string[],
 };
 
 /**  A coding-agent CLI Switchyard can drive as a worker, as this machine has it. */
@@ -4997,6 +5002,11 @@ export type WorkerCliStatus_Serialize = {
 	ready: boolean,
 	/**  One line that makes it ready, when it is not. */
 	fix: string | null,
+	/**
+	 *  Catalog models this CLI can be routed to, in its own naming, cheapest first (at most
+	 *  40): the launch forms' model picker.
+	 */
+	models: string[],
 };
 
 /**  One thing a worker did or said, normalized from its CLI's own output. */

@@ -31,6 +31,7 @@ const report: DoctorReport = {
       accountDetail: null,
       ready: false,
       fix: "install claude or set its path in Settings → Agent CLIs",
+      models: [],
     },
   ],
   localEndpoints: [
@@ -59,6 +60,7 @@ const claudeMissing: WorkerCliStatus = {
   accountDetail: null,
   ready: false,
   fix: "install claude or set its path in Settings → Agent CLIs",
+  models: [],
 };
 const aiderInstalled: WorkerCliStatus = {
   name: "aider",
@@ -74,6 +76,7 @@ const aiderInstalled: WorkerCliStatus = {
   accountDetail: "the key of the provider the routed model names (aider:<provider/model>)",
   ready: true,
   fix: null,
+  models: ["deepseek/deepseek-chat"],
 };
 const usage: WorktreeUsage = {
   path: "/data/switchyard/worktrees",

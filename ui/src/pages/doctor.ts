@@ -48,5 +48,6 @@ export function missingWorker(cli: WorkerCli, problem: string | null = null): Wo
     accountDetail: null,
     ready: false,
     fix: null,
+    models: [],
   };
 }

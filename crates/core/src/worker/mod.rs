@@ -192,6 +192,30 @@ impl WorkerCli {
         }
     }
 
+    /// The name this CLI calls the catalog's model `catalog_id` by, when it can call it at
+    /// all: the vendor's API name for CLIs with a built-in provider
+    /// (`anthropic/claude-sonnet-4.5` → `claude-sonnet-4-5`), the `vendor/model` id itself for
+    /// the CLIs that pick the provider from the model name. The inverse of [`catalog_ids`].
+    ///
+    /// [`catalog_ids`]: WorkerCli::catalog_ids
+    pub fn model_name(self, catalog_id: &str) -> Option<String> {
+        let (vendor, model) = catalog_id.split_once('/')?;
+        let own = match self {
+            WorkerCli::Claude => "anthropic",
+            WorkerCli::Codex => "openai",
+            WorkerCli::Gemini => "google",
+            WorkerCli::OpenCode | WorkerCli::Aider => return Some(catalog_id.to_owned()),
+        };
+        if vendor != own || model.contains(':') {
+            return None;
+        }
+        Some(if self == WorkerCli::Claude {
+            model.replace('.', "-")
+        } else {
+            model.to_owned()
+        })
+    }
+
     /// Catalog ids the model `model`, as this CLI names it, may have: the vendor's prefix for
     /// CLIs with a built-in provider (`claude-sonnet-4-5` → `anthropic/claude-sonnet-4.5`),
     /// the `provider/model` as given for the others, without an `openrouter/` hop.
@@ -588,6 +612,27 @@ mod tests {
             WorkerCli::Codex.catalog_ids("gpt-5-mini"),
             vec!["openai/gpt-5-mini"]
         );
+        assert_eq!(
+            WorkerCli::Claude.model_name("anthropic/claude-sonnet-4.5").as_deref(),
+            Some("claude-sonnet-4-5")
+        );
+        assert_eq!(WorkerCli::Claude.model_name("openai/gpt-5"), None);
+        assert_eq!(
+            WorkerCli::Gemini.model_name("google/gemini-2.5-flash").as_deref(),
+            Some("gemini-2.5-flash")
+        );
+        assert_eq!(
+            WorkerCli::OpenCode.model_name("deepseek/deepseek-chat").as_deref(),
+            Some("deepseek/deepseek-chat")
+        );
+        // The round trip lands on the catalog id.
+        for id in ["anthropic/claude-sonnet-4.5", "openai/gpt-5-mini", "google/gemini-2.5-pro"] {
+            for cli in [WorkerCli::Claude, WorkerCli::Codex, WorkerCli::Gemini] {
+                if let Some(name) = cli.model_name(id) {
+                    assert!(cli.catalog_ids(&name).contains(&id.to_owned()), "{cli:?} {id}");
+                }
+            }
+        }
         assert_eq!(
             WorkerCli::OpenCode.catalog_ids("openrouter/qwen/qwen3-coder"),
             vec!["openrouter/qwen/qwen3-coder", "qwen/qwen3-coder"]

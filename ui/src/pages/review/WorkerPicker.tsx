@@ -1,5 +1,12 @@
 import { useState } from "react";
-import { EXEC_PREFIX, MODEL_PREFIX, pickerMode, type WorkerOption } from "./workers";
+import {
+  cliWorker,
+  EXEC_PREFIX,
+  MODEL_PREFIX,
+  pickerMode,
+  type WorkerOption,
+  withCliModel,
+} from "./workers";
 
 /** One worker choice: an agent CLI, a custom command, or the model worker with a listed model
  * or one typed by id. `idPrefix` keeps ids unique per form (`task` on Review → New task). */
@@ -24,7 +31,16 @@ export function WorkerPicker({
 }) {
   const [typing, setTyping] = useState(false);
   const mode = pickerMode(value, options, typing);
-  const selectValue = mode === "exec" ? EXEC_PREFIX : mode === "modelId" ? MODEL_PREFIX : value;
+  const routed = cliWorker(value);
+  const selectValue =
+    mode === "exec"
+      ? EXEC_PREFIX
+      : mode === "modelId"
+        ? MODEL_PREFIX
+        : mode === "cli" && routed
+          ? routed.cli
+          : value;
+  const cliModels = options.find((o) => o.value === routed?.cli)?.models ?? [];
   const hints = `${idPrefix}-model-hints-${index}`;
   return (
     <div className="inline worker-row" data-worker-row={index}>
@@ -67,6 +83,25 @@ export function WorkerPicker({
           value={value.slice(EXEC_PREFIX.length)}
           onChange={(e) => onChange(`${EXEC_PREFIX}${e.target.value}`)}
         />
+      )}
+      {mode === "cli" && routed && (
+        <>
+          <input
+            aria-label={`Model for worker ${index + 1}`}
+            id={`${idPrefix}-cli-model-${index}`}
+            className="mono"
+            list={`${hints}-cli`}
+            placeholder="the CLI's default model"
+            title="The model the CLI is told to use (cheapest first); empty: its own default"
+            value={routed.model}
+            onChange={(e) => onChange(withCliModel(routed.cli, e.target.value))}
+          />
+          <datalist id={`${hints}-cli`}>
+            {cliModels.map((m) => (
+              <option key={m} value={m} />
+            ))}
+          </datalist>
+        </>
       )}
       {mode === "modelId" && (
         <>

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { provider } from "../keys/testdata.test-util";
-import { formProblem, modelIdPrefixes, pickerMode, workerOptions } from "./workers";
+import {
+  cliWorker,
+  formProblem,
+  modelIdPrefixes,
+  pickerMode,
+  withCliModel,
+  workerOptions,
+} from "./workers";
 
 const options = workerOptions([], []).concat([
   { value: "model:openai/gpt-4o-mini", label: "GPT-4o mini", group: "model" },
@@ -10,7 +17,8 @@ describe("pickerMode", () => {
   it("shows exec: commands as a command and listed workers as themselves", () => {
     expect(pickerMode("exec:./fix.sh", options, false)).toBe("exec");
     expect(pickerMode("exec:", options, false)).toBe("exec");
-    expect(pickerMode("claude", options, false)).toBe("listed");
+    expect(pickerMode("claude", options, false)).toBe("cli");
+    expect(pickerMode("opencode:deepseek/deepseek-chat", options, false)).toBe("cli");
     expect(pickerMode("", options, false)).toBe("listed");
     expect(pickerMode("model:openai/gpt-4o-mini", options, false)).toBe("listed");
   });
@@ -44,5 +52,19 @@ describe("formProblem", () => {
       "Type the model's id as provider:model.",
     );
     expect(formProblem({ ...form, workers: ["model:lab-vllm:qwen3"] })).toBeNull();
+  });
+});
+
+describe("cliWorker", () => {
+  it("splits a CLI worker into the CLI and its routed model, and puts them back", () => {
+    expect(cliWorker("claude")).toEqual({ cli: "claude", model: "" });
+    expect(cliWorker("opencode:deepseek/deepseek-chat")).toEqual({
+      cli: "opencode",
+      model: "deepseek/deepseek-chat",
+    });
+    expect(cliWorker("model:openai/gpt-4o-mini")).toBeNull();
+    expect(cliWorker("exec:make")).toBeNull();
+    expect(withCliModel("codex", "  gpt-5-mini ")).toBe("codex:gpt-5-mini");
+    expect(withCliModel("codex", " ")).toBe("codex");
   });
 });

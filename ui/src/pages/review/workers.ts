@@ -31,6 +31,25 @@ export interface WorkerOption {
   group: "cli" | "model";
   /** The CLI was not found (still listed, so the user sees why it is missing). */
   missing?: boolean;
+  /** For a CLI: the catalog models it can be routed to, in its own naming, cheapest first. */
+  models?: readonly string[];
+}
+
+/**
+ * A CLI worker value split into the CLI and the model it is routed to (`claude:sonnet` →
+ * `{cli: "claude", model: "sonnet"}`; `claude` → model `""`); `null` for other workers.
+ */
+export function cliWorker(value: string): { cli: string; model: string } | null {
+  const at = value.indexOf(":");
+  const cli = at < 0 ? value : value.slice(0, at);
+  if (!(CLI_WORKERS as readonly string[]).includes(cli)) return null;
+  return { cli, model: at < 0 ? "" : value.slice(at + 1) };
+}
+
+/** The worker value of `cli` routed to `model` (the CLI's default when blank). */
+export function withCliModel(cli: string, model: string): string {
+  const trimmed = model.trim();
+  return trimmed === "" ? cli : `${cli}:${trimmed}`;
 }
 
 /** Installed CLIs first (missing ones after, disabled), then models cheapest first. */
@@ -48,6 +67,7 @@ export function workerOptions(
       label: `${CLI_TITLE[name] ?? name}${detail}`,
       group: "cli" as const,
       missing: !installed,
+      models: status?.models ?? [],
     };
   }).sort((a, b) => Number(a.missing) - Number(b.missing));
   const model: WorkerOption[] = [...models]
@@ -68,7 +88,7 @@ export function workerOptions(
  * listed choices. `typing` is the row's own "Model by id" choice, kept even when the typed id
  * happens to equal a listed model.
  */
-export type PickerMode = "exec" | "modelId" | "listed";
+export type PickerMode = "exec" | "modelId" | "cli" | "listed";
 
 export function pickerMode(
   value: string,
@@ -76,6 +96,7 @@ export function pickerMode(
   typing: boolean,
 ): PickerMode {
   if (value.startsWith(EXEC_PREFIX)) return "exec";
+  if (cliWorker(value)) return "cli";
   if (!value.startsWith(MODEL_PREFIX)) return "listed";
   if (typing || value === MODEL_PREFIX) return "modelId";
   return options.some((o) => o.value === value) ? "listed" : "modelId";
