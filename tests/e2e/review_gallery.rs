@@ -185,6 +185,17 @@ async fn empty_form_running_settings(app: &App, fx: &Fixture) -> E2eResult {
     app.goto("settings").await?;
     app.wait_for("#agent-clis-table").await?;
     app.scroll_to("#agent-clis").await?;
+    // Every CLI says whether it can run here, and what to do when it cannot.
+    let unexplained = js(
+        app,
+        "return Array.from(document.querySelectorAll('#agent-clis tr[data-cli]')) \
+           .filter(r => r.dataset.ready !== 'yes' && !r.querySelector('.cli-fix')) \
+           .map(r => r.dataset.cli);",
+    )
+    .await?;
+    if unexplained.as_array().is_some_and(|a| !a.is_empty()) {
+        return Err(format!("agent CLIs not ready without a fix: {unexplained}"));
+    }
     app.save_screenshot("gallery_settings_agent_clis").await;
     app.wait_text("#worktrees-usage", |t| t.contains("worktree"))
         .await?;
@@ -194,6 +205,63 @@ async fn empty_form_running_settings(app: &App, fx: &Fixture) -> E2eResult {
         .await?;
     app.scroll_to("#confinement").await?;
     app.save_screenshot("gallery_settings_confinement").await;
+
+    // With the real Claude Code (installed by the test command): found, but with no key and no
+    // login it is not ready and says how to fix it; the task form routes it to a model.
+    let Some(claude) = std::env::var_os("SWITCHYARD_AGENT_CLIS")
+        .map(|dir| Path::new(&dir).join("claude"))
+        .filter(|p| p.is_file())
+    else {
+        eprintln!("e2e gallery: the real claude is not installed; skipping its screenshots");
+        return Ok(());
+    };
+    app.scroll_to("#agent-clis").await?;
+    app.type_into(
+        "#agent-clis input[aria-label='claude path']",
+        &claude.display().to_string(),
+    )
+    .await?;
+    js(
+        app,
+        "Array.from(document.querySelectorAll('#agent-clis tr[data-cli=\"claude\"] button')) \
+           .find(b => b.textContent === 'Save').click(); return null;",
+    )
+    .await?;
+    wait_attr(
+        app,
+        "#agent-clis tr[data-cli='claude']",
+        "data-installed",
+        "yes",
+    )
+    .await?;
+    let fix = app
+        .wait_text("#agent-clis tr[data-cli='claude'] .cli-fix", |t| {
+            t.contains("key")
+        })
+        .await?;
+    eprintln!("e2e gallery: claude found, not ready: {fix:?}");
+    app.save_screenshot("gallery_settings_cli_not_ready").await;
+    app.goto("review").await?;
+    app.click("#new-task").await?;
+    app.wait_for("#new-task-form").await?;
+    choose(app, "#task-worker-0", "claude").await?;
+    app.wait_for("#task-cli-model-0").await?;
+    let listed = js(
+        app,
+        "return Array.from(document.querySelectorAll('#task-model-hints-0-cli option')) \
+           .map(o => o.value);",
+    )
+    .await?;
+    if !listed.as_array().is_some_and(|models| {
+        models
+            .iter()
+            .any(|m| m.as_str().is_some_and(|m| m.starts_with("claude-")))
+    }) {
+        return Err(format!("no Claude models offered for the CLI: {listed}"));
+    }
+    app.type_into("#task-cli-model-0", "claude-haiku-4-5")
+        .await?;
+    app.save_screenshot("gallery_new_task_cli_model").await;
     Ok(())
 }
 

@@ -157,6 +157,12 @@ impl Engine {
             .catalog
             .models
             .iter()
+            // Models that write text and, where the catalog says, call tools: an agent's.
+            .filter(|m| {
+                m.output_modalities.iter().any(|o| o == "text")
+                    && (m.supported_parameters.is_empty()
+                        || m.supported_parameters.iter().any(|p| p == "tools"))
+            })
             .filter_map(|m| {
                 let name = cli.model_name(&m.id)?;
                 Some((m.pricing.blended_per_m().unwrap_or(f64::INFINITY), name))
@@ -256,6 +262,16 @@ impl Engine {
             }
             None => self.store().delete_setting(&key).await?,
         }
-        self.worker_cli(cli).await
+        let status = self.worker_cli(cli).await?;
+        // The last doctor report feeds the launch forms' worker pickers: keep it current.
+        if let Ok(mut last) = self.last_doctor.lock() {
+            if let Some(entry) = last
+                .as_mut()
+                .and_then(|report| report.worker_clis.iter_mut().find(|w| w.cli == cli))
+            {
+                *entry = status.clone();
+            }
+        }
+        Ok(status)
     }
 }

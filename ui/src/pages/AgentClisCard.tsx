@@ -116,7 +116,7 @@ function AgentCliRow({
           {status.ready ? "ready" : status.installed ? "not ready" : "missing"}
         </span>{" "}
         <span className="muted small">{workerDetail(status)}</span>
-        {status.installed && status.accountDetail && (
+        {status.installed && status.account !== "none" && status.accountDetail && (
           <div className="small cli-account">Calls its provider with {status.accountDetail}</div>
         )}
         {status.fix && !status.ready && <div className="small cli-fix">Fix: {status.fix}</div>}

@@ -613,23 +613,36 @@ mod tests {
             vec!["openai/gpt-5-mini"]
         );
         assert_eq!(
-            WorkerCli::Claude.model_name("anthropic/claude-sonnet-4.5").as_deref(),
+            WorkerCli::Claude
+                .model_name("anthropic/claude-sonnet-4.5")
+                .as_deref(),
             Some("claude-sonnet-4-5")
         );
         assert_eq!(WorkerCli::Claude.model_name("openai/gpt-5"), None);
         assert_eq!(
-            WorkerCli::Gemini.model_name("google/gemini-2.5-flash").as_deref(),
+            WorkerCli::Gemini
+                .model_name("google/gemini-2.5-flash")
+                .as_deref(),
             Some("gemini-2.5-flash")
         );
         assert_eq!(
-            WorkerCli::OpenCode.model_name("deepseek/deepseek-chat").as_deref(),
+            WorkerCli::OpenCode
+                .model_name("deepseek/deepseek-chat")
+                .as_deref(),
             Some("deepseek/deepseek-chat")
         );
         // The round trip lands on the catalog id.
-        for id in ["anthropic/claude-sonnet-4.5", "openai/gpt-5-mini", "google/gemini-2.5-pro"] {
+        for id in [
+            "anthropic/claude-sonnet-4.5",
+            "openai/gpt-5-mini",
+            "google/gemini-2.5-pro",
+        ] {
             for cli in [WorkerCli::Claude, WorkerCli::Codex, WorkerCli::Gemini] {
                 if let Some(name) = cli.model_name(id) {
-                    assert!(cli.catalog_ids(&name).contains(&id.to_owned()), "{cli:?} {id}");
+                    assert!(
+                        cli.catalog_ids(&name).contains(&id.to_owned()),
+                        "{cli:?} {id}"
+                    );
                 }
             }
         }

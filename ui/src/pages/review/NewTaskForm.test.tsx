@@ -105,9 +105,8 @@ describe("NewTaskForm", () => {
       true,
     );
     expect(select.querySelector("option[value='codex']")?.textContent).toContain("not installed");
-    expect(select.querySelector("option[value='claude']")?.textContent).toContain(
-      "2.1.3 (Claude Code)",
-    );
+    // The version without its own repeat of the product's name.
+    expect(select.querySelector("option[value='claude']")?.textContent).toBe("Claude Code (2.1.3)");
   });
 
   it("starts an exec: attempt with the typed request and opens it", async () => {

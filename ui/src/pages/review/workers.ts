@@ -61,7 +61,17 @@ export function workerOptions(
   const cli: WorkerOption[] = CLI_WORKERS.map((name) => {
     const status = found.get(name);
     const installed = status?.installed === true;
-    const detail = installed ? (status?.version ? ` (${status.version})` : "") : " (not installed)";
+    const version = status?.version ?? "";
+    // `2.1.197 (Claude Code)` already names the product: keep only its number then.
+    const shown = version.replace(/\s*\(.*\)\s*$/, "");
+    const ready = status?.ready === false ? ", not ready" : "";
+    const detail = installed
+      ? shown
+        ? ` (${shown}${ready})`
+        : ready
+          ? ` (${ready.slice(2)})`
+          : ""
+      : " (not installed)";
     return {
       value: name,
       label: `${CLI_TITLE[name] ?? name}${detail}`,
