@@ -96,6 +96,7 @@ ensure_node() {
 AGENT_CLI_PACKAGES=(
   @anthropic-ai/claude-code@2.1.197
   @google/gemini-cli@0.61.0
+  @openai/codex@0.171.0
 )
 ensure_agent_clis() {
   local pins dir

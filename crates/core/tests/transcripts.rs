@@ -493,6 +493,7 @@ fn the_fakes_accept_each_adapters_exact_invocation_and_edit_for_real() {
             worktree: scratch.0.join("repo"),
             scratch_dir: scratch.0.join("scratch"),
             config_dir: None,
+            base_url: None,
         };
         let spec = WorkerSpec::Cli { cli, model: None };
         let inv = invocation(&spec, &task).expect("invocation");

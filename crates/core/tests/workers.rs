@@ -516,6 +516,7 @@ fn task(model: Option<&str>) -> WorkerTask {
         worktree: PathBuf::from("/data/worktrees/a1"),
         scratch_dir: PathBuf::from("/data/scratch/a1"),
         config_dir: None,
+        base_url: None,
     }
 }
 

@@ -33,6 +33,9 @@ const ANTHROPIC_401: &str = r#"{"type":"error","error":{"type":"authentication_e
 /// Google's answer to a key it does not accept.
 const GOOGLE_401: &str = r#"{"error":{"code":401,"message":"Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.","status":"UNAUTHENTICATED"}}"#;
 
+/// OpenAI's answer to a key it does not accept.
+const OPENAI_401: &str = r#"{"error":{"message":"Incorrect API key provided: sk-real*********************ghij. You can find your API key at https://platform.openai.com/account/api-keys.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}"#;
+
 /// A reply: status line, content type, body.
 type Reply = (&'static str, &'static str, String);
 
@@ -113,7 +116,11 @@ async fn read_request(socket: &mut tokio::net::TcpStream) -> Option<Seen> {
     let body = serde_json::from_slice(&data[head_end..]).unwrap_or(Value::Null);
     Some(Seen {
         path,
-        api_key: header("x-api-key").or_else(|| header("x-goog-api-key")),
+        api_key: header("x-api-key")
+            .or_else(|| header("x-goog-api-key"))
+            .or_else(|| {
+                header("authorization").and_then(|v| v.strip_prefix("Bearer ").map(str::to_owned))
+            }),
         body,
     })
 }
@@ -519,4 +526,65 @@ async fn the_real_claude_code_fixes_a_bug_with_the_routed_model_and_lands_as_the
             review.summary.id, diff.sha256
         )
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_real_codex_calls_the_routed_provider_and_model_and_a_refused_key_ends_it_fast() {
+    let Some(codex) = real_cli("codex") else {
+        return;
+    };
+    if !keychain_present() {
+        return;
+    }
+    let fx = Fixture::new();
+    let engine = engine_with_own_keychain(&fx, "real-codex").await;
+    use_cli_binary(&fx, "codex", &codex).await;
+    let (url, seen) = refusing_server(OPENAI_401).await;
+    engine
+        .set_provider_base_url("openai", Some(&format!("{url}/v1")))
+        .await
+        .expect("base url");
+    let key = "sk-realcodextest0123456789abcdefghij";
+    engine
+        .set_key("openai", ProviderKey::parse(key).expect("key"))
+        .await
+        .expect("key");
+
+    let started = Instant::now();
+    let review = run(&fx, &engine, "codex:gpt-5-mini").await;
+    let took = started.elapsed();
+    let deleted = engine.delete_key("openai").await;
+    engine.close().await;
+    deleted.expect("delete the key");
+
+    assert_eq!(review.summary.state, AttemptState::Failed, "{review:?}");
+    let error = review.summary.error.clone().expect("an error");
+    eprintln!("real codex, refused key: {took:?}: {error:?}");
+    assert_eq!(error.code, ErrorCode::ProviderAuth, "{error:?}");
+    assert!(error.message.contains("401"), "{error:?}");
+    assert!(
+        !error.message.contains(key),
+        "the key leaked into the error"
+    );
+    assert!(
+        took < Duration::from_secs(30),
+        "a refused key took {took:?}"
+    );
+    let seen = seen.lock().expect("seen").clone();
+    let calls: Vec<&Seen> = seen.iter().filter(|s| s.path == "/v1/responses").collect();
+    assert!(
+        !calls.is_empty(),
+        "Codex never called the routed provider: {seen:?}"
+    );
+    for call in &calls {
+        assert_eq!(
+            call.api_key.as_deref(),
+            Some(key),
+            "the key bound to this origin"
+        );
+        assert_eq!(
+            call.body.get("model").and_then(Value::as_str),
+            Some("gpt-5-mini")
+        );
+    }
 }

@@ -35,15 +35,59 @@ pub fn invocation(task: &WorkerTask) -> Invocation {
         args.extend(["-m".to_owned(), model.clone()]);
     }
     args.push("-".to_owned());
+    let mut env = Vec::new();
+    let mut files = Vec::new();
+    if let (Some(dir), Some(base_url)) = (&task.config_dir, &task.base_url) {
+        env.push(("CODEX_HOME".to_owned(), dir.to_string_lossy().into_owned()));
+        files.push((dir.join("config.toml"), config(base_url)));
+    }
     Invocation {
         program: "codex".into(),
         args,
         stdin: Some(task.prompt.clone()),
-        env: Vec::new(),
+        env,
         key_env: vec!["CODEX_API_KEY".into(), "OPENAI_API_KEY".into()],
         cwd: task.worktree.clone(),
-        files: Vec::new(),
+        files,
     }
+}
+
+/// The attempt's Codex `config.toml`: the provider Switchyard routes it to (Codex 0.171
+/// ignores `OPENAI_BASE_URL`; without this it calls its default host and, unreachable, waits
+/// for the network forever), its key from `OPENAI_API_KEY`, two retries per request and
+/// stream, and no update check.
+pub fn config(base_url: &str) -> String {
+    let base_url = toml_string(base_url);
+    format!(
+        "model_provider = \"switchyard\"\n\
+         check_for_update_on_startup = false\n\
+         \n\
+         [model_providers.switchyard]\n\
+         name = \"Switchyard\"\n\
+         base_url = {base_url}\n\
+         env_key = \"OPENAI_API_KEY\"\n\
+         wire_api = \"responses\"\n\
+         request_max_retries = 2\n\
+         stream_max_retries = 2\n\
+         \n\
+         [analytics]\n\
+         enabled = false\n"
+    )
+}
+
+/// `text` as a TOML basic string.
+fn toml_string(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04X}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 /// Parses `codex exec --json` lines.
@@ -239,5 +283,25 @@ impl TranscriptParser for CodexParser {
         // Success needs a completed last turn: an exec that exits 0 without one did nothing.
         let failed = self.last_turn != Some(true);
         finish_events(self.final_seen, failed, exit_code, self.last_text.take())
+    }
+}
+
+#[cfg(test)]
+mod config_tests {
+    use super::*;
+
+    #[test]
+    fn the_attempts_config_routes_codex_to_the_provider_and_parses_as_toml() {
+        let text = config("http://127.0.0.1:8080/v1\"quoted\\");
+        let parsed: toml::Table = toml::from_str(&text).expect("valid TOML");
+        assert_eq!(parsed["model_provider"].as_str(), Some("switchyard"));
+        let provider = &parsed["model_providers"]["switchyard"];
+        assert_eq!(
+            provider["base_url"].as_str(),
+            Some("http://127.0.0.1:8080/v1\"quoted\\")
+        );
+        assert_eq!(provider["env_key"].as_str(), Some("OPENAI_API_KEY"));
+        assert_eq!(provider["wire_api"].as_str(), Some("responses"));
+        assert_eq!(parsed["analytics"]["enabled"].as_bool(), Some(false));
     }
 }

@@ -176,9 +176,13 @@ impl WorkerCli {
     }
 
     /// Whether Switchyard gives this CLI a configuration folder of the attempt's own when it
-    /// passes the key (Claude Code's `CLAUDE_CONFIG_DIR`, Gemini CLI's `GEMINI_CLI_HOME`).
+    /// passes the key (Claude Code's `CLAUDE_CONFIG_DIR`, Codex's `CODEX_HOME`, Gemini CLI's
+    /// `GEMINI_CLI_HOME`).
     pub fn has_config_dir(self) -> bool {
-        matches!(self, WorkerCli::Claude | WorkerCli::Gemini)
+        matches!(
+            self,
+            WorkerCli::Claude | WorkerCli::Codex | WorkerCli::Gemini
+        )
     }
 
     /// The variable through which the CLI takes its provider's base URL, for a provider
@@ -392,6 +396,9 @@ pub struct WorkerTask {
     /// worktree and the user's home), for CLIs Switchyard configures to call the provider it
     /// routes to with the key it passes. `None`: the CLI runs on its own account and settings.
     pub config_dir: Option<PathBuf>,
+    /// The base URL of the provider Switchyard routes the CLI to (with `config_dir`), for
+    /// CLIs that take it from their configuration file rather than the environment (Codex).
+    pub base_url: Option<String>,
 }
 
 /// Exactly how to start a CLI worker. The runner spawns it with the environment allowlist plus
@@ -661,6 +668,7 @@ mod tests {
             worktree: "/w".into(),
             scratch_dir: "/s".into(),
             config_dir: None,
+            base_url: None,
         };
         let claude = WorkerSpec::Cli {
             cli: WorkerCli::Claude,

@@ -210,21 +210,21 @@ impl Engine {
     }
 
     /// The attempt's own configuration folder for a CLI Switchyard passes its provider's key
-    /// to (inside the attempt's private temp, which its sandbox may write); `None` when the
-    /// CLI runs on its own account (no key for its provider in Switchyard) or configures
-    /// itself from flags alone.
-    async fn cli_config_dir(&self, spec: &WorkerSpec, scratch: &Path) -> Option<PathBuf> {
+    /// to (inside the attempt's private temp, which its sandbox may write), with that
+    /// provider's base URL; `None` when the CLI runs on its own account (no key for its
+    /// provider in Switchyard) or configures itself from flags alone.
+    async fn cli_config_dir(&self, spec: &WorkerSpec, scratch: &Path) -> Option<(PathBuf, String)> {
         let cli = spec.cli()?;
         if !cli.has_config_dir() {
             return None;
         }
         let provider = cli.builtin_provider()?;
         self.worker_key(provider).await?;
-        Some(
-            scratch
-                .join("tmp")
-                .join(format!("{}-config", cli.program())),
-        )
+        let base_url = self.provider(provider).await.ok()?.base_url;
+        let dir = scratch
+            .join("tmp")
+            .join(format!("{}-config", cli.program()));
+        Some((dir, base_url))
     }
 
     /// The catalog's price of `model` as `spec` names it (a CLI's own model names are looked
@@ -332,7 +332,16 @@ impl Engine {
             max_turns: None,
             worktree: worktree.to_path_buf(),
             scratch_dir: scratch.to_path_buf(),
-            config_dir: self.cli_config_dir(spec, scratch).await,
+            config_dir: None,
+            base_url: None,
+        };
+        let task = match self.cli_config_dir(spec, scratch).await {
+            Some((dir, base_url)) => WorkerTask {
+                config_dir: Some(dir),
+                base_url: Some(base_url),
+                ..task
+            },
+            None => task,
         };
         let inv = invocation(spec, &task).map_err(|e| failed(e.to_string()))?;
         let (program, path_env, version) = match spec {
