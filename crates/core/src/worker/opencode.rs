@@ -20,6 +20,15 @@ use super::{
 /// The permissions OpenCode runs a worker with (`OPENCODE_CONFIG_CONTENT`).
 pub const PERMISSIONS: &str = r#"{"permission":{"bash":"deny","webfetch":"deny"}}"#;
 
+/// OpenCode 1.18's switches for what a worker must not do besides its task: update itself,
+/// share the session, download language servers (under confinement only the provider is
+/// reachable; they would fail slowly).
+pub const QUIET: &[&str] = &[
+    "OPENCODE_DISABLE_AUTOUPDATE",
+    "OPENCODE_DISABLE_SHARE",
+    "OPENCODE_DISABLE_LSP_DOWNLOAD",
+];
+
 /// # Errors
 /// [`InvocationError::PromptTooLong`] when the prompt does not fit in one argument.
 pub fn invocation(task: &WorkerTask) -> Result<Invocation, InvocationError> {
@@ -46,7 +55,13 @@ pub fn invocation(task: &WorkerTask) -> Result<Invocation, InvocationError> {
         stdin: None,
         // OpenCode's highest-precedence config source: no shell and no web fetch for a worker
         // (edits stay allowed; the sandbox keeps them inside the worktree).
-        env: vec![("OPENCODE_CONFIG_CONTENT".to_owned(), PERMISSIONS.to_owned())],
+        env: std::iter::once(("OPENCODE_CONFIG_CONTENT".to_owned(), PERMISSIONS.to_owned()))
+            .chain(
+                QUIET
+                    .iter()
+                    .map(|name| ((*name).to_owned(), "1".to_owned())),
+            )
+            .collect(),
         key_env,
         cwd: task.worktree.clone(),
         files: Vec::new(),
