@@ -97,16 +97,22 @@ AGENT_CLI_PACKAGES=(
   @anthropic-ai/claude-code@2.1.197
   @google/gemini-cli@0.61.0
   @openai/codex@0.171.0
+  opencode-ai@1.18.33
 )
+AIDER_PACKAGE=aider-chat==0.86.2
 ensure_agent_clis() {
   local pins dir
-  pins="$(printf '%s\n' "${AGENT_CLI_PACKAGES[@]}" | sha256sum | cut -c1-16)"
+  pins="$(printf '%s\n' "${AGENT_CLI_PACKAGES[@]}" "$AIDER_PACKAGE" | sha256sum | cut -c1-16)"
   dir="$HOME/.cache/switchyard/agent-clis/$pins"
   if [ ! -f "$dir/.installed" ]; then
-    step "installing the agent CLIs: ${AGENT_CLI_PACKAGES[*]}"
+    step "installing the agent CLIs: ${AGENT_CLI_PACKAGES[*]} $AIDER_PACKAGE"
     rm -rf "$dir"
     mkdir -p "$dir"
     npm install -g --prefix "$dir" --no-audit --no-fund "${AGENT_CLI_PACKAGES[@]}"
+    # Aider from PyPI into a virtual environment of its own; its entry point joins the others.
+    python3 -m venv "$dir/aider-venv"
+    "$dir/aider-venv/bin/pip" install --quiet --disable-pip-version-check "$AIDER_PACKAGE"
+    ln -sf "$dir/aider-venv/bin/aider" "$dir/bin/aider"
     touch "$dir/.installed"
   fi
   export SWITCHYARD_AGENT_CLIS="$dir/bin"

@@ -663,6 +663,9 @@ fn opencode_command_line() {
             "run",
             "--format",
             "json",
+            "--print-logs",
+            "--log-level",
+            "ERROR",
             "-m",
             "openrouter/qwen/qwen3-coder",
             "Fix add() in src/lib.rs."
@@ -686,9 +689,30 @@ fn opencode_command_line() {
             "run",
             "--format",
             "json",
+            "--print-logs",
+            "--log-level",
+            "ERROR",
             "Fix add() in src/lib.rs."
         ]
     );
+    // A routed provider moved in Switchyard: OpenCode is pointed there.
+    let moved = WorkerTask {
+        base_url: Some("http://127.0.0.1:9/v1".to_owned()),
+        ..task(Some("deepseek/deepseek-flash"))
+    };
+    let inv = invocation(&spec, &moved).expect("invocation");
+    let config = inv
+        .env
+        .iter()
+        .find(|(name, _)| name == "OPENCODE_CONFIG_CONTENT")
+        .map(|(_, value)| serde_json::from_str::<serde_json::Value>(value).expect("JSON"))
+        .expect("OPENCODE_CONFIG_CONTENT");
+    assert_eq!(
+        config["provider"]["deepseek"]["options"]["baseURL"],
+        "http://127.0.0.1:9/v1"
+    );
+    assert_eq!(config["permission"]["bash"], "deny");
+    assert_eq!(inv.key_env, ["DEEPSEEK_API_KEY"]);
 }
 
 #[test]

@@ -184,7 +184,13 @@ impl Engine {
                 if allow_network {
                     jail.set_network(Network::Open, Vec::new());
                 } else {
-                    let origins = self.cli_origins(*cli, home.as_deref()).await;
+                    let mut origins = self.cli_origins(*cli, home.as_deref()).await;
+                    // OpenCode and Aider call the provider the routed model names.
+                    if let Some(provider) = spec.model_provider() {
+                        if let Ok(provider) = self.provider(provider).await {
+                            origins.extend(provider.origin().ok().filter(|o| !origins.contains(o)));
+                        }
+                    }
                     jail.start_proxy(&support, scratch, origins)?;
                 }
             }

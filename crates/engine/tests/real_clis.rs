@@ -588,3 +588,143 @@ async fn the_real_codex_calls_the_routed_provider_and_model_and_a_refused_key_en
         );
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_real_opencode_calls_the_moved_provider_and_a_refused_key_ends_it_fast() {
+    let Some(opencode) = real_cli("opencode") else {
+        return;
+    };
+    if !keychain_present() {
+        return;
+    }
+    let fx = Fixture::new();
+    let engine = engine_with_own_keychain(&fx, "real-opencode").await;
+    use_cli_binary(&fx, "opencode", &opencode).await;
+    let (url, seen) = refusing_server(OPENAI_401).await;
+    engine
+        .set_provider_base_url("deepseek", Some(&format!("{url}/v1")))
+        .await
+        .expect("base url");
+    let key = "sk-realopencodetest0123456789abcdefgh";
+    engine
+        .set_key("deepseek", ProviderKey::parse(key).expect("key"))
+        .await
+        .expect("key");
+
+    let started = Instant::now();
+    // The model as OpenCode 1.18.33's bundled list names it.
+    let review = run(&fx, &engine, "opencode:deepseek/deepseek-flash").await;
+    let took = started.elapsed();
+    let deleted = engine.delete_key("deepseek").await;
+    engine.close().await;
+    deleted.expect("delete the key");
+
+    assert_eq!(review.summary.state, AttemptState::Failed, "{review:?}");
+    let error = review.summary.error.clone().expect("an error");
+    eprintln!("real opencode, refused key: {took:?}: {error:?}");
+    assert_eq!(error.code, ErrorCode::ProviderAuth, "{error:?}");
+    assert!(
+        !error.message.contains(key),
+        "the key leaked into the error"
+    );
+    assert!(
+        took < Duration::from_secs(30),
+        "a refused key took {took:?}"
+    );
+    let seen = seen.lock().expect("seen").clone();
+    let calls: Vec<&Seen> = seen
+        .iter()
+        .filter(|s| s.path.ends_with("/chat/completions"))
+        .collect();
+    assert!(
+        !calls.is_empty(),
+        "OpenCode never called the moved provider: {seen:?}"
+    );
+    for call in &calls {
+        assert_eq!(
+            call.api_key.as_deref(),
+            Some(key),
+            "the key bound to this origin"
+        );
+    }
+    // Nothing it wrote landed in the change.
+    let listed = review.diff.as_ref().map(|d| d.files.len()).unwrap_or(0);
+    assert_eq!(listed, 0, "the worker changed files: {:?}", review.diff);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_real_aider_leaves_nothing_in_the_change_and_a_refused_key_fails_it_with_the_cause() {
+    let Some(aider) = real_cli("aider") else {
+        return;
+    };
+    if !keychain_present() {
+        return;
+    }
+    let fx = Fixture::new();
+    let engine = engine_with_own_keychain(&fx, "real-aider").await;
+    use_cli_binary(&fx, "aider", &aider).await;
+    let (url, seen) = refusing_server(OPENAI_401).await;
+    engine
+        .set_provider_base_url("openai", Some(&format!("{url}/v1")))
+        .await
+        .expect("base url");
+    let key = "sk-realaidertest0123456789abcdefghijkl";
+    engine
+        .set_key("openai", ProviderKey::parse(key).expect("key"))
+        .await
+        .expect("key");
+
+    let started = Instant::now();
+    let review = run(&fx, &engine, "aider:openai/gpt-4o-mini").await;
+    let took = started.elapsed();
+    if review.summary.error.as_ref().map(|e| e.code) != Some(ErrorCode::ProviderAuth) {
+        for entry in engine
+            .attempt_log(&review.summary.id, 0)
+            .await
+            .unwrap_or_default()
+        {
+            eprintln!("aider log: {:?}", entry.entry);
+        }
+    }
+    let deleted = engine.delete_key("openai").await;
+    engine.close().await;
+    deleted.expect("delete the key");
+
+    // Aider exits 0 after a refused key; its own words fail the attempt.
+    assert_eq!(review.summary.state, AttemptState::Failed, "{review:?}");
+    let error = review.summary.error.clone().expect("an error");
+    eprintln!("real aider, refused key: {took:?}: {error:?}");
+    assert_eq!(error.code, ErrorCode::ProviderAuth, "{error:?}");
+    assert!(error.message.contains("AuthenticationError"), "{error:?}");
+    assert!(
+        !error.message.contains(key),
+        "the key leaked into the error"
+    );
+    assert!(
+        took < Duration::from_secs(30),
+        "a refused key took {took:?}"
+    );
+    let seen = seen.lock().expect("seen").clone();
+    let calls: Vec<&Seen> = seen
+        .iter()
+        .filter(|s| s.path == "/v1/chat/completions")
+        .collect();
+    assert!(
+        !calls.is_empty(),
+        "Aider never called the moved provider: {seen:?}"
+    );
+    for call in &calls {
+        assert_eq!(
+            call.api_key.as_deref(),
+            Some(key),
+            "the key bound to this origin"
+        );
+        assert_eq!(
+            call.body.get("model").and_then(Value::as_str),
+            Some("gpt-4o-mini")
+        );
+    }
+    // No `.aider*` line in .gitignore, no histories, no tag cache in the change.
+    let listed = review.diff.as_ref().map(|d| d.files.len()).unwrap_or(0);
+    assert_eq!(listed, 0, "the worker changed files: {:?}", review.diff);
+}

@@ -225,7 +225,11 @@ async fn a_code_run_interrupted_by_closing_the_engine_recovers_with_a_new_attemp
         "the canceled try's reservation is counted, not linked: {tries:?}"
     );
     let review = engine.attempt_review(&tries[0]).await.expect("review");
-    assert!(review.can_approve);
+    assert!(
+        review.can_approve,
+        "{:?}; gates: {:?}",
+        review.approve_blocked, review.gates
+    );
     engine.close().await;
 }
 

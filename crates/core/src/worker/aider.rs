@@ -89,18 +89,29 @@ pub fn invocation(task: &WorkerTask) -> Invocation {
         ]);
     }
     let mut key = Vec::new();
+    let mut env: Vec<(String, String)> = ENV
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+        .collect();
     if let Some(model) = &task.model {
         args.extend(["--model".to_owned(), model.clone()]);
         key.extend(key_env(model).map(str::to_owned));
+        // The routed provider pointed elsewhere in Switchyard: LiteLLM's `<PROVIDER>_API_BASE`.
+        if let (Some((provider, _)), Some(base_url)) = (model.split_once('/'), &task.base_url) {
+            env.push((
+                format!(
+                    "{}_API_BASE",
+                    provider.to_ascii_uppercase().replace('-', "_")
+                ),
+                base_url.clone(),
+            ));
+        }
     }
     Invocation {
         program: "aider".into(),
         args,
         stdin: None,
-        env: ENV
-            .iter()
-            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
-            .collect(),
+        env,
         key_env: key,
         cwd: task.worktree.clone(),
         files: vec![(message_file, task.prompt.clone())],

@@ -50,7 +50,6 @@ const UNREACHABLE: &[&str] = &[
     "stream disconnected",
     "error sending request",
     "dns error",
-    "403 forbidden by the egress proxy",
 ];
 
 /// Phrases of a CLI that is not set up to run here, lower-case.
@@ -71,15 +70,22 @@ const MISCONFIGURED: &[&str] = &[
     "unsupported model",
 ];
 
+/// Phrases of Switchyard's egress proxy refusing or failing to reach an origin (its 403 and
+/// 502 answers), lower-case: the provider is out of reach, whatever status the CLI reports.
+const PROXY: &[&str] = &["is not this worker's provider", "could not be reached"];
+
 /// The domain code of a worker failure whose cause the CLI wrote as `message`, with the HTTP
 /// status of the provider's answer when the CLI's output carried one.
 pub fn classify(message: &str, status: Option<u16>) -> ErrorCode {
-    if matches!(status, Some(401 | 403)) {
+    let lower_message = message.to_lowercase();
+    if matches!(status, Some(401 | 403)) && !PROXY.iter().any(|p| lower_message.contains(p)) {
         return ErrorCode::ProviderAuth;
     }
     let lower = message.to_lowercase();
     let has = |phrases: &[&str]| phrases.iter().any(|p| lower.contains(p));
-    if has(MISCONFIGURED) {
+    if has(PROXY) {
+        ErrorCode::ProviderUnreachable
+    } else if has(MISCONFIGURED) {
         ErrorCode::WorkerMisconfigured
     } else if has(AUTH) || status_in_text(&lower, &[401, 403]) {
         ErrorCode::ProviderAuth

@@ -169,6 +169,22 @@ impl WorkerCli {
         }
     }
 
+    /// Whether the CLI's stderr is its error log (OpenCode, told `--print-logs --log-level
+    /// ERROR`): a refused key there stops the worker as one in its events does.
+    pub fn stderr_is_log(self) -> bool {
+        self == WorkerCli::OpenCode
+    }
+
+    /// The error a line of this CLI's stderr log reports, in words (see [`stderr_is_log`]).
+    ///
+    /// [`stderr_is_log`]: WorkerCli::stderr_is_log
+    pub fn log_error(self, line: &str) -> String {
+        match self {
+            WorkerCli::OpenCode => opencode::log_error(line),
+            _ => line.to_owned(),
+        }
+    }
+
     /// Whether the CLI's base-URL variable takes only the provider's origin (Gemini CLI adds
     /// the API's path itself) rather than the provider's base URL.
     pub fn base_url_is_origin(self) -> bool {
@@ -349,6 +365,26 @@ impl WorkerSpec {
     pub fn cli(&self) -> Option<WorkerCli> {
         match self {
             WorkerSpec::Cli { cli, .. } => Some(*cli),
+            _ => None,
+        }
+    }
+
+    /// The Switchyard provider a CLI that picks its provider from the model name (OpenCode,
+    /// Aider) is routed to: the routed model's `<provider>/` prefix (`google` is Switchyard's
+    /// `gemini`). Its key and origin are the ones the worker gets.
+    pub fn model_provider(&self) -> Option<&str> {
+        match self {
+            WorkerSpec::Cli {
+                cli: WorkerCli::OpenCode | WorkerCli::Aider,
+                model: Some(model),
+            } => {
+                let (provider, _) = model.split_once('/')?;
+                Some(if provider == "google" {
+                    "gemini"
+                } else {
+                    provider
+                })
+            }
             _ => None,
         }
     }

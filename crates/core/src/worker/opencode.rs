@@ -1,4 +1,5 @@
-//! OpenCode: `opencode run --format json [-m provider/model] <message>`.
+//! OpenCode: `opencode run --format json --print-logs --log-level ERROR [-m provider/model]
+//! <message>`.
 //!
 //! One JSON object per line: `{type, timestamp, sessionID, part}` with `type` one of
 //! `step_start`, `text` (`part.text`), `reasoning` (`part.text`), `tool_use` (`part{tool,
@@ -15,20 +16,24 @@ use super::{
     ToolStatus, TranscriptParser, Usage, WorkerEvent, WorkerTask, MAX_ARG_BYTES,
 };
 
-/// `opencode run --format json [-m provider/model] <message>`.
-///
 /// The permissions OpenCode runs a worker with (`OPENCODE_CONFIG_CONTENT`).
 pub const PERMISSIONS: &str = r#"{"permission":{"bash":"deny","webfetch":"deny"}}"#;
 
 /// OpenCode 1.18's switches for what a worker must not do besides its task: update itself,
-/// share the session, download language servers (under confinement only the provider is
-/// reachable; they would fail slowly).
+/// share the session, download language servers, fetch the model list (under confinement only
+/// the provider is reachable; they would fail slowly).
 pub const QUIET: &[&str] = &[
     "OPENCODE_DISABLE_AUTOUPDATE",
     "OPENCODE_DISABLE_SHARE",
     "OPENCODE_DISABLE_LSP_DOWNLOAD",
+    // Its bundled model list instead of fetching one at start.
+    "OPENCODE_DISABLE_MODELS_FETCH",
 ];
 
+/// `opencode run --format json --print-logs --log-level ERROR [-m provider/model] <message>`
+/// with [`PERMISSIONS`] (and the routed provider's base URL when Switchyard's is moved) as
+/// `OPENCODE_CONFIG_CONTENT`, and [`QUIET`].
+///
 /// # Errors
 /// [`InvocationError::PromptTooLong`] when the prompt does not fit in one argument.
 pub fn invocation(task: &WorkerTask) -> Result<Invocation, InvocationError> {
@@ -40,12 +45,29 @@ pub fn invocation(task: &WorkerTask) -> Result<Invocation, InvocationError> {
             limit: MAX_ARG_BYTES,
         });
     }
-    let mut args = vec!["run".to_owned(), "--format".to_owned(), "json".to_owned()];
+    let mut args: Vec<String> = [
+        "run",
+        "--format",
+        "json",
+        // Its JSON error events say only "Unexpected server error" for a model it does not
+        // know; the real cause is in its log, which this puts on stderr.
+        "--print-logs",
+        "--log-level",
+        "ERROR",
+    ]
+    .map(str::to_owned)
+    .into();
     let mut key_env = Vec::new();
+    let mut config = serde_json::from_str::<Value>(PERMISSIONS).unwrap_or_default();
     if let Some(model) = &task.model {
         args.extend(["-m".to_owned(), model.clone()]);
-        if let Some(var) = model.split_once('/').and_then(|(p, _)| provider_key_env(p)) {
+        let provider = model.split_once('/').map(|(p, _)| p);
+        if let Some(var) = provider.and_then(provider_key_env) {
             key_env.push(var.to_owned());
+        }
+        // The routed provider pointed elsewhere in Switchyard: OpenCode calls it there.
+        if let (Some(provider), Some(base_url)) = (provider, &task.base_url) {
+            config["provider"] = serde_json::json!({provider: {"options": {"baseURL": base_url}}});
         }
     }
     args.push(message);
@@ -55,7 +77,7 @@ pub fn invocation(task: &WorkerTask) -> Result<Invocation, InvocationError> {
         stdin: None,
         // OpenCode's highest-precedence config source: no shell and no web fetch for a worker
         // (edits stay allowed; the sandbox keeps them inside the worktree).
-        env: std::iter::once(("OPENCODE_CONFIG_CONTENT".to_owned(), PERMISSIONS.to_owned()))
+        env: std::iter::once(("OPENCODE_CONFIG_CONTENT".to_owned(), config.to_string()))
             .chain(
                 QUIET
                     .iter()
@@ -66,6 +88,31 @@ pub fn invocation(task: &WorkerTask) -> Result<Invocation, InvocationError> {
         cwd: task.worktree.clone(),
         files: Vec::new(),
     })
+}
+
+/// The error an OpenCode log line (`--print-logs`) reports, from its `error.error="…"` or
+/// `error="…"` field (`AI_APICallError: ` dropped); the line as it is when it has none.
+pub fn log_error(line: &str) -> String {
+    for key in ["error.error=\"", " error=\""] {
+        let Some(at) = line.find(key) else {
+            continue;
+        };
+        let rest = &line[at + key.len()..];
+        let mut value = String::new();
+        let mut chars = rest.chars();
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' => value.extend(chars.next()),
+                '"' => break,
+                c => value.push(c),
+            }
+        }
+        let value = value.trim_start_matches("AI_APICallError: ").trim();
+        if !value.is_empty() {
+            return value.to_owned();
+        }
+    }
+    line.to_owned()
 }
 
 /// Parses `opencode run --format json` lines.
@@ -169,11 +216,19 @@ impl TranscriptParser for OpenCodeParser {
             }
             Some("error") => {
                 self.failed = true;
+                let error = value.get("error");
+                let message = error
+                    .and_then(message_of)
+                    .unwrap_or_else(|| "error".to_owned());
+                let status = error
+                    .and_then(|e| e.get("data"))
+                    .and_then(|d| d.get("statusCode"))
+                    .and_then(Value::as_u64);
                 vec![WorkerEvent::Error {
-                    message: value
-                        .get("error")
-                        .and_then(message_of)
-                        .unwrap_or_else(|| "error".to_owned()),
+                    message: match status {
+                        Some(status) => format!("{message} (API status {status})"),
+                        None => message,
+                    },
                 }]
             }
             _ => raw(line),
@@ -182,5 +237,20 @@ impl TranscriptParser for OpenCodeParser {
 
     fn finish(&mut self, exit_code: Option<i32>) -> Vec<WorkerEvent> {
         finish_events(None, self.failed, exit_code, self.last_text.take())
+    }
+}
+
+#[cfg(test)]
+mod log_tests {
+    use super::*;
+
+    #[test]
+    fn a_log_lines_error_field_is_the_message() {
+        let line = r#"timestamp=2026-12-06T12:16:24.352Z level=ERROR run=30938efe message="stream error" providerID=deepseek modelID=deepseek-flash small=true agent=title mode=primary error.error="AI_APICallError: Incorrect API key provided: sk-real***ghij.""#;
+        assert_eq!(
+            log_error(line),
+            "Incorrect API key provided: sk-real***ghij."
+        );
+        assert_eq!(log_error("plain words"), "plain words");
     }
 }

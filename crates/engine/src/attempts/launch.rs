@@ -227,6 +227,15 @@ impl Engine {
         Some((dir, base_url))
     }
 
+    /// For OpenCode or Aider routed to `<provider>/<model>`: that provider's base URL when it is
+    /// pointed elsewhere in Switchyard than its default (a proxy, a local server), so the CLI
+    /// calls where the key is bound and the sandbox lets it.
+    async fn moved_model_provider(&self, spec: &WorkerSpec) -> Option<String> {
+        let provider = self.provider(spec.model_provider()?).await.ok()?;
+        let moved = provider.origin().ok()? != provider.default_origin()?;
+        moved.then_some(provider.base_url)
+    }
+
     /// The catalog's price of `model` as `spec` names it (a CLI's own model names are looked
     /// up under its vendor's catalog ids).
     async fn worker_price(&self, spec: &WorkerSpec, model: &str) -> Option<TokenPrice> {
@@ -341,7 +350,10 @@ impl Engine {
                 base_url: Some(base_url),
                 ..task
             },
-            None => task,
+            None => WorkerTask {
+                base_url: self.moved_model_provider(spec).await,
+                ..task
+            },
         };
         let inv = invocation(spec, &task).map_err(|e| failed(e.to_string()))?;
         let (program, path_env, version) = match spec {
@@ -452,6 +464,7 @@ impl Engine {
                 .collect(),
             refused: Vec::new(),
             stop: stop.clone(),
+            log_of: spec.cli().filter(|cli| cli.stderr_is_log()),
         }));
         let feed = tap.clone();
         let mut process = ProcessSpec::new(&launch.program)

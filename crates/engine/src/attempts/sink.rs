@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use switchyard_core::attempt::AttemptLog;
 use switchyard_core::confinement::refused_write;
 use switchyard_core::error::ErrorCode;
-use switchyard_core::worker::{failure, TranscriptParser, Usage, WorkerEvent};
+use switchyard_core::worker::{failure, TranscriptParser, Usage, WorkerCli, WorkerEvent};
 use switchyard_runner::process::lines::LineAssembler;
 use switchyard_runner::process::Stream;
 use tokio::sync::Notify;
@@ -56,21 +56,23 @@ impl SinkState {
         if let Some(fatal) = &self.fatal {
             return Some(fatal.clone());
         }
-        let said = self
+        // What the CLI said, most telling first: its verdict, its last error event, then its
+        // stderr newest line first. The first that names a cause wins; else the first said.
+        let verdict = self
             .final_summary
             .clone()
-            .filter(|_| self.final_ok == Some(false))
-            .or_else(|| self.last_error.clone())
-            .filter(|m| !m.trim().is_empty());
-        let stderr = || {
-            self.stderr_tail
-                .iter()
-                .find(|line| failure::classify(line, None) != ErrorCode::WorkerFailed)
-                .or_else(|| self.stderr_tail.back())
-                .cloned()
-        };
-        let message = said.or_else(stderr)?;
-        Some((failure::classify(&message, None), message))
+            .filter(|_| self.final_ok == Some(false));
+        let said: Vec<String> = verdict
+            .into_iter()
+            .chain(self.last_error.clone())
+            .chain(self.stderr_tail.iter().rev().cloned())
+            .filter(|m| !m.trim().is_empty())
+            .collect();
+        said.iter()
+            .map(|m| (failure::classify(m, None), m))
+            .find(|(code, _)| *code != ErrorCode::WorkerFailed)
+            .or_else(|| said.first().map(|m| (ErrorCode::WorkerFailed, m)))
+            .map(|(code, m)| (code, m.clone()))
     }
 }
 
@@ -152,6 +154,8 @@ pub(super) struct TapState {
     pub(super) refused: Vec<String>,
     /// Stops the worker: canceled on its first fatal error.
     pub(super) stop: CancellationToken,
+    /// The CLI whose stderr is its error log (a refused key there is fatal too).
+    pub(super) log_of: Option<WorkerCli>,
 }
 
 /// Paths kept per attempt from the worker's own reports of refused writes.
@@ -192,7 +196,8 @@ fn stdout_line(
     }
 }
 
-fn stderr_line(sink: &EventSink, bytes: &[u8], secrets: &[String]) {
+/// `log_of`: the CLI whose stderr is its error log; a refused key there stops the worker.
+fn stderr_line(sink: &EventSink, bytes: &[u8], secrets: &[String], log_of: Option<WorkerCli>) {
     let line = redact(&String::from_utf8_lossy(bytes), secrets);
     let trimmed = line.trim();
     if !trimmed.is_empty() {
@@ -201,6 +206,13 @@ fn stderr_line(sink: &EventSink, bytes: &[u8], secrets: &[String]) {
             state.stderr_tail.pop_front();
         }
         let kept: String = trimmed.chars().take(500).collect();
+        // A refused key on stderr (OpenCode logs its title request's 401 before its build
+        // request fails) stops the worker as one in its events does.
+        if let Some(cli) = log_of.filter(|_| state.fatal.is_none()) {
+            if failure::classify(&kept, None) == ErrorCode::ProviderAuth {
+                state.fatal = Some((ErrorCode::ProviderAuth, cli.log_error(&kept)));
+            }
+        }
         state.stderr_tail.push_back(kept);
     }
     sink.push(WorkerEvent::Raw { line }, bytes.len());
@@ -217,6 +229,7 @@ impl TapState {
             secrets,
             refused,
             stop,
+            log_of,
         } = self;
         if secrets.is_empty() {
             raw.write(bytes);
@@ -232,7 +245,7 @@ impl TapState {
             }),
             Stream::Stderr => stderr.push(bytes, |line| {
                 note_refused(refused, line.bytes);
-                stderr_line(sink, line.bytes, secrets);
+                stderr_line(sink, line.bytes, secrets, *log_of);
             }),
         }
         let mut state = sink.lock();
@@ -253,7 +266,7 @@ impl TapState {
             ..
         } = self;
         stdout.finish(|line| stdout_line(parser.as_mut(), sink, line.bytes, secrets));
-        stderr.finish(|line| stderr_line(sink, line.bytes, secrets));
+        stderr.finish(|line| stderr_line(sink, line.bytes, secrets, None));
         for event in parser.finish(exit_code) {
             sink.push(event, 0);
         }
