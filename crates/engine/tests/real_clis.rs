@@ -14,8 +14,10 @@ use attempts_support::{
     engine_with_own_keychain, keychain_present, real_cli, run, use_cli_binary, Fixture,
 };
 use serde_json::{json, Value};
+use switchyard_core::attempt::AttemptReview;
 use switchyard_core::attempt::AttemptState;
 use switchyard_core::error::ErrorCode;
+use switchyard_engine::Engine;
 use switchyard_engine::ProviderKey;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
@@ -125,60 +127,75 @@ async fn read_request(socket: &mut tokio::net::TcpStream) -> Option<Seen> {
     })
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_refused_key_ends_the_real_claude_code_fast_with_the_cause() {
-    let Some(claude) = real_cli("claude") else {
-        return;
-    };
+/// The fixture and an engine with a keychain of its own, pointed at the real `cli`; `None`
+/// (said by `real_cli` / `keychain_present`, a failure where they are required) when either
+/// is missing here.
+async fn real_worker(cli: &str, tag: &str) -> Option<(Fixture, Arc<Engine>)> {
+    let binary = real_cli(cli)?;
     if !keychain_present() {
-        return;
+        return None;
     }
     let fx = Fixture::new();
-    let engine = engine_with_own_keychain(&fx, "real-claude").await;
-    use_cli_binary(&fx, "claude", &claude).await;
-    let (url, seen) = refusing_server(ANTHROPIC_401).await;
+    let engine = engine_with_own_keychain(&fx, tag).await;
+    use_cli_binary(&fx, cli, &binary).await;
+    Some((fx, engine))
+}
+
+/// Points `provider` at `base_url`, stores `key` for it, runs `worker` on the fixture's task,
+/// then removes the key and closes the engine: the review and how long the attempt took.
+async fn run_keyed(
+    fx: &Fixture,
+    engine: Arc<Engine>,
+    provider: &str,
+    base_url: &str,
+    key: &str,
+    worker: &str,
+) -> (AttemptReview, Duration) {
     engine
-        .set_provider_base_url("anthropic", Some(&url))
+        .set_provider_base_url(provider, Some(base_url))
         .await
         .expect("base url");
-    let key = "sk-ant-realclaudetest0123456789abcdefgh";
     engine
-        .set_key("anthropic", ProviderKey::parse(key).expect("key"))
+        .set_key(provider, ProviderKey::parse(key).expect("key"))
         .await
         .expect("key");
-
     let started = Instant::now();
-    let review = run(&fx, &engine, "claude:claude-haiku-4-5").await;
+    let review = run(fx, &engine, worker).await;
     let took = started.elapsed();
-    let deleted = engine.delete_key("anthropic").await;
+    let deleted = engine.delete_key(provider).await;
     engine.close().await;
     deleted.expect("delete the key");
+    (review, took)
+}
 
+/// What every refused key comes to: the attempt failed under `providerAuth` within 30 s, the
+/// key is nowhere in its error, and the server saw model calls (those `is_call` picks), each
+/// with exactly that key. Returns the error message and those calls.
+fn assert_refused(
+    label: &str,
+    review: &AttemptReview,
+    took: Duration,
+    key: &str,
+    seen: &Mutex<Vec<Seen>>,
+    is_call: impl Fn(&Seen) -> bool,
+) -> (String, Vec<Seen>) {
     assert_eq!(review.summary.state, AttemptState::Failed, "{review:?}");
     let error = review.summary.error.clone().expect("an error");
-    eprintln!("real claude, refused key: {took:?}: {error:?}");
+    eprintln!("real {label}, refused key: {took:?}: {error:?}");
     assert_eq!(error.code, ErrorCode::ProviderAuth, "{error:?}");
-    assert!(
-        error.message.contains("authentication_failed")
-            || error.message.contains("Invalid API key"),
-        "the CLI's own cause: {error:?}"
-    );
     assert!(
         !error.message.contains(key),
         "the key leaked into the error"
     );
     assert!(
         took < Duration::from_secs(30),
-        "a refused key took {took:?} to end the attempt"
+        "a refused key took {took:?}"
     );
     let seen = seen.lock().expect("seen").clone();
-    let calls: Vec<&Seen> = seen
-        .iter()
-        .filter(|s| s.path.starts_with("/v1/messages"))
-        .collect();
+    let calls: Vec<Seen> = seen.iter().filter(|s| is_call(s)).cloned().collect();
     assert!(
         !calls.is_empty(),
-        "Claude Code never called the server: {seen:?}"
+        "{label} never called the server: {seen:?}"
     );
     for call in &calls {
         assert_eq!(
@@ -187,6 +204,37 @@ async fn a_refused_key_ends_the_real_claude_code_fast_with_the_cause() {
             "the key bound to this origin"
         );
     }
+    (error.message, calls)
+}
+
+/// How many files the attempt's change holds.
+fn files_changed(review: &AttemptReview) -> usize {
+    review.diff.as_ref().map(|d| d.files.len()).unwrap_or(0)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_key_ends_the_real_claude_code_fast_with_the_cause() {
+    let Some((fx, engine)) = real_worker("claude", "real-claude").await else {
+        return;
+    };
+    let (url, seen) = refusing_server(ANTHROPIC_401).await;
+    let key = "sk-ant-realclaudetest0123456789abcdefgh";
+    let (review, took) = run_keyed(
+        &fx,
+        engine,
+        "anthropic",
+        &url,
+        key,
+        "claude:claude-haiku-4-5",
+    )
+    .await;
+    let (message, calls) = assert_refused("claude", &review, took, key, &seen, |s| {
+        s.path.starts_with("/v1/messages")
+    });
+    assert!(
+        message.contains("authentication_failed") || message.contains("Invalid API key"),
+        "the CLI's own cause: {message}"
+    );
     assert!(
         calls
             .iter()
@@ -201,38 +249,24 @@ async fn a_refused_key_ends_the_real_claude_code_fast_with_the_cause() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_unreachable_provider_ends_the_real_claude_code_within_30_s_with_the_cause() {
-    let Some(claude) = real_cli("claude") else {
+    let Some((fx, engine)) = real_worker("claude", "real-claude-down").await else {
         return;
     };
-    if !keychain_present() {
-        return;
-    }
-    let fx = Fixture::new();
-    let engine = engine_with_own_keychain(&fx, "real-claude-down").await;
-    use_cli_binary(&fx, "claude", &claude).await;
     // A port nothing listens on.
     let closed = {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
         listener.local_addr().expect("addr")
     };
-    engine
-        .set_provider_base_url("anthropic", Some(&format!("http://{closed}")))
-        .await
-        .expect("base url");
-    engine
-        .set_key(
-            "anthropic",
-            ProviderKey::parse("sk-ant-realclaudedown0123456789abcdefgh").expect("key"),
-        )
-        .await
-        .expect("key");
-
-    let started = Instant::now();
-    let review = run(&fx, &engine, "claude").await;
-    let took = started.elapsed();
-    let deleted = engine.delete_key("anthropic").await;
-    engine.close().await;
-    deleted.expect("delete the key");
+    let key = "sk-ant-realclaudedown0123456789abcdefgh";
+    let (review, took) = run_keyed(
+        &fx,
+        engine,
+        "anthropic",
+        &format!("http://{closed}"),
+        key,
+        "claude",
+    )
+    .await;
 
     assert_eq!(review.summary.state, AttemptState::Failed, "{review:?}");
     let error = review.summary.error.clone().expect("an error");
@@ -257,72 +291,32 @@ async fn an_unreachable_provider_ends_the_real_claude_code_within_30_s_with_the_
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_real_gemini_cli_runs_headless_in_the_worktree_and_a_refused_key_says_so() {
-    let Some(gemini) = real_cli("gemini") else {
+    let Some((fx, engine)) = real_worker("gemini", "real-gemini").await else {
         return;
     };
-    if !keychain_present() {
-        return;
-    }
-    let fx = Fixture::new();
-    let engine = engine_with_own_keychain(&fx, "real-gemini").await;
-    use_cli_binary(&fx, "gemini", &gemini).await;
     let (url, seen) = refusing_server(GOOGLE_401).await;
+    let key = "AIzaSyRealGeminiTest0123456789abcdefgh";
     // Switchyard's Gemini provider is the OpenAI-compatible path under the origin; the CLI
     // gets the origin.
-    engine
-        .set_provider_base_url("gemini", Some(&format!("{url}/v1beta/openai")))
-        .await
-        .expect("base url");
-    let key = "AIzaSyRealGeminiTest0123456789abcdefgh";
-    engine
-        .set_key("gemini", ProviderKey::parse(key).expect("key"))
-        .await
-        .expect("key");
-
-    let started = Instant::now();
-    let review = run(&fx, &engine, "gemini:gemini-2.5-flash").await;
-    let took = started.elapsed();
-    let deleted = engine.delete_key("gemini").await;
-    engine.close().await;
-    deleted.expect("delete the key");
-
-    assert_eq!(review.summary.state, AttemptState::Failed, "{review:?}");
-    let error = review.summary.error.clone().expect("an error");
-    eprintln!("real gemini, refused key: {took:?}: {error:?}");
+    let base = format!("{url}/v1beta/openai");
+    let (review, took) =
+        run_keyed(&fx, engine, "gemini", &base, key, "gemini:gemini-2.5-flash").await;
     // Not "not running in a trusted directory" (exit 55) nor "Invalid auth method" (exit 41):
-    // it got as far as the provider, which refused the key.
-    assert_eq!(error.code, ErrorCode::ProviderAuth, "{error:?}");
+    // it got as far as the routed model, which refused the key.
+    let (message, _) = assert_refused("gemini", &review, took, key, &seen, |s| {
+        s.path.starts_with("/v1beta/models/gemini-2.5-flash:")
+    });
     assert!(
-        error.message.contains("UNAUTHENTICATED") || error.message.contains("401"),
-        "{error:?}"
+        message.contains("UNAUTHENTICATED") || message.contains("401"),
+        "{message}"
     );
-    assert!(
-        !error.message.contains(key),
-        "the key leaked into the error"
-    );
-    assert!(
-        took < Duration::from_secs(30),
-        "a refused key took {took:?}"
-    );
-    let seen = seen.lock().expect("seen").clone();
-    let calls: Vec<&Seen> = seen
-        .iter()
-        .filter(|s| s.path.starts_with("/v1beta/models/gemini-2.5-flash:"))
-        .collect();
-    assert!(
-        !calls.is_empty(),
-        "Gemini CLI never called the routed model: {seen:?}"
-    );
-    for call in &calls {
-        assert_eq!(
-            call.api_key.as_deref(),
-            Some(key),
-            "the key bound to this origin"
-        );
-    }
     // Its settings and state stayed out of the worktree.
-    let listed = review.diff.as_ref().map(|d| d.files.len()).unwrap_or(0);
-    assert_eq!(listed, 0, "the worker changed files: {:?}", review.diff);
+    assert_eq!(
+        files_changed(&review),
+        0,
+        "the worker changed files: {:?}",
+        review.diff
+    );
 }
 
 /// One Anthropic Messages answer as server-sent events, exactly as the API streams it: a text
@@ -450,17 +444,11 @@ fn claude_fixer(worktrees: String) -> impl Fn(&Seen) -> Reply + Send + Sync + 's
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_real_claude_code_fixes_a_bug_with_the_routed_model_and_lands_as_the_user() {
-    let Some(claude) = real_cli("claude") else {
+    let Some((fx, engine)) = real_worker("claude", "real-claude-fix").await else {
         return;
     };
-    if !keychain_present() {
-        return;
-    }
-    let fx = Fixture::new();
     attempts_support::git(&fx.repo, &["config", "user.name", "Ada Reviewer"]);
     attempts_support::git(&fx.repo, &["config", "user.email", "ada@example.org"]);
-    let engine = engine_with_own_keychain(&fx, "real-claude-fix").await;
-    use_cli_binary(&fx, "claude", &claude).await;
     let worktrees = std::fs::canonicalize(&fx.home)
         .expect("home")
         .join("worktrees")
@@ -530,58 +518,18 @@ async fn the_real_claude_code_fixes_a_bug_with_the_routed_model_and_lands_as_the
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_real_codex_calls_the_routed_provider_and_model_and_a_refused_key_ends_it_fast() {
-    let Some(codex) = real_cli("codex") else {
+    let Some((fx, engine)) = real_worker("codex", "real-codex").await else {
         return;
     };
-    if !keychain_present() {
-        return;
-    }
-    let fx = Fixture::new();
-    let engine = engine_with_own_keychain(&fx, "real-codex").await;
-    use_cli_binary(&fx, "codex", &codex).await;
     let (url, seen) = refusing_server(OPENAI_401).await;
-    engine
-        .set_provider_base_url("openai", Some(&format!("{url}/v1")))
-        .await
-        .expect("base url");
     let key = "sk-realcodextest0123456789abcdefghij";
-    engine
-        .set_key("openai", ProviderKey::parse(key).expect("key"))
-        .await
-        .expect("key");
-
-    let started = Instant::now();
-    let review = run(&fx, &engine, "codex:gpt-5-mini").await;
-    let took = started.elapsed();
-    let deleted = engine.delete_key("openai").await;
-    engine.close().await;
-    deleted.expect("delete the key");
-
-    assert_eq!(review.summary.state, AttemptState::Failed, "{review:?}");
-    let error = review.summary.error.clone().expect("an error");
-    eprintln!("real codex, refused key: {took:?}: {error:?}");
-    assert_eq!(error.code, ErrorCode::ProviderAuth, "{error:?}");
-    assert!(error.message.contains("401"), "{error:?}");
-    assert!(
-        !error.message.contains(key),
-        "the key leaked into the error"
-    );
-    assert!(
-        took < Duration::from_secs(30),
-        "a refused key took {took:?}"
-    );
-    let seen = seen.lock().expect("seen").clone();
-    let calls: Vec<&Seen> = seen.iter().filter(|s| s.path == "/v1/responses").collect();
-    assert!(
-        !calls.is_empty(),
-        "Codex never called the routed provider: {seen:?}"
-    );
+    let base = format!("{url}/v1");
+    let (review, took) = run_keyed(&fx, engine, "openai", &base, key, "codex:gpt-5-mini").await;
+    let (message, calls) = assert_refused("codex", &review, took, key, &seen, |s| {
+        s.path == "/v1/responses"
+    });
+    assert!(message.contains("401"), "{message}");
     for call in &calls {
-        assert_eq!(
-            call.api_key.as_deref(),
-            Some(key),
-            "the key bound to this origin"
-        );
         assert_eq!(
             call.body.get("model").and_then(Value::as_str),
             Some("gpt-5-mini")
@@ -591,140 +539,60 @@ async fn the_real_codex_calls_the_routed_provider_and_model_and_a_refused_key_en
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_real_opencode_calls_the_moved_provider_and_a_refused_key_ends_it_fast() {
-    let Some(opencode) = real_cli("opencode") else {
+    let Some((fx, engine)) = real_worker("opencode", "real-opencode").await else {
         return;
     };
-    if !keychain_present() {
-        return;
-    }
-    let fx = Fixture::new();
-    let engine = engine_with_own_keychain(&fx, "real-opencode").await;
-    use_cli_binary(&fx, "opencode", &opencode).await;
     let (url, seen) = refusing_server(OPENAI_401).await;
-    engine
-        .set_provider_base_url("deepseek", Some(&format!("{url}/v1")))
-        .await
-        .expect("base url");
     let key = "sk-realopencodetest0123456789abcdefgh";
-    engine
-        .set_key("deepseek", ProviderKey::parse(key).expect("key"))
-        .await
-        .expect("key");
-
-    let started = Instant::now();
+    let base = format!("{url}/v1");
     // The model as OpenCode 1.18.33's bundled list names it.
-    let review = run(&fx, &engine, "opencode:deepseek/deepseek-flash").await;
-    let took = started.elapsed();
-    let deleted = engine.delete_key("deepseek").await;
-    engine.close().await;
-    deleted.expect("delete the key");
-
-    assert_eq!(review.summary.state, AttemptState::Failed, "{review:?}");
-    let error = review.summary.error.clone().expect("an error");
-    eprintln!("real opencode, refused key: {took:?}: {error:?}");
-    assert_eq!(error.code, ErrorCode::ProviderAuth, "{error:?}");
-    assert!(
-        !error.message.contains(key),
-        "the key leaked into the error"
-    );
-    assert!(
-        took < Duration::from_secs(30),
-        "a refused key took {took:?}"
-    );
-    let seen = seen.lock().expect("seen").clone();
-    let calls: Vec<&Seen> = seen
-        .iter()
-        .filter(|s| s.path.ends_with("/chat/completions"))
-        .collect();
-    assert!(
-        !calls.is_empty(),
-        "OpenCode never called the moved provider: {seen:?}"
-    );
-    for call in &calls {
-        assert_eq!(
-            call.api_key.as_deref(),
-            Some(key),
-            "the key bound to this origin"
-        );
-    }
+    let worker = "opencode:deepseek/deepseek-flash";
+    let (review, took) = run_keyed(&fx, engine, "deepseek", &base, key, worker).await;
+    assert_refused("opencode", &review, took, key, &seen, |s| {
+        s.path.ends_with("/chat/completions")
+    });
     // Nothing it wrote landed in the change.
-    let listed = review.diff.as_ref().map(|d| d.files.len()).unwrap_or(0);
-    assert_eq!(listed, 0, "the worker changed files: {:?}", review.diff);
+    assert_eq!(
+        files_changed(&review),
+        0,
+        "the worker changed files: {:?}",
+        review.diff
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_real_aider_leaves_nothing_in_the_change_and_a_refused_key_fails_it_with_the_cause() {
-    let Some(aider) = real_cli("aider") else {
+    let Some((fx, engine)) = real_worker("aider", "real-aider").await else {
         return;
     };
-    if !keychain_present() {
-        return;
-    }
-    let fx = Fixture::new();
-    let engine = engine_with_own_keychain(&fx, "real-aider").await;
-    use_cli_binary(&fx, "aider", &aider).await;
     let (url, seen) = refusing_server(OPENAI_401).await;
-    engine
-        .set_provider_base_url("openai", Some(&format!("{url}/v1")))
-        .await
-        .expect("base url");
     let key = "sk-realaidertest0123456789abcdefghijkl";
-    engine
-        .set_key("openai", ProviderKey::parse(key).expect("key"))
-        .await
-        .expect("key");
-
-    let started = Instant::now();
-    let review = run(&fx, &engine, "aider:openai/gpt-4o-mini").await;
-    let took = started.elapsed();
-    if review.summary.error.as_ref().map(|e| e.code) != Some(ErrorCode::ProviderAuth) {
-        for entry in engine
-            .attempt_log(&review.summary.id, 0)
-            .await
-            .unwrap_or_default()
-        {
-            eprintln!("aider log: {:?}", entry.entry);
-        }
-    }
-    let deleted = engine.delete_key("openai").await;
-    engine.close().await;
-    deleted.expect("delete the key");
-
+    let base = format!("{url}/v1");
+    let (review, took) = run_keyed(
+        &fx,
+        engine,
+        "openai",
+        &base,
+        key,
+        "aider:openai/gpt-4o-mini",
+    )
+    .await;
     // Aider exits 0 after a refused key; its own words fail the attempt.
-    assert_eq!(review.summary.state, AttemptState::Failed, "{review:?}");
-    let error = review.summary.error.clone().expect("an error");
-    eprintln!("real aider, refused key: {took:?}: {error:?}");
-    assert_eq!(error.code, ErrorCode::ProviderAuth, "{error:?}");
-    assert!(error.message.contains("AuthenticationError"), "{error:?}");
-    assert!(
-        !error.message.contains(key),
-        "the key leaked into the error"
-    );
-    assert!(
-        took < Duration::from_secs(30),
-        "a refused key took {took:?}"
-    );
-    let seen = seen.lock().expect("seen").clone();
-    let calls: Vec<&Seen> = seen
-        .iter()
-        .filter(|s| s.path == "/v1/chat/completions")
-        .collect();
-    assert!(
-        !calls.is_empty(),
-        "Aider never called the moved provider: {seen:?}"
-    );
+    let (message, calls) = assert_refused("aider", &review, took, key, &seen, |s| {
+        s.path == "/v1/chat/completions"
+    });
+    assert!(message.contains("AuthenticationError"), "{message}");
     for call in &calls {
-        assert_eq!(
-            call.api_key.as_deref(),
-            Some(key),
-            "the key bound to this origin"
-        );
         assert_eq!(
             call.body.get("model").and_then(Value::as_str),
             Some("gpt-4o-mini")
         );
     }
     // No `.aider*` line in .gitignore, no histories, no tag cache in the change.
-    let listed = review.diff.as_ref().map(|d| d.files.len()).unwrap_or(0);
-    assert_eq!(listed, 0, "the worker changed files: {:?}", review.diff);
+    assert_eq!(
+        files_changed(&review),
+        0,
+        "the worker changed files: {:?}",
+        review.diff
+    );
 }

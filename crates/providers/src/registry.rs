@@ -205,6 +205,13 @@ impl Provider {
             .and_then(|url| Origin::of_url(url).ok())
     }
 
+    /// Whether a built-in provider is pointed elsewhere than its default origin (a proxy, a
+    /// local server); never for a custom provider, which has no default.
+    pub fn moved(&self) -> bool {
+        self.default_origin()
+            .is_some_and(|default| self.origin().ok() != Some(default))
+    }
+
     /// Where model calls go; `None` for a data source.
     pub fn target(&self) -> Option<Target> {
         let mut target = match self.kind {

@@ -77,14 +77,12 @@ const PROXY: &[&str] = &["is not this worker's provider", "could not be reached"
 /// The domain code of a worker failure whose cause the CLI wrote as `message`, with the HTTP
 /// status of the provider's answer when the CLI's output carried one.
 pub fn classify(message: &str, status: Option<u16>) -> ErrorCode {
-    let lower_message = message.to_lowercase();
-    if matches!(status, Some(401 | 403)) && !PROXY.iter().any(|p| lower_message.contains(p)) {
-        return ErrorCode::ProviderAuth;
-    }
     let lower = message.to_lowercase();
     let has = |phrases: &[&str]| phrases.iter().any(|p| lower.contains(p));
     if has(PROXY) {
         ErrorCode::ProviderUnreachable
+    } else if matches!(status, Some(401 | 403)) {
+        ErrorCode::ProviderAuth
     } else if has(MISCONFIGURED) {
         ErrorCode::WorkerMisconfigured
     } else if has(AUTH) || status_in_text(&lower, &[401, 403]) {

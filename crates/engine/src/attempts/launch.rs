@@ -232,8 +232,7 @@ impl Engine {
     /// calls where the key is bound and the sandbox lets it.
     async fn moved_model_provider(&self, spec: &WorkerSpec) -> Option<String> {
         let provider = self.provider(spec.model_provider()?).await.ok()?;
-        let moved = provider.origin().ok()? != provider.default_origin()?;
-        moved.then_some(provider.base_url)
+        provider.moved().then_some(provider.base_url)
     }
 
     /// The catalog's price of `model` as `spec` names it (a CLI's own model names are looked
@@ -378,7 +377,7 @@ impl Engine {
         if let WorkerSpec::Cli { cli, .. } = spec {
             if let (Some(provider), Some(var)) = (cli.builtin_provider(), cli.base_url_env()) {
                 if let Ok(provider) = self.provider(provider).await {
-                    let moved = provider.origin().ok() != provider.default_origin();
+                    let moved = provider.moved();
                     match provider.origin() {
                         // Gemini CLI takes the API's root and adds `/v1beta/models/…` itself;
                         // Switchyard's Gemini provider is its OpenAI-compatible path.
