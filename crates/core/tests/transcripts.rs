@@ -494,6 +494,7 @@ fn the_fakes_accept_each_adapters_exact_invocation_and_edit_for_real() {
             scratch_dir: scratch.0.join("scratch"),
             config_dir: None,
             base_url: None,
+            confined: false,
         };
         let spec = WorkerSpec::Cli { cli, model: None };
         let inv = invocation(&spec, &task).expect("invocation");

@@ -517,6 +517,7 @@ fn task(model: Option<&str>) -> WorkerTask {
         scratch_dir: PathBuf::from("/data/scratch/a1"),
         config_dir: None,
         base_url: None,
+        confined: false,
     }
 }
 
@@ -589,6 +590,13 @@ fn codex_command_line() {
     );
     assert_eq!(inv.stdin.as_deref(), Some("Fix add() in src/lib.rs."));
     assert!(!inv.args.iter().any(|a| a == "--full-auto"));
+    // Inside Switchyard's sandbox, Codex's own (which cannot set itself up there) is off.
+    let confined = WorkerTask {
+        confined: true,
+        ..task(None)
+    };
+    let args = argv(&spec, &confined);
+    assert_eq!(args[3..5], ["--sandbox", "danger-full-access"]);
 }
 
 #[test]
@@ -682,6 +690,16 @@ fn opencode_command_line() {
         .expect("OPENCODE_CONFIG_CONTENT");
     assert_eq!(config["permission"]["bash"], "deny");
     assert_eq!(config["permission"]["webfetch"], "deny");
+    // Its global config folder is the user's: with Switchyard's key, one of the attempt's own.
+    assert!(!inv.env.iter().any(|(name, _)| name == "XDG_CONFIG_HOME"));
+    let own = WorkerTask {
+        config_dir: Some(PathBuf::from("/data/scratch/a1/tmp/opencode-config")),
+        ..with_model.clone()
+    };
+    assert!(invocation(&spec, &own).expect("invocation").env.contains(&(
+        "XDG_CONFIG_HOME".to_owned(),
+        "/data/scratch/a1/tmp/opencode-config".to_owned()
+    )));
     assert_eq!(
         argv(&spec, &task(None)),
         [

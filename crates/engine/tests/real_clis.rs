@@ -1,9 +1,19 @@
-//! The real agent CLIs (installed at their pinned versions by the test command) as workers,
-//! against a model server on 127.0.0.1 that refuses every key the way the provider's API
-//! does, or against a closed port. Each attempt calls the model Switchyard routed it to, sends
-//! only the key bound to that origin, and ends within seconds with the CLI's own cause under
-//! `providerAuth` / `providerUnreachable` (before, Claude Code retried ten times with backoff,
-//! Gemini CLI exited 55 or 41 before calling anything, and the error was only "exit code N").
+//! The real agent CLIs (installed at their pinned versions by the test command) as workers in
+//! Switchyard's sandbox, against a scripted model server on 127.0.0.1 speaking each one's wire
+//! format: Anthropic Messages (Claude Code), OpenAI Responses (Codex), Gemini
+//! `streamGenerateContent` (Gemini CLI), OpenAI Chat Completions with tool calls (OpenCode)
+//! and with Aider's edit formats (Aider).
+//!
+//! - Each fixes the fixture's bug with the model Switchyard routed it to: only `calc.sh` in
+//!   the diff, verification passed, a cost, and `approve` lands it with the user as author
+//!   (before: Gemini CLI exited 55 or 41, Codex's own sandbox denied its writes, Aider put
+//!   `.gitignore` in the change and lost its cost, OpenCode wrote into the user's config and
+//!   git directory, and Codex and Gemini had no cost).
+//! - A refused key or an unreachable provider ends the attempt within seconds with the CLI's
+//!   own cause under `providerAuth` / `providerUnreachable` (before: Claude Code retried for
+//!   minutes and every error was "exit code N").
+//!
+//! Every model call carries only the key bound to that origin.
 
 mod attempts_support;
 
@@ -371,6 +381,19 @@ fn anthropic_sse(model: &str, block: &Value, usage: (u32, u32)) -> String {
     out
 }
 
+/// The attempt's worktree (`<worktrees>/<attempt id>`) as the CLI names it somewhere in its
+/// request (its working directory, in the system prompt or the context it sends).
+fn worktree_in(body: &Value, worktrees: &str) -> Option<String> {
+    let text = body.to_string();
+    let prefix = format!("{worktrees}/");
+    let at = text.find(&prefix)?;
+    let id: String = text[at + prefix.len()..]
+        .chars()
+        .take_while(char::is_ascii_alphanumeric)
+        .collect();
+    Some(format!("{prefix}{id}"))
+}
+
 /// How many tool results the conversation in `body` already holds.
 fn tool_results(body: &Value) -> usize {
     body.get("messages")
@@ -403,16 +426,7 @@ fn claude_fixer(worktrees: String) -> impl Fn(&Seen) -> Reply + Send + Sync + 's
             .get("tools")
             .and_then(Value::as_array)
             .is_some_and(|t| !t.is_empty());
-        let text = request.body.to_string();
-        // `<worktrees>/<attempt id>`, the id being the path's next component.
-        let prefix = format!("{worktrees}/");
-        let worktree = text.find(&prefix).map(|at| {
-            let id: String = text[at + prefix.len()..]
-                .chars()
-                .take_while(char::is_ascii_alphanumeric)
-                .collect();
-            format!("{prefix}{id}")
-        });
+        let worktree = worktree_in(&request.body, &worktrees);
         let block = match (agent, worktree, tool_results(&request.body)) {
             (true, Some(wt), 0) => json!({"type": "tool_use", "id": "toolu_01Read", "name": "Read",
                 "input": {"file_path": format!("{wt}/calc.sh")}}),
@@ -442,78 +456,138 @@ fn claude_fixer(worktrees: String) -> impl Fn(&Seen) -> Reply + Send + Sync + 's
     }
 }
 
+/// Where the fixture's attempts get their worktrees, as the CLIs see them.
+fn worktrees_of(fx: &Fixture) -> String {
+    std::fs::canonicalize(&fx.home)
+        .expect("home")
+        .join("worktrees")
+        .display()
+        .to_string()
+}
+
+/// A fixed bug as the user ends up with it: the review, and what approving it gave.
+struct Landed {
+    review: AttemptReview,
+    approved: Option<Result<AttemptReview, String>>,
+}
+
+/// Gives the repository a user identity, runs `worker` against `base_url` (where `provider`
+/// is pointed, with `key`) and approves its review when it reaches one.
+async fn fix_and_approve(
+    fx: &Fixture,
+    engine: Arc<Engine>,
+    provider: &str,
+    base_url: &str,
+    key: &str,
+    worker: &str,
+) -> Landed {
+    attempts_support::git(&fx.repo, &["config", "user.name", "Ada Reviewer"]);
+    attempts_support::git(&fx.repo, &["config", "user.email", "ada@example.org"]);
+    engine
+        .set_provider_base_url(provider, Some(base_url))
+        .await
+        .expect("base url");
+    engine
+        .set_key(provider, ProviderKey::parse(key).expect("key"))
+        .await
+        .expect("key");
+    let review = run(fx, &engine, worker).await;
+    let approved = if review.summary.state == AttemptState::Review {
+        Some(
+            engine
+                .approve_attempt(&review.summary.id, "Fix add()", true)
+                .await
+                .map_err(|e| e.to_string()),
+        )
+    } else {
+        None
+    };
+    let deleted = engine.delete_key(provider).await;
+    engine.close().await;
+    deleted.expect("delete the key");
+    Landed { review, approved }
+}
+
+/// What every fixed bug comes to: the attempt reached review with only `calc.sh` changed and
+/// its gates passed, it has a cost, every model call (those `is_call` picks) carried exactly
+/// the key bound to that origin, and approving it landed it with the user as author and
+/// trailers naming the attempt, the worker, the routed model and the verified diff.
+fn assert_landed(
+    label: &str,
+    fx: &Fixture,
+    landed: &Landed,
+    worker: &str,
+    key: &str,
+    seen: &Mutex<Vec<Seen>>,
+    is_call: impl Fn(&Seen) -> bool,
+) -> Vec<Seen> {
+    let review = &landed.review;
+    let seen = seen.lock().expect("seen").clone();
+    assert_eq!(
+        review.summary.state,
+        AttemptState::Review,
+        "real {label}: {:?}\nrequests: {:?}",
+        review.summary.error,
+        seen.iter().map(|s| &s.path).collect::<Vec<_>>()
+    );
+    let diff = review.diff.as_ref().expect("diff");
+    let files: Vec<&str> = diff.files.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(files, ["calc.sh"], "real {label}: only the intended file");
+    assert!(review.gates.iter().all(|g| g.passed), "{:?}", review.gates);
+    let cost = review.summary.cost_usd;
+    eprintln!("real {label}: cost {cost:?}, usage {:?}", review.usage);
+    assert!(
+        cost.is_some_and(|c| c > 0.0),
+        "real {label}: no cost: {cost:?}"
+    );
+    let calls: Vec<Seen> = seen.iter().filter(|s| is_call(s)).cloned().collect();
+    assert!(!calls.is_empty(), "real {label} never called the model");
+    for call in &calls {
+        assert_eq!(
+            call.api_key.as_deref(),
+            Some(key),
+            "the key bound to this origin"
+        );
+    }
+    let approved = landed.approved.clone().expect("approved").expect("approve");
+    assert_eq!(approved.summary.state, AttemptState::Integrated);
+    let model = switchyard_core::worker::WorkerSpec::parse(worker)
+        .ok()
+        .and_then(|spec| spec.routed_model().map(str::to_owned))
+        .expect("a routed model");
+    assert_eq!(
+        attempts_support::git(&fx.repo, &["log", "-1", "--format=%an <%ae>%n%(trailers:only,unfold)"]),
+        format!(
+            "Ada Reviewer <ada@example.org>\nSwitchyard-Attempt: {}\nSwitchyard-Worker: {worker}\nSwitchyard-Model: {model}\nSwitchyard-Diff-SHA256: {}",
+            review.summary.id, diff.sha256
+        )
+    );
+    assert_eq!(
+        attempts_support::git(&fx.repo, &["show", "HEAD:calc.sh"]),
+        "add() { echo $(($1 + $2)); }",
+        "the fix is what landed"
+    );
+    calls
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_real_claude_code_fixes_a_bug_with_the_routed_model_and_lands_as_the_user() {
     let Some((fx, engine)) = real_worker("claude", "real-claude-fix").await else {
         return;
     };
-    attempts_support::git(&fx.repo, &["config", "user.name", "Ada Reviewer"]);
-    attempts_support::git(&fx.repo, &["config", "user.email", "ada@example.org"]);
-    let worktrees = std::fs::canonicalize(&fx.home)
-        .expect("home")
-        .join("worktrees")
-        .display()
-        .to_string();
-    let (url, seen) = scripted_server(claude_fixer(worktrees)).await;
-    engine
-        .set_provider_base_url("anthropic", Some(&url))
-        .await
-        .expect("base url");
+    let (url, seen) = scripted_server(claude_fixer(worktrees_of(&fx))).await;
     let key = "sk-ant-realclaudefix0123456789abcdefghij";
-    engine
-        .set_key("anthropic", ProviderKey::parse(key).expect("key"))
-        .await
-        .expect("key");
-
-    let review = run(&fx, &engine, "claude:claude-haiku-4-5").await;
-    let approved = if review.summary.state == AttemptState::Review {
-        Some(
-            engine
-                .approve_attempt(&review.summary.id, "Fix add()", true)
-                .await,
-        )
-    } else {
-        None
-    };
-    let deleted = engine.delete_key("anthropic").await;
-    engine.close().await;
-    deleted.expect("delete the key");
-
-    let seen = seen.lock().expect("seen").clone();
-    assert_eq!(
-        review.summary.state,
-        AttemptState::Review,
-        "{:?}\nrequests: {:?}",
-        review.summary.error,
-        seen.iter()
-            .map(|s| (&s.path, tool_results(&s.body)))
-            .collect::<Vec<_>>()
-    );
-    let diff = review.diff.as_ref().expect("diff");
-    let files: Vec<&str> = diff.files.iter().map(|f| f.path.as_str()).collect();
-    assert_eq!(files, ["calc.sh"], "only the intended file");
-    assert!(review.gates.iter().all(|g| g.passed), "{:?}", review.gates);
-    let cost = review.summary.cost_usd.expect("a cost");
-    assert!(cost > 0.0, "cost {cost}");
-    assert!(seen
-        .iter()
-        .filter(|s| s.path.starts_with("/v1/messages"))
-        .all(|s| s.api_key.as_deref() == Some(key)));
-    assert!(seen
+    let worker = "claude:claude-haiku-4-5";
+    let landed = fix_and_approve(&fx, engine, "anthropic", &url, key, worker).await;
+    let calls = assert_landed("claude", &fx, &landed, worker, key, &seen, |s| {
+        s.path.starts_with("/v1/messages")
+    });
+    assert!(calls
         .iter()
         .any(
             |s| s.body.get("model").and_then(Value::as_str) == Some("claude-haiku-4-5")
                 && tool_results(&s.body) == 2
         ));
-    let approved = approved.expect("approved").expect("approve");
-    assert_eq!(approved.summary.state, AttemptState::Integrated);
-    assert_eq!(
-        attempts_support::git(&fx.repo, &["log", "-1", "--format=%an <%ae>%n%(trailers:only,unfold)"]),
-        format!(
-            "Ada Reviewer <ada@example.org>\nSwitchyard-Attempt: {}\nSwitchyard-Worker: claude:claude-haiku-4-5\nSwitchyard-Model: claude-haiku-4-5\nSwitchyard-Diff-SHA256: {}",
-            review.summary.id, diff.sha256
-        )
-    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -595,4 +669,303 @@ async fn the_real_aider_leaves_nothing_in_the_change_and_a_refused_key_fails_it_
         "the worker changed files: {:?}",
         review.diff
     );
+}
+
+/// The fixture's bug as a Codex patch (`apply_patch`, which Codex runs itself when the model
+/// calls its shell tool with it).
+const CODEX_PATCH: &str = "apply_patch <<'PATCH'\n*** Begin Patch\n*** Update File: calc.sh\n@@\n-add() { echo $(($1 - $2)); }\n+add() { echo $(($1 + $2)); }\n*** End Patch\nPATCH\n";
+
+/// One OpenAI Responses answer as server-sent events, as the API streams it: the response
+/// created, its one output item added and done, the response completed with its usage.
+fn responses_sse(model: &str, item: &Value, usage: (u32, u32)) -> String {
+    let response = json!({"id": "resp_68af1c2e0d1f", "object": "response", "model": model,
+        "status": "completed", "output": [item],
+        "usage": {"input_tokens": usage.0, "input_tokens_details": {"cached_tokens": 0},
+                  "output_tokens": usage.1, "output_tokens_details": {"reasoning_tokens": 0},
+                  "total_tokens": usage.0 + usage.1}});
+    [
+        json!({"type": "response.created", "sequence_number": 0,
+            "response": {"id": "resp_68af1c2e0d1f", "object": "response", "model": model,
+                         "status": "in_progress", "output": []}}),
+        json!({"type": "response.output_item.added", "sequence_number": 1, "output_index": 0, "item": item}),
+        json!({"type": "response.output_item.done", "sequence_number": 2, "output_index": 0, "item": item}),
+        json!({"type": "response.completed", "sequence_number": 3, "response": response}),
+    ]
+    .iter()
+    .map(|event| {
+        format!(
+            "event: {}\ndata: {event}\n\n",
+            event["type"].as_str().unwrap_or_default()
+        )
+    })
+    .collect()
+}
+
+/// The scripted model behind Codex: its shell tool with the patch, then a final answer once
+/// the patch's output is back.
+fn codex_fixer(request: &Seen) -> Reply {
+    let model = request
+        .body
+        .get("model")
+        .and_then(Value::as_str)
+        .unwrap_or("gpt-5-mini");
+    let outputs = request
+        .body
+        .get("input")
+        .and_then(Value::as_array)
+        .map_or(0, |items| {
+            items
+                .iter()
+                .filter(|i| i.get("type").and_then(Value::as_str) == Some("function_call_output"))
+                .count()
+        });
+    let item = if outputs == 0 {
+        json!({"type": "function_call", "id": "fc_68af1c2e", "call_id": "call_patch",
+            "name": "exec_command", "status": "completed",
+            "arguments": json!({"cmd": CODEX_PATCH}).to_string()})
+    } else {
+        json!({"type": "message", "id": "msg_68af1c2e", "role": "assistant", "status": "completed",
+            "content": [{"type": "output_text", "text": "Fixed add() in calc.sh.", "annotations": []}]})
+    };
+    (
+        "200 OK",
+        "text/event-stream",
+        responses_sse(model, &item, (1200, 60)),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_real_codex_fixes_a_bug_with_the_routed_model_and_lands_as_the_user() {
+    let Some((fx, engine)) = real_worker("codex", "real-codex-fix").await else {
+        return;
+    };
+    let (url, seen) = scripted_server(codex_fixer).await;
+    let key = "sk-realcodexfix0123456789abcdefghijkl";
+    let worker = "codex:gpt-5-mini";
+    let landed = fix_and_approve(&fx, engine, "openai", &format!("{url}/v1"), key, worker).await;
+    let calls = assert_landed("codex", &fx, &landed, worker, key, &seen, |s| {
+        s.path == "/v1/responses"
+    });
+    // Its events never name the model: the cost is the routed model's catalog price.
+    assert!(calls
+        .iter()
+        .all(|c| c.body.get("model").and_then(Value::as_str) == Some("gpt-5-mini")));
+    assert_eq!(calls.len(), 2, "the patch, then the answer");
+}
+
+/// The scripted model behind Gemini CLI: with tools on offer, its `replace` tool on the
+/// worktree's `calc.sh`, then a final answer; anything else (its next-speaker check) a short
+/// JSON verdict. Streamed calls get server-sent events, others one JSON answer.
+fn gemini_fixer(worktrees: String) -> impl Fn(&Seen) -> Reply + Send + Sync + 'static {
+    move |request: &Seen| {
+        let contents = request.body.get("contents").and_then(Value::as_array);
+        let responses = contents.map_or(0, |contents| {
+            contents
+                .iter()
+                .filter_map(|c| c.get("parts").and_then(Value::as_array))
+                .flatten()
+                .filter(|p| p.get("functionResponse").is_some())
+                .count()
+        });
+        let agent = request
+            .body
+            .get("tools")
+            .and_then(Value::as_array)
+            .is_some_and(|t| !t.is_empty());
+        let part = match (agent, worktree_in(&request.body, &worktrees), responses) {
+            (true, Some(wt), 0) => json!({"functionCall": {"name": "replace", "args": {
+                "file_path": format!("{wt}/calc.sh"),
+                "instruction": "Make add() add its arguments instead of subtracting them.",
+                "old_string": "$1 - $2", "new_string": "$1 + $2"}}}),
+            (true, _, _) => json!({"text": "Fixed add() in calc.sh."}),
+            (false, _, _) => {
+                json!({"text": r#"{"next_speaker": "user", "reasoning": "The task is done."}"#})
+            }
+        };
+        let chunk = json!({"candidates": [{"content": {"parts": [part], "role": "model"},
+            "finishReason": "STOP", "index": 0}],
+            "usageMetadata": {"promptTokenCount": 1200, "candidatesTokenCount": 60, "totalTokenCount": 1260},
+            "modelVersion": "gemini-2.5-flash", "responseId": "mIWkaN2HBpGq1MkP"});
+        if request.path.contains("alt=sse") {
+            (
+                "200 OK",
+                "text/event-stream",
+                format!("data: {chunk}\r\n\r\n"),
+            )
+        } else {
+            ("200 OK", "application/json", chunk.to_string())
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_real_gemini_cli_fixes_a_bug_with_the_routed_model_and_lands_as_the_user() {
+    let Some((fx, engine)) = real_worker("gemini", "real-gemini-fix").await else {
+        return;
+    };
+    let (url, seen) = scripted_server(gemini_fixer(worktrees_of(&fx))).await;
+    let key = "AIzaSyRealGeminiFix0123456789abcdefghi";
+    let worker = "gemini:gemini-2.5-flash";
+    let base = format!("{url}/v1beta/openai");
+    let landed = fix_and_approve(&fx, engine, "gemini", &base, key, worker).await;
+    // Its `init` says "auto"; the cost comes from the model `stats.models` names.
+    assert_landed("gemini", &fx, &landed, worker, key, &seen, |s| {
+        s.path.starts_with("/v1beta/models/gemini-2.5-flash:")
+    });
+}
+
+/// One OpenAI Chat Completions answer streamed as the API does: the message's delta, its
+/// finish reason, then the usage (`stream_options.include_usage`), then `[DONE]`.
+fn chat_sse(model: &str, delta: &Value, finish: &str, usage: (u32, u32)) -> String {
+    let chunk = |choices: Value, usage: Option<Value>| {
+        let mut chunk = json!({"id": "chatcmpl-B9MHDbslfkBeAs8l4bebGdFOJ6PeG",
+            "object": "chat.completion.chunk", "created": 1_796_564_541, "model": model,
+            "choices": choices});
+        if let Some(usage) = usage {
+            chunk["usage"] = usage;
+        }
+        format!("data: {chunk}\n\n")
+    };
+    chunk(
+        json!([{"index": 0, "delta": delta, "finish_reason": null}]),
+        None,
+    ) + &chunk(
+        json!([{"index": 0, "delta": {}, "finish_reason": finish}]),
+        None,
+    ) + &chunk(
+        json!([]),
+        Some(
+            json!({"prompt_tokens": usage.0, "completion_tokens": usage.1,
+                    "total_tokens": usage.0 + usage.1}),
+        ),
+    ) + "data: [DONE]\n\n"
+}
+
+/// The scripted model behind OpenCode: with tools on offer, `read` then `edit` on the
+/// worktree's `calc.sh` (it edits only files it has read), then a final answer; its title
+/// request gets a title.
+fn opencode_fixer(worktrees: String) -> impl Fn(&Seen) -> Reply + Send + Sync + 'static {
+    move |request: &Seen| {
+        let model = request
+            .body
+            .get("model")
+            .and_then(Value::as_str)
+            .unwrap_or("deepseek-flash");
+        let results = request
+            .body
+            .get("messages")
+            .and_then(Value::as_array)
+            .map_or(0, |messages| {
+                messages
+                    .iter()
+                    .filter(|m| m.get("role").and_then(Value::as_str) == Some("tool"))
+                    .count()
+            });
+        let agent = request
+            .body
+            .get("tools")
+            .and_then(Value::as_array)
+            .is_some_and(|t| !t.is_empty());
+        let call = |id: &str, name: &str, arguments: Value| {
+            json!({"role": "assistant", "content": null, "tool_calls": [{"index": 0, "id": id,
+                "type": "function", "function": {"name": name, "arguments": arguments.to_string()}}]})
+        };
+        let (delta, finish) = match (agent, worktree_in(&request.body, &worktrees), results) {
+            (true, Some(wt), 0) => (
+                call(
+                    "call_read",
+                    "read",
+                    json!({"filePath": format!("{wt}/calc.sh")}),
+                ),
+                "tool_calls",
+            ),
+            (true, Some(wt), 1) => (
+                call(
+                    "call_edit",
+                    "edit",
+                    json!({"filePath": format!("{wt}/calc.sh"),
+                           "oldString": "$1 - $2", "newString": "$1 + $2"}),
+                ),
+                "tool_calls",
+            ),
+            (true, _, _) => (
+                json!({"role": "assistant", "content": "Fixed add() in calc.sh."}),
+                "stop",
+            ),
+            (false, _, _) => (json!({"role": "assistant", "content": "Fix add"}), "stop"),
+        };
+        (
+            "200 OK",
+            "text/event-stream",
+            chat_sse(model, &delta, finish, (1200, 60)),
+        )
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_real_opencode_fixes_a_bug_with_the_routed_model_and_lands_as_the_user() {
+    let Some((fx, engine)) = real_worker("opencode", "real-opencode-fix").await else {
+        return;
+    };
+    let (url, seen) = scripted_server(opencode_fixer(worktrees_of(&fx))).await;
+    let key = "sk-realopencodefix0123456789abcdefghi";
+    let worker = "opencode:deepseek/deepseek-flash";
+    let landed = fix_and_approve(&fx, engine, "deepseek", &format!("{url}/v1"), key, worker).await;
+    let calls = assert_landed("opencode", &fx, &landed, worker, key, &seen, |s| {
+        s.path.ends_with("/chat/completions")
+    });
+    assert!(calls
+        .iter()
+        .all(|c| c.body.get("model").and_then(Value::as_str) == Some("deepseek-flash")));
+    // Its project id is not written into the repository's git directory.
+    assert!(
+        !fx.repo.join(".git").join("opencode").exists(),
+        "OpenCode wrote into the repository's git directory"
+    );
+}
+
+/// The scripted model behind Aider: the fix in the edit format Aider asked for (a
+/// SEARCH/REPLACE block, or the whole file), not streamed (`--no-stream`), with a usage whose
+/// report is longer than 80 columns (cache hits included).
+fn aider_fixer(request: &Seen) -> Reply {
+    let model = request
+        .body
+        .get("model")
+        .and_then(Value::as_str)
+        .unwrap_or("gpt-4o-mini");
+    let system = request.body["messages"][0]["content"]
+        .as_str()
+        .unwrap_or_default();
+    let text = if system.contains("SEARCH/REPLACE") {
+        "calc.sh\n```\n<<<<<<< SEARCH\nadd() { echo $(($1 - $2)); }\n=======\nadd() { echo $(($1 + $2)); }\n>>>>>>> REPLACE\n```\n"
+    } else {
+        "calc.sh\n```\nadd() { echo $(($1 + $2)); }\n```\n"
+    };
+    let body = json!({"id": "chatcmpl-B9MHDbslfkBeAs8l4bebGdFOJ6PeG", "object": "chat.completion",
+        "created": 1_796_564_541, "model": model,
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 12_345, "completion_tokens": 567, "total_tokens": 12_912,
+                  "prompt_tokens_details": {"cached_tokens": 3_456}}});
+    ("200 OK", "application/json", body.to_string())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_real_aider_fixes_a_bug_with_the_routed_model_and_lands_as_the_user() {
+    let Some((fx, engine)) = real_worker("aider", "real-aider-fix").await else {
+        return;
+    };
+    let (url, seen) = scripted_server(aider_fixer).await;
+    let key = "sk-realaiderfix0123456789abcdefghijkl";
+    let worker = "aider:openai/gpt-4o-mini";
+    let landed = fix_and_approve(&fx, engine, "openai", &format!("{url}/v1"), key, worker).await;
+    assert_landed("aider", &fx, &landed, worker, key, &seen, |s| {
+        s.path == "/v1/chat/completions"
+    });
+    // Aider asks to add the file its answer edits, then asks the model again: two reports of
+    // "12k sent, 567 received", summed, and its own running session cost, read whole (a
+    // console 80 columns wide splits those lines).
+    let usage = landed.review.usage.expect("usage");
+    assert_eq!((usage.input, usage.output), (24_000, 1_134), "{usage:?}");
+    assert!(!usage.estimated, "Aider reported the cost itself");
+    assert_eq!(landed.review.summary.cost_usd, Some(0.0039));
 }

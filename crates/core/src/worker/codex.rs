@@ -1,5 +1,8 @@
-//! Codex CLI: `codex exec --json --sandbox workspace-write --skip-git-repo-check -C <worktree>
-//! [-m M] -`, prompt on stdin (`--full-auto` is deprecated).
+//! Codex CLI: `codex exec --json --sandbox <mode> --skip-git-repo-check -C <worktree>
+//! [-m M] -`, prompt on stdin (`--full-auto` is deprecated). The mode is `workspace-write`
+//! when Switchyard runs it unconfined, and `danger-full-access` inside Switchyard's sandbox:
+//! Codex's own sandbox cannot set itself up inside bubblewrap (its writes are all denied),
+//! and Switchyard's already keeps it to the worktree and its provider.
 //!
 //! One JSON object per line: `thread.started{thread_id}`, `turn.started`,
 //! `item.started|item.updated|item.completed{item}` where `item.type` (older releases:
@@ -18,13 +21,18 @@ use super::{
     WorkerTask,
 };
 
-/// `codex exec --json --sandbox workspace-write --skip-git-repo-check -C <worktree> [-m M] -`.
+/// `codex exec --json --sandbox <mode> --skip-git-repo-check -C <worktree> [-m M] -`.
 pub fn invocation(task: &WorkerTask) -> Invocation {
+    let sandbox = if task.confined {
+        "danger-full-access"
+    } else {
+        "workspace-write"
+    };
     let mut args: Vec<String> = [
         "exec",
         "--json",
         "--sandbox",
-        "workspace-write",
+        sandbox,
         "--skip-git-repo-check",
         "-C",
     ]
@@ -55,7 +63,8 @@ pub fn invocation(task: &WorkerTask) -> Invocation {
 /// The attempt's Codex `config.toml`: the provider Switchyard routes it to (Codex 0.171
 /// ignores `OPENAI_BASE_URL`; without this it calls its default host and, unreachable, waits
 /// for the network forever), its key from `OPENAI_API_KEY`, two retries per request and
-/// stream, and no update check.
+/// stream, no update check or analytics, and no plugins or apps (at start it syncs a plugin
+/// list from GitHub otherwise: only the provider is reachable).
 pub fn config(base_url: &str) -> String {
     let base_url = toml_string(base_url);
     format!(
@@ -71,7 +80,12 @@ pub fn config(base_url: &str) -> String {
          stream_max_retries = 2\n\
          \n\
          [analytics]\n\
-         enabled = false\n"
+         enabled = false\n\
+         \n\
+         [features]\n\
+         plugins = false\n\
+         remote_plugin = false\n\
+         apps = false\n"
     )
 }
 

@@ -193,12 +193,9 @@ impl WorkerCli {
 
     /// Whether Switchyard gives this CLI a configuration folder of the attempt's own when it
     /// passes the key (Claude Code's `CLAUDE_CONFIG_DIR`, Codex's `CODEX_HOME`, Gemini CLI's
-    /// `GEMINI_CLI_HOME`).
+    /// `GEMINI_CLI_HOME`, OpenCode's `XDG_CONFIG_HOME`).
     pub fn has_config_dir(self) -> bool {
-        matches!(
-            self,
-            WorkerCli::Claude | WorkerCli::Codex | WorkerCli::Gemini
-        )
+        self != WorkerCli::Aider
     }
 
     /// The variable through which the CLI takes its provider's base URL, for a provider
@@ -435,6 +432,10 @@ pub struct WorkerTask {
     /// The base URL of the provider Switchyard routes the CLI to (with `config_dir`), for
     /// CLIs that take it from their configuration file rather than the environment (Codex).
     pub base_url: Option<String>,
+    /// Whether Switchyard's own sandbox confines the worker. A CLI that sandboxes its own
+    /// commands (Codex) leaves that to Switchyard then: a sandbox inside bubblewrap cannot
+    /// set itself up and denies every write.
+    pub confined: bool,
 }
 
 /// Exactly how to start a CLI worker. The runner spawns it with the environment allowlist plus
@@ -705,6 +706,7 @@ mod tests {
             scratch_dir: "/s".into(),
             config_dir: None,
             base_url: None,
+            confined: false,
         };
         let claude = WorkerSpec::Cli {
             cli: WorkerCli::Claude,

@@ -71,19 +71,30 @@ pub fn invocation(task: &WorkerTask) -> Result<Invocation, InvocationError> {
         }
     }
     args.push(message);
-    Ok(Invocation {
-        program: "opencode".into(),
-        args,
-        stdin: None,
-        // OpenCode's highest-precedence config source: no shell and no web fetch for a worker
-        // (edits stay allowed; the sandbox keeps them inside the worktree).
-        env: std::iter::once(("OPENCODE_CONFIG_CONTENT".to_owned(), config.to_string()))
+    // OpenCode's highest-precedence config source: no shell and no web fetch for a worker
+    // (edits stay allowed; the sandbox keeps them inside the worktree).
+    let mut env: Vec<(String, String)> =
+        std::iter::once(("OPENCODE_CONFIG_CONTENT".to_owned(), config.to_string()))
             .chain(
                 QUIET
                     .iter()
                     .map(|name| ((*name).to_owned(), "1".to_owned())),
             )
-            .collect(),
+            .collect();
+    // With Switchyard's key, a configuration folder of the attempt's own: at start OpenCode
+    // writes into its global one (`~/.config/opencode/.gitignore`, plugin manifests), which is
+    // the user's and stays read-only to workers.
+    if let Some(dir) = &task.config_dir {
+        env.push((
+            "XDG_CONFIG_HOME".to_owned(),
+            dir.to_string_lossy().into_owned(),
+        ));
+    }
+    Ok(Invocation {
+        program: "opencode".into(),
+        args,
+        stdin: None,
+        env,
         key_env,
         cwd: task.worktree.clone(),
         files: Vec::new(),

@@ -11,7 +11,8 @@ use std::time::Duration;
 use switchyard_core::catalog::card::Pricing;
 use switchyard_core::error::ErrorCode;
 use switchyard_core::worker::{
-    invocation, parser, provider_key_env, TokenPrice, Usage, WorkerEvent, WorkerSpec, WorkerTask,
+    invocation, parser, provider_key_env, TokenPrice, Usage, WorkerCli, WorkerEvent, WorkerSpec,
+    WorkerTask,
 };
 use switchyard_keychain::Secret;
 use switchyard_runner::process::lines::LineAssembler;
@@ -26,7 +27,7 @@ use crate::confinement::Jail;
 use crate::model_worker::{ModelWorkerJob, ModelWorkerLimits};
 use crate::Engine;
 use switchyard_core::attempt::AttemptState;
-use switchyard_core::confinement::DenialSource;
+use switchyard_core::confinement::{ConfinementMode, DenialSource};
 use switchyard_store::attempts::{AttemptChanges, Guard};
 
 /// Longest output line parsed as one line (CLIs print whole JSON objects per line).
@@ -157,7 +158,11 @@ impl Engine {
             }
             WorkerSpec::Cli { .. } | WorkerSpec::Exec { .. } => {
                 let scratch = self.home().join("scratch").join(id);
-                match self.prepare_launch(spec, prompt, worktree, &scratch).await {
+                let confined = jail.mode != ConfinementMode::None;
+                match self
+                    .prepare_launch(spec, prompt, worktree, &scratch, confined)
+                    .await
+                {
                     Err(end) => (end, None),
                     Ok(launch) => {
                         let version = launch.version.clone();
@@ -210,21 +215,31 @@ impl Engine {
     }
 
     /// The attempt's own configuration folder for a CLI Switchyard passes its provider's key
-    /// to (inside the attempt's private temp, which its sandbox may write), with that
-    /// provider's base URL; `None` when the CLI runs on its own account (no key for its
-    /// provider in Switchyard) or configures itself from flags alone.
-    async fn cli_config_dir(&self, spec: &WorkerSpec, scratch: &Path) -> Option<(PathBuf, String)> {
+    /// to (inside the attempt's private temp, which its sandbox may write), with the base URL
+    /// to write there: the built-in provider's (Codex takes it only from its configuration),
+    /// or for OpenCode the routed model's provider's when it is moved. `None` when the CLI
+    /// runs on its own account (no key for its provider in Switchyard) or configures itself
+    /// from flags alone.
+    async fn cli_config_dir(
+        &self,
+        spec: &WorkerSpec,
+        scratch: &Path,
+    ) -> Option<(PathBuf, Option<String>)> {
         let cli = spec.cli()?;
         if !cli.has_config_dir() {
             return None;
         }
-        let provider = cli.builtin_provider()?;
-        self.worker_key(provider).await?;
-        let base_url = self.provider(provider).await.ok()?.base_url;
         let dir = scratch
             .join("tmp")
             .join(format!("{}-config", cli.program()));
-        Some((dir, base_url))
+        if cli == WorkerCli::OpenCode {
+            self.worker_key(spec.model_provider()?).await?;
+            return Some((dir, self.moved_model_provider(spec).await));
+        }
+        let provider = cli.builtin_provider()?;
+        self.worker_key(provider).await?;
+        let base_url = self.provider(provider).await.ok()?.base_url;
+        Some((dir, Some(base_url)))
     }
 
     /// For OpenCode or Aider routed to `<provider>/<model>`: that provider's base URL when it is
@@ -331,6 +346,7 @@ impl Engine {
         prompt: &str,
         worktree: &Path,
         scratch: &Path,
+        confined: bool,
     ) -> Result<Launch, WorkerEnd> {
         std::fs::create_dir_all(scratch)
             .map_err(|e| failed(format!("creating {}: {e}", scratch.display())))?;
@@ -342,11 +358,12 @@ impl Engine {
             scratch_dir: scratch.to_path_buf(),
             config_dir: None,
             base_url: None,
+            confined,
         };
         let task = match self.cli_config_dir(spec, scratch).await {
             Some((dir, base_url)) => WorkerTask {
                 config_dir: Some(dir),
-                base_url: Some(base_url),
+                base_url,
                 ..task
             },
             None => WorkerTask {
