@@ -85,6 +85,7 @@ macro_rules! specta_builder {
                 $crate::commands::routing::recent_picks,
                 $crate::commands::workers::list_worker_clis,
                 $crate::commands::workers::set_worker_path,
+                $crate::commands::workers::set_worker_account,
                 $crate::commands::workers::worktree_usage,
                 $crate::commands::workers::set_worktree_retention,
                 $crate::commands::workers::prune_worktrees,

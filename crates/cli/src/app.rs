@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use switchyard_core::doctor::{CheckStatus, DoctorReport, WorkerSource};
+use switchyard_core::doctor::{CheckStatus, WorkerCliStatus, WorkerSource};
 use switchyard_engine::Engine;
 
 use crate::output::{print, CliError};
@@ -24,7 +24,8 @@ pub async fn doctor(engine: &Engine, json: bool) -> Result<ExitCode, CliError> {
             })
             .collect();
         lines.push(String::new());
-        lines.extend(agent_cli_lines(r));
+        lines.push("Agent CLIs:".to_owned());
+        lines.extend(agent_cli_lines(&r.worker_clis));
         lines.join("\n")
     })?;
     Ok(if report.overall() == CheckStatus::Fail {
@@ -34,10 +35,11 @@ pub async fn doctor(engine: &Engine, json: bool) -> Result<ExitCode, CliError> {
     })
 }
 
-/// One line per adapter: installed with version and where, or missing and why.
-fn agent_cli_lines(report: &DoctorReport) -> Vec<String> {
-    let mut lines = vec!["Agent CLIs:".to_owned()];
-    for cli in &report.worker_clis {
+/// Lines per adapter: installed with version and where, or missing and why; whose account it
+/// calls its provider with; the fix when it is not ready.
+pub fn agent_cli_lines(clis: &[WorkerCliStatus]) -> Vec<String> {
+    let mut lines = Vec::new();
+    for cli in clis {
         let line = if cli.installed {
             let source = match cli.source {
                 Some(WorkerSource::Setting) => "set in Settings",

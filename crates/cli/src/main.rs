@@ -14,6 +14,7 @@ mod roles;
 mod routing;
 mod runs;
 mod signals;
+mod workers;
 
 use std::process::ExitCode;
 
@@ -77,6 +78,9 @@ enum Command {
     Keys(keys::KeysArgs),
     /// Providers: list with key status, base URLs, custom OpenAI-compatible/Anthropic endpoints.
     Providers(keys::ProvidersArgs),
+    /// Agent CLIs: list (found where, version, whose account, ready or the fix), choose a
+    /// CLI's own account or Switchyard's key, set an executable's path.
+    Workers(workers::WorkersArgs),
     /// Stream one answer from a model; usage and cost follow on stderr (--json: JSON Lines).
     Ask(ask::AskArgs),
     /// How a task reads: category, confidence, needs, stack words and the deciding features;
@@ -321,6 +325,7 @@ async fn run(cli: Cli) -> ExitCode {
         Command::Roles(args) => roles::run(&engine, args, json).await,
         Command::Keys(args) => keys::keys(&engine, args, json).await,
         Command::Providers(args) => keys::providers(&engine, args, json).await,
+        Command::Workers(args) => workers::workers(&engine, args, json).await,
         Command::Ask(args) => ask::ask(&engine, args, json).await,
         Command::Classify { task, eval } => match (task, eval) {
             (_, Some(path)) => routing::evaluate(&engine, &path, json).await,

@@ -113,3 +113,66 @@ fn a_cli_logged_in_on_its_own_account_is_ready() {
     assert_eq!(claude["ready"], true, "{claude}");
     assert_eq!(claude["fix"], serde_json::Value::Null);
 }
+
+fn workers(dir: &Path, args: &[&str]) -> std::process::Output {
+    let bin = dir.join("bin");
+    Command::new(env!("CARGO_BIN_EXE_switchyard"))
+        .env("SWITCHYARD_HOME", dir.join("home"))
+        .env("HOME", dir.join("home"))
+        .env("PATH", format!("{}:/usr/bin:/bin", bin.display()))
+        .env("SHELL", dir.join("login-shell"))
+        .arg("workers")
+        .args(args)
+        .output()
+        .expect("run")
+}
+
+#[test]
+fn workers_choose_a_clis_own_account_and_doctor_then_asks_for_its_login() {
+    let dir = machine();
+    let out = workers(dir.path(), &["account", "claude", "own", "--json"]);
+    assert!(out.status.success(), "{out:?}");
+    let claude: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(claude["cli"], "claude");
+    assert_eq!(claude["ownAccount"], true);
+    assert_eq!(claude["account"], "none");
+    assert!(
+        claude["fix"]
+            .as_str()
+            .is_some_and(|f| f.contains("log in") && f.contains("let Switchyard pass its key")),
+        "{claude}"
+    );
+
+    // Kept: the list and doctor say so too.
+    let listed = workers(dir.path(), &["--json"]);
+    let list: serde_json::Value = serde_json::from_slice(&listed.stdout).expect("json");
+    assert_eq!(list[0]["ownAccount"], true, "{list}");
+    assert_eq!(list[1]["ownAccount"], false, "{list}");
+    let report: serde_json::Value =
+        serde_json::from_slice(&doctor(dir.path(), true).stdout).expect("json");
+    assert_eq!(report["workerClis"][0]["ownAccount"], true);
+
+    // Logged in under its home: its own account is used and it is ready.
+    let login = dir.path().join("home").join(".claude");
+    std::fs::create_dir_all(&login).expect("mkdir");
+    std::fs::write(login.join(".credentials.json"), "{}").expect("login");
+    let out = workers(dir.path(), &["list"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("account    its own account, chosen in Settings"),
+        "{text}"
+    );
+
+    // Back to Switchyard's key.
+    let out = workers(dir.path(), &["account", "claude", "switchyard", "--json"]);
+    let claude: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(claude["ownAccount"], false);
+    assert_eq!(
+        claude["account"], "own",
+        "logged in, and Switchyard holds no key"
+    );
+
+    // An unknown CLI is bad input, said as such.
+    let out = workers(dir.path(), &["account", "vim", "own", "--json"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+}

@@ -88,6 +88,10 @@ pub struct WorkerCliStatus {
     pub ready: bool,
     /// One line that makes it ready, when it is not.
     pub fix: Option<String>,
+    /// "CLI's own account" is chosen for it in Settings: Switchyard passes it no key and
+    /// writes no configuration for it, even when it holds a key for its provider.
+    #[serde(default)]
+    pub own_account: bool,
     /// Catalog models this CLI can be routed to, in its own naming, cheapest first (at most
     /// 40): the launch forms' model picker.
     #[serde(default)]
@@ -101,8 +105,8 @@ pub enum WorkerAccount {
     /// Switchyard passes its own key for the CLI's provider, bound to that provider's origin,
     /// and writes the attempt's CLI configuration (see the README's worker table).
     Switchyard,
-    /// The CLI's own login or settings under the user's home (Switchyard holds no key for its
-    /// provider).
+    /// The CLI's own login or settings under the user's home (chosen in Settings, or
+    /// Switchyard holds no key for its provider).
     Own,
     /// The key of the provider the routed model names (`opencode:<provider/model>`,
     /// `aider:<provider/model>`), from Switchyard's keychain.
@@ -135,6 +139,7 @@ impl WorkerCliStatus {
             account: None,
             account_detail: None,
             ready: false,
+            own_account: false,
             models: Vec::new(),
         }
     }

@@ -20,8 +20,16 @@ const CLI_MODELS: usize = 40;
 /// Settings key prefix of a CLI's path override; the program name follows.
 pub const WORKER_PATH_SETTING: &str = "workers.path.";
 
+/// Settings key prefix of a CLI's account choice (`own`: the CLI's own login or settings;
+/// absent: Switchyard's key when it holds one); the program name follows.
+pub const WORKER_ACCOUNT_SETTING: &str = "workers.account.";
+
 fn setting_key(cli: WorkerCli) -> String {
     format!("{WORKER_PATH_SETTING}{}", cli.program())
+}
+
+fn account_key(cli: WorkerCli) -> String {
+    format!("{WORKER_ACCOUNT_SETTING}{}", cli.program())
 }
 
 fn source(source: ToolSource) -> WorkerSource {
@@ -98,14 +106,14 @@ impl Engine {
     pub async fn worker_cli(&self, cli: WorkerCli) -> Result<WorkerCliStatus, EngineError> {
         let configured = self.worker_path_setting(cli).await?;
         let configured_text = configured.as_ref().map(|p| p.display().to_string());
+        let own_account = self.worker_own_account(cli).await?;
         let located = match self.locate(cli, configured.as_deref()).await {
             Ok(located) => located,
             Err(problem) => {
-                return Ok(WorkerCliStatus::missing(
-                    cli,
-                    configured_text,
-                    Some(problem),
-                ))
+                return Ok(WorkerCliStatus {
+                    own_account,
+                    ..WorkerCliStatus::missing(cli, configured_text, Some(problem))
+                })
             }
         };
         let version = tools::version(
@@ -120,7 +128,7 @@ impl Engine {
             Err(error) => (None, Some(format!("--version failed: {error}"))),
         };
         let installed = version.is_some();
-        let (account, account_detail, fix) = self.worker_account(cli).await;
+        let (account, account_detail, fix) = self.worker_account(cli, own_account).await;
         let fix = if installed {
             fix
         } else {
@@ -143,6 +151,7 @@ impl Engine {
             account: Some(account),
             account_detail: Some(account_detail),
             fix,
+            own_account,
             models: self.cli_models(cli).await,
         })
     }
@@ -178,10 +187,75 @@ impl Engine {
             .collect()
     }
 
+    /// Whether "CLI's own account" is chosen for `cli` in Settings.
+    ///
+    /// # Errors
+    /// [`EngineError::Store`].
+    pub async fn worker_own_account(&self, cli: WorkerCli) -> Result<bool, EngineError> {
+        Ok(self.store().setting(&account_key(cli)).await?.as_deref() == Some("own"))
+    }
+
+    /// Chooses the CLI's own account for `cli` (`true`: Switchyard passes it no key and
+    /// writes no configuration for it) or Switchyard's key when it holds one (`false`, the
+    /// default), and returns the adapter as found afterwards.
+    ///
+    /// # Errors
+    /// [`EngineError::Store`].
+    pub async fn set_worker_own_account(
+        &self,
+        cli: WorkerCli,
+        own: bool,
+    ) -> Result<WorkerCliStatus, EngineError> {
+        let key = account_key(cli);
+        if own {
+            self.store().set_setting(&key, "own", &now()).await?;
+        } else {
+            self.store().delete_setting(&key).await?;
+        }
+        let status = self.worker_cli(cli).await?;
+        self.refresh_doctor_worker(&status);
+        Ok(status)
+    }
+
     /// Whose account `cli` would call its provider with here, in words, and the fix when it
-    /// has none: Switchyard's key for its built-in provider (bound to that provider's origin),
-    /// else its own login, else nothing.
-    async fn worker_account(&self, cli: WorkerCli) -> (WorkerAccount, String, Option<String>) {
+    /// has none: Switchyard's key for its provider (bound to that provider's origin) unless
+    /// its own account is chosen, else its own login, else nothing.
+    async fn worker_account(
+        &self,
+        cli: WorkerCli,
+        own_chosen: bool,
+    ) -> (WorkerAccount, String, Option<String>) {
+        let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
+        let login = home.as_ref().and_then(|home| {
+            cli.login_files()
+                .iter()
+                .map(|file| home.join(file))
+                .find(|path| path.is_file())
+        });
+        if own_chosen {
+            return match login {
+                Some(path) => (
+                    WorkerAccount::Own,
+                    format!("its own account, chosen in Settings ({})", path.display()),
+                    None,
+                ),
+                // Aider has no login: its own settings (`~/.aider.conf.yml`) name its keys.
+                None if cli.login_files().is_empty() => (
+                    WorkerAccount::Own,
+                    "its own account, chosen in Settings (its own settings under your home)"
+                        .to_owned(),
+                    None,
+                ),
+                None => (
+                    WorkerAccount::None,
+                    "its own account is chosen in Settings, and it is not logged in".to_owned(),
+                    Some(format!(
+                        "{}, or let Switchyard pass its key (Settings → Agent CLIs)",
+                        cli.login_hint()
+                    )),
+                ),
+            };
+        }
         let Some(provider) = cli.builtin_provider() else {
             return (
                 WorkerAccount::RoutedProvider,
@@ -206,13 +280,6 @@ impl Engine {
                 None,
             );
         }
-        let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
-        let login = home.as_ref().and_then(|home| {
-            cli.login_files()
-                .iter()
-                .map(|file| home.join(file))
-                .find(|path| path.is_file())
-        });
         match login {
             Some(path) => (
                 WorkerAccount::Own,
@@ -263,15 +330,20 @@ impl Engine {
             None => self.store().delete_setting(&key).await?,
         }
         let status = self.worker_cli(cli).await?;
-        // The last doctor report feeds the launch forms' worker pickers: keep it current.
+        self.refresh_doctor_worker(&status);
+        Ok(status)
+    }
+
+    /// Puts `status` into the last doctor report, which feeds the launch forms' worker
+    /// pickers, so it stays current after a setting changes.
+    fn refresh_doctor_worker(&self, status: &WorkerCliStatus) {
         if let Ok(mut last) = self.last_doctor.lock() {
             if let Some(entry) = last
                 .as_mut()
-                .and_then(|report| report.worker_clis.iter_mut().find(|w| w.cli == cli))
+                .and_then(|report| report.worker_clis.iter_mut().find(|w| w.cli == status.cli))
             {
                 *entry = status.clone();
             }
         }
-        Ok(status)
     }
 }

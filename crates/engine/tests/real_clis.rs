@@ -969,3 +969,50 @@ async fn the_real_aider_fixes_a_bug_with_the_routed_model_and_lands_as_the_user(
     assert!(!usage.estimated, "Aider reported the cost itself");
     assert_eq!(landed.review.summary.cost_usd, Some(0.0039));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_its_own_account_chosen_the_real_claude_code_gets_no_key_and_says_it_is_not_logged_in()
+{
+    let Some((fx, engine)) = real_worker("claude", "real-claude-own").await else {
+        return;
+    };
+    let (url, seen) = scripted_server(claude_fixer(worktrees_of(&fx))).await;
+    let status = engine
+        .set_worker_own_account(switchyard_core::worker::WorkerCli::Claude, true)
+        .await
+        .expect("own account");
+    assert!(status.own_account);
+    let logged_in = std::env::var_os("HOME")
+        .map(std::path::PathBuf::from)
+        .is_some_and(|home| home.join(".claude/.credentials.json").is_file());
+    let key = "sk-ant-realclaudeown0123456789abcdefghi";
+    let (review, took) = run_keyed(&fx, engine, "anthropic", &url, key, "claude").await;
+    // Switchyard held a key and a moved provider for it, and passed neither.
+    assert!(
+        seen.lock().expect("seen").is_empty(),
+        "the worker called Switchyard's provider"
+    );
+    assert_eq!(review.summary.state, AttemptState::Failed, "{review:?}");
+    let error = review.summary.error.clone().expect("an error");
+    eprintln!("real claude, own account: {took:?}: {error:?}");
+    assert!(!error.message.contains(key));
+    if logged_in {
+        eprintln!("note: this home has a Claude Code login; not asserting the not-logged-in cause");
+        return;
+    }
+    assert_eq!(error.code, ErrorCode::WorkerMisconfigured, "{error:?}");
+    assert!(error.message.contains("Not logged in"), "{error:?}");
+    assert!(took < Duration::from_secs(30), "{took:?}");
+    assert_eq!(
+        status.account,
+        Some(switchyard_core::doctor::WorkerAccount::None)
+    );
+    assert!(!status.ready);
+    assert!(
+        status
+            .fix
+            .as_deref()
+            .is_some_and(|fix| fix.contains("log in") && fix.contains("Settings → Agent CLIs")),
+        "{status:?}"
+    );
+}

@@ -34,6 +34,19 @@ pub async fn set_worker_path(
         .await?)
 }
 
+/// Settings → Agent CLIs → "Use the CLI's own account": `true` runs `cli` on its own login
+/// or settings (Switchyard passes it no key and writes no configuration for it), `false`
+/// on Switchyard's key when it holds one. Returns the adapter as found afterwards.
+#[tauri::command]
+#[specta::specta]
+pub async fn set_worker_account(
+    state: State<'_, AppState>,
+    cli: WorkerCli,
+    own: bool,
+) -> Result<WorkerCliStatus, IpcError> {
+    Ok(state.require()?.set_worker_own_account(cli, own).await?)
+}
+
 /// Bytes and count of attempt worktrees in the data directory, with the retention setting.
 #[tauri::command]
 #[specta::specta]

@@ -174,6 +174,12 @@ export const commands = {
 	 *  as found afterwards.
 	 */
 	setWorkerPath: (cli: WorkerCli, path: string | null) => typedError<WorkerCliStatus_Serialize, IpcError>(__TAURI_INVOKE("set_worker_path", { cli, path })),
+	/**
+	 *  Settings → Agent CLIs → "Use the CLI's own account": `true` runs `cli` on its own login
+	 *  or settings (Switchyard passes it no key and writes no configuration for it), `false`
+	 *  on Switchyard's key when it holds one. Returns the adapter as found afterwards.
+	 */
+	setWorkerAccount: (cli: WorkerCli, own: boolean) => typedError<WorkerCliStatus_Serialize, IpcError>(__TAURI_INVOKE("set_worker_account", { cli, own })),
 	/**  Bytes and count of attempt worktrees in the data directory, with the retention setting. */
 	worktreeUsage: () => typedError<WorktreeUsage, IpcError>(__TAURI_INVOKE("worktree_usage")),
 	/**
@@ -4909,8 +4915,8 @@ export type WorkerAccount =
  */
 "switchyard" | 
 /**
- *  The CLI's own login or settings under the user's home (Switchyard holds no key for its
- *  provider).
+ *  The CLI's own login or settings under the user's home (chosen in Settings, or
+ *  Switchyard holds no key for its provider).
  */
 "own" | 
 /**
@@ -4962,6 +4968,11 @@ export type WorkerCliStatus_Deserialize = {
 	/**  One line that makes it ready, when it is not. */
 	fix?: string | null,
 	/**
+	 *  "CLI's own account" is chosen for it in Settings: Switchyard passes it no key and
+	 *  writes no configuration for it, even when it holds a key for its provider.
+	 */
+	ownAccount?: boolean,
+	/**
 	 *  Catalog models this CLI can be routed to, in its own naming, cheapest first (at most
 	 *  40): the launch forms' model picker.
 	 */
@@ -5002,6 +5013,11 @@ export type WorkerCliStatus_Serialize = {
 	ready: boolean,
 	/**  One line that makes it ready, when it is not. */
 	fix: string | null,
+	/**
+	 *  "CLI's own account" is chosen for it in Settings: Switchyard passes it no key and
+	 *  writes no configuration for it, even when it holds a key for its provider.
+	 */
+	ownAccount: boolean,
 	/**
 	 *  Catalog models this CLI can be routed to, in its own naming, cheapest first (at most
 	 *  40): the launch forms' model picker.

@@ -74,6 +74,7 @@ export const ipc = {
   listWorkerClis: () => unwrap(commands.listWorkerClis()),
   /** Sets (or with `null`, clears) the executable of one CLI; resolves to its new status. */
   setWorkerPath: (cli: WorkerCli, path: string | null) => unwrap(commands.setWorkerPath(cli, path)),
+  setWorkerAccount: (cli: WorkerCli, own: boolean) => unwrap(commands.setWorkerAccount(cli, own)),
   /** Disk used by attempt worktrees, with the retention setting. */
   worktreeUsage: () => unwrap(commands.worktreeUsage()),
   /** Days failed or interrupted attempts keep their worktrees; resolves to the usage. */

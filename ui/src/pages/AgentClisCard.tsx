@@ -80,17 +80,18 @@ function AgentCliRow({
 
   useEffect(() => setPath(status.configuredPath ?? ""), [status.configuredPath]);
 
-  const save = async (cli: WorkerCli, value: string | null) => {
+  const apply = async (change: () => Promise<WorkerCliStatus>) => {
     setBusy(true);
     setError(null);
     try {
-      onChange(await ipc.setWorkerPath(cli, value));
+      onChange(await change());
     } catch (e) {
       setError(describeError(e).message);
     } finally {
       setBusy(false);
     }
   };
+  const save = (cli: WorkerCli, value: string | null) => apply(() => ipc.setWorkerPath(cli, value));
 
   const dirty = path.trim() !== (status.configuredPath ?? "");
   return (
@@ -120,6 +121,20 @@ function AgentCliRow({
           <div className="small cli-account">Calls its provider with {status.accountDetail}</div>
         )}
         {status.fix && !status.ready && <div className="small cli-fix">Fix: {status.fix}</div>}
+        <label className="small cli-own-account">
+          <input
+            type="checkbox"
+            id={`cli-own-${status.cli}`}
+            checked={status.ownAccount}
+            disabled={busy}
+            onChange={(e) => {
+              const own = e.target.checked;
+              void apply(() => ipc.setWorkerAccount(status.cli, own));
+            }}
+          />{" "}
+          Use the CLI's own account (its login or subscription): Switchyard passes it no key and
+          writes no configuration for it
+        </label>
         <div className="form-row">
           <input
             type="text"

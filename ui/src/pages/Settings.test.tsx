@@ -31,6 +31,7 @@ const report: DoctorReport = {
       accountDetail: null,
       ready: false,
       fix: "install claude or set its path in Settings → Agent CLIs",
+      ownAccount: false,
       models: [],
     },
   ],
@@ -60,6 +61,7 @@ const claudeMissing: WorkerCliStatus = {
   accountDetail: null,
   ready: false,
   fix: "install claude or set its path in Settings → Agent CLIs",
+  ownAccount: false,
   models: [],
 };
 const aiderInstalled: WorkerCliStatus = {
@@ -76,6 +78,7 @@ const aiderInstalled: WorkerCliStatus = {
   accountDetail: "the key of the provider the routed model names (aider:<provider/model>)",
   ready: true,
   fix: null,
+  ownAccount: false,
   models: ["deepseek/deepseek-chat"],
 };
 const usage: WorktreeUsage = {
@@ -116,6 +119,14 @@ vi.mock("../ipc", async (importOriginal) => {
         accountDetail: "no anthropic key in Switchyard and not logged in",
         ready: false,
         fix: "add a key for anthropic in Settings → Keys, or run `claude` once and log in",
+      })),
+      setWorkerAccount: vi.fn(async (_cli: string, own: boolean) => ({
+        ...aiderInstalled,
+        ownAccount: own,
+        account: own ? "own" : "routedProvider",
+        accountDetail: own
+          ? "its own account, chosen in Settings (its own settings under your home)"
+          : "the key of the provider the routed model names (aider:<provider/model>)",
       })),
       worktreeUsage: vi.fn(async () => usage),
       setWorktreeRetention: vi.fn(async (days: number) => ({ ...usage, retentionDays: days })),
@@ -235,6 +246,17 @@ describe("Settings", () => {
     );
     expect(aider.dataset.ready).toBe("yes");
     expect(aider.querySelector(".cli-account")?.textContent).toContain("routed model");
+
+    // "Use the CLI's own account": the choice goes to the engine and its answer is shown.
+    const own = aider.querySelector("#cli-own-aider") as HTMLInputElement;
+    expect(own.checked).toBe(false);
+    await act(async () => {
+      fireEvent.click(own);
+    });
+    expect(ipc.setWorkerAccount).toHaveBeenCalledWith("aider", true);
+    const chosen = document.querySelector('#agent-clis tr[data-cli="aider"]') as HTMLElement;
+    expect((chosen.querySelector("#cli-own-aider") as HTMLInputElement).checked).toBe(true);
+    expect(chosen.querySelector(".cli-account")?.textContent).toContain("chosen in Settings");
   });
 
   it("shows worktree disk usage and saves the retention", async () => {

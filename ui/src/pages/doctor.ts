@@ -48,6 +48,7 @@ export function missingWorker(cli: WorkerCli, problem: string | null = null): Wo
     accountDetail: null,
     ready: false,
     fix: null,
+    ownAccount: false,
     models: [],
   };
 }

@@ -265,7 +265,8 @@ impl WorkerCli {
         ids
     }
 
-    fn from_program(name: &str) -> Option<Self> {
+    /// The adapter whose executable is `name` (`claude`, `codex`, …).
+    pub fn from_program(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|cli| cli.program() == name)
     }
 }

@@ -360,7 +360,19 @@ impl Engine {
             base_url: None,
             confined,
         };
-        let task = match self.cli_config_dir(spec, scratch).await {
+        // "CLI's own account" chosen in Settings: no key, no configuration, no provider moved
+        // by Switchyard; only what keeps its state out of the repository stays.
+        let own_account = match spec.cli() {
+            Some(cli) => self.worker_own_account(cli).await.unwrap_or(false),
+            None => false,
+        };
+        let config = if own_account {
+            None
+        } else {
+            self.cli_config_dir(spec, scratch).await
+        };
+        let task = match config {
+            _ if own_account => task,
             Some((dir, base_url)) => WorkerTask {
                 config_dir: Some(dir),
                 base_url,
@@ -391,7 +403,7 @@ impl Engine {
         let mut env = inv.env;
         // A CLI's built-in provider pointed elsewhere in Switchyard (a proxy, a local server)
         // is passed on, so the CLI calls where its key is bound and the sandbox lets it.
-        if let WorkerSpec::Cli { cli, .. } = spec {
+        if let (WorkerSpec::Cli { cli, .. }, false) = (spec, own_account) {
             if let (Some(provider), Some(var)) = (cli.builtin_provider(), cli.base_url_env()) {
                 if let Ok(provider) = self.provider(provider).await {
                     let moved = provider.moved();
@@ -408,7 +420,7 @@ impl Engine {
             }
         }
         let mut keys = Vec::new();
-        for name in &inv.key_env {
+        for name in inv.key_env.iter().filter(|_| !own_account) {
             let Some(provider) = provider_for_env(name) else {
                 continue;
             };
