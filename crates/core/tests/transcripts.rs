@@ -495,6 +495,7 @@ fn the_fakes_accept_each_adapters_exact_invocation_and_edit_for_real() {
             config_dir: None,
             base_url: None,
             confined: false,
+            model_facts: None,
         };
         let spec = WorkerSpec::Cli { cli, model: None };
         let inv = invocation(&spec, &task).expect("invocation");
@@ -597,4 +598,147 @@ fn the_fakes_refuse_unknown_flags_and_print_a_version() {
         );
         assert!(out.stdout.is_empty(), "{}", cli.program());
     }
+}
+
+/// The version the test command pins for `cli` (`scripts/lib.sh`): the recorded transcript of
+/// the real CLI must be of it, so a new pin fails here until
+/// `scripts/record-cli-transcripts.sh` records it.
+fn pinned_version(cli: WorkerCli) -> String {
+    let lib = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/lib.sh");
+    let text = std::fs::read_to_string(&lib).expect("scripts/lib.sh");
+    let package = match cli {
+        WorkerCli::Claude => "@anthropic-ai/claude-code@",
+        WorkerCli::Codex => "@openai/codex@",
+        WorkerCli::Gemini => "@google/gemini-cli@",
+        WorkerCli::OpenCode => "opencode-ai@",
+        WorkerCli::Aider => "aider-chat==",
+    };
+    let at = text.find(package).expect("the CLI's pin") + package.len();
+    text[at..]
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '.')
+        .collect()
+}
+
+/// The transcript recorded from the real CLI at its pinned version fixing the engine tests'
+/// fixture bug (`calc.sh`), replayed: its events, unparsed lines and last usage.
+fn replay_real(cli: WorkerCli) -> (Vec<WorkerEvent>, Vec<String>, Usage) {
+    let ext = if cli == WorkerCli::Aider {
+        "txt"
+    } else {
+        "jsonl"
+    };
+    let stem = format!("{}-{}", cli.program(), pinned_version(cli));
+    let dir = transcripts().join("real");
+    let text = std::fs::read_to_string(dir.join(format!("{stem}.{ext}"))).unwrap_or_else(|e| {
+        panic!("{stem}.{ext}: {e}: run scripts/record-cli-transcripts.sh after a new pin")
+    });
+    let exit: i32 = std::fs::read_to_string(dir.join(format!("{stem}.exit")))
+        .expect("exit code")
+        .trim()
+        .parse()
+        .expect("a number");
+    let (events, raw) = replay(cli, &text, exit);
+    let usage = events
+        .iter()
+        .rev()
+        .find_map(|e| match e {
+            WorkerEvent::Usage(usage) => Some(*usage),
+            _ => None,
+        })
+        .expect("a usage");
+    (events, raw, usage)
+}
+
+/// What every real transcript comes to: the edit of `calc.sh` completed, a successful end.
+fn assert_fixed(cli: WorkerCli, events: &[WorkerEvent]) {
+    assert!(
+        events.iter().any(|e| matches!(e,
+            WorkerEvent::ToolUse { action: ToolAction::FileEdit { path }, status: Completed, .. }
+                if path == "calc.sh")),
+        "{}: no completed edit of calc.sh in {events:?}",
+        cli.program()
+    );
+    assert!(
+        matches!(events.last(), Some(WorkerEvent::Final { ok: true, .. })),
+        "{}: {:?}",
+        cli.program(),
+        events.last()
+    );
+}
+
+#[test]
+fn the_real_claude_code_transcript() {
+    let (events, raw, usage) = replay_real(WorkerCli::Claude);
+    assert_no_raw(WorkerCli::Claude, &raw);
+    assert_fixed(WorkerCli::Claude, &events);
+    assert_eq!(events[0], started(Some("claude-haiku-4-5")));
+    assert!(events.contains(&tool("Read", read("calc.sh"), Started)));
+    assert_eq!((usage.input, usage.output), (3600, 180));
+    assert!(usage.cost_usd.is_some_and(|c| c > 0.0), "{usage:?}");
+}
+
+#[test]
+fn the_real_codex_transcript() {
+    let (events, raw, usage) = replay_real(WorkerCli::Codex);
+    assert_no_raw(WorkerCli::Codex, &raw);
+    assert_fixed(WorkerCli::Codex, &events);
+    // Its events never name the model, nor a cost: the engine prices the tokens.
+    assert_eq!(
+        (usage.input, usage.output, usage.cost_usd),
+        (2400, 120, None)
+    );
+    // Its "model metadata not found" notice is an error item, reported, yet not the end.
+    assert!(events
+        .iter()
+        .any(|e| matches!(e, WorkerEvent::Error { message } if message.contains("metadata"))));
+}
+
+#[test]
+fn the_real_gemini_cli_transcript() {
+    let (events, raw, usage) = replay_real(WorkerCli::Gemini);
+    assert_no_raw(WorkerCli::Gemini, &raw);
+    assert_fixed(WorkerCli::Gemini, &events);
+    assert!(events.contains(&tool("replace", edit("calc.sh"), Started)));
+    assert_eq!(
+        (usage.input, usage.output, usage.cost_usd),
+        (2400, 120, None)
+    );
+    // The model that did the work, from `result.stats.models`.
+    let mut parser = parser(&WorkerSpec::Cli {
+        cli: WorkerCli::Gemini,
+        model: None,
+    })
+    .expect("parser");
+    let text = std::fs::read_to_string(transcripts().join("real").join(format!(
+        "gemini-{}.jsonl",
+        pinned_version(WorkerCli::Gemini)
+    )))
+    .expect("transcript");
+    for line in text.lines() {
+        parser.parse_line(line);
+    }
+    assert_eq!(parser.model().as_deref(), Some("gemini-2.5-flash"));
+}
+
+#[test]
+fn the_real_opencode_transcript() {
+    let (events, raw, usage) = replay_real(WorkerCli::OpenCode);
+    assert_no_raw(WorkerCli::OpenCode, &raw);
+    assert_fixed(WorkerCli::OpenCode, &events);
+    assert!(events.contains(&tool("read", read("calc.sh"), Completed)));
+    assert_eq!((usage.input, usage.output), (3600, 180));
+    assert!(usage.cost_usd.is_some_and(|c| c > 0.0), "{usage:?}");
+}
+
+#[test]
+fn the_real_aider_transcript() {
+    let (events, raw, usage) = replay_real(WorkerCli::Aider);
+    assert_fixed(WorkerCli::Aider, &events);
+    // Two model calls ("12k sent, 567 received" each) summed, and its session cost.
+    assert_eq!(
+        (usage.input, usage.output, usage.cost_usd),
+        (24_000, 1_134, Some(0.0039))
+    );
+    assert!(raw.iter().any(|line| line.starts_with("Aider v0.86")));
 }

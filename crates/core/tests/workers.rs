@@ -4,8 +4,8 @@
 use std::path::PathBuf;
 
 use switchyard_core::worker::{
-    invocation, parser, InvocationError, ToolAction, ToolStatus, TranscriptParser, Usage,
-    WorkerCli, WorkerEvent, WorkerSpec, WorkerTask, MAX_ARG_BYTES,
+    invocation, parser, InvocationError, ModelFacts, ToolAction, ToolStatus, TranscriptParser,
+    Usage, WorkerCli, WorkerEvent, WorkerSpec, WorkerTask, MAX_ARG_BYTES,
 };
 
 fn fixture(name: &str) -> String {
@@ -518,6 +518,7 @@ fn task(model: Option<&str>) -> WorkerTask {
         config_dir: None,
         base_url: None,
         confined: false,
+        model_facts: None,
     }
 }
 
@@ -754,9 +755,9 @@ fn aider_command_line_writes_the_message_file_outside_the_worktree() {
             "--no-gitignore",
             "--no-show-release-notes",
             "--input-history-file",
-            "/data/scratch/a1/aider.input.history",
+            "/data/scratch/a1/tmp/aider.input.history",
             "--chat-history-file",
-            "/data/scratch/a1/aider.chat.history.md",
+            "/data/scratch/a1/tmp/aider.chat.history.md",
             "--model",
             "anthropic/claude-sonnet-4-5"
         ]
@@ -774,6 +775,34 @@ fn aider_command_line_writes_the_message_file_outside_the_worktree() {
     assert!(!inv.files[0].0.starts_with(&t.worktree));
     assert_eq!(inv.key_env, ["ANTHROPIC_API_KEY"]);
     assert_eq!(inv.stdin, None);
+
+    // With the catalog's facts of the routed model: its metadata, so Aider fetches none.
+    let priced = WorkerTask {
+        model_facts: Some(ModelFacts {
+            input_per_mtok: 3.0,
+            output_per_mtok: 15.0,
+            context: Some(200_000),
+        }),
+        ..t.clone()
+    };
+    let inv = invocation(&spec, &priced).expect("invocation");
+    let at = inv
+        .args
+        .iter()
+        .position(|a| a == "--model-metadata-file")
+        .expect("--model-metadata-file");
+    let path = PathBuf::from(&inv.args[at + 1]);
+    assert_eq!(
+        path,
+        PathBuf::from("/data/scratch/a1/aider-model-metadata.json")
+    );
+    let (_, metadata) = inv.files.iter().find(|(p, _)| p == &path).expect("written");
+    let metadata: serde_json::Value = serde_json::from_str(metadata).expect("JSON");
+    let entry = &metadata["anthropic/claude-sonnet-4-5"];
+    assert_eq!(entry["litellm_provider"], "anthropic");
+    assert_eq!(entry["input_cost_per_token"], 3.0e-6);
+    assert_eq!(entry["output_cost_per_token"], 15.0e-6);
+    assert_eq!(entry["max_input_tokens"], 200_000);
 }
 
 #[test]

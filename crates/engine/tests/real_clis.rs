@@ -465,6 +465,57 @@ fn worktrees_of(fx: &Fixture) -> String {
         .to_string()
 }
 
+/// Where `scripts/record-cli-transcripts.sh` has the real CLIs' transcripts written, for the
+/// core crate's `transcripts` tests.
+const RECORD_VAR: &str = "SWITCHYARD_RECORD_TRANSCRIPTS";
+
+/// The recorded worktree as the transcript tests strip it.
+const RECORDED_WORKTREE: &str = "/tmp/switchyard-transcript/worktree";
+
+/// With [`RECORD_VAR`] set to a folder: the CLI's stdout from this attempt (its raw output
+/// minus the log lines it writes on stderr; all of it for Aider, which writes plain text) as
+/// `<cli>-<version>.<jsonl|txt>` there, the worktree's path made the recorded one and the
+/// fixture's other paths made neutral, with its exit code beside it.
+fn record_transcript(label: &str, fx: &Fixture, review: &AttemptReview) {
+    let Some(dir) = std::env::var_os(RECORD_VAR).map(std::path::PathBuf::from) else {
+        return;
+    };
+    let version = review
+        .summary
+        .worker_version
+        .as_deref()
+        .and_then(|v| {
+            v.split_whitespace()
+                .find(|w| w.starts_with(|c: char| c.is_ascii_digit()))
+        })
+        .expect("the CLI's version")
+        .to_owned();
+    let raw = std::fs::read_to_string(
+        fx.home
+            .join("artifacts")
+            .join(&review.summary.id)
+            .join("worker-output.log"),
+    )
+    .expect("the worker's raw output");
+    let root = std::fs::canonicalize(fx.root.path()).expect("root");
+    let worktree = fx.worktree(&review.summary.id).display().to_string();
+    let text: String = raw
+        .lines()
+        .filter(|line| label == "aider" || line.starts_with('{'))
+        .map(|line| {
+            let line = line
+                .replace(&worktree, RECORDED_WORKTREE)
+                .replace(&root.display().to_string(), "/tmp/switchyard-transcript");
+            format!("{line}\n")
+        })
+        .collect();
+    let ext = if label == "aider" { "txt" } else { "jsonl" };
+    std::fs::create_dir_all(&dir).expect("record folder");
+    std::fs::write(dir.join(format!("{label}-{version}.{ext}")), text).expect("record");
+    std::fs::write(dir.join(format!("{label}-{version}.exit")), "0\n").expect("record");
+    eprintln!("recorded the real {label} {version} transcript");
+}
+
 /// A fixed bug as the user ends up with it: the review, and what approving it gave.
 struct Landed {
     review: AttemptReview,
@@ -536,6 +587,15 @@ fn assert_landed(
     assert!(review.gates.iter().all(|g| g.passed), "{:?}", review.gates);
     let cost = review.summary.cost_usd;
     eprintln!("real {label}: cost {cost:?}, usage {:?}", review.usage);
+    // It reached nothing but its provider and wrote nothing outside what it may: no model
+    // list, price list, plugin or telemetry fetched from elsewhere, no history written into
+    // a read-only folder.
+    let confinement = review.confinement.clone().expect("confinement");
+    assert!(
+        confinement.denied.is_empty(),
+        "real {label} was refused: {:?}",
+        confinement.denied
+    );
     assert!(
         cost.is_some_and(|c| c > 0.0),
         "real {label}: no cost: {cost:?}"
@@ -549,6 +609,7 @@ fn assert_landed(
             "the key bound to this origin"
         );
     }
+    record_transcript(label, fx, review);
     let approved = landed.approved.clone().expect("approved").expect("approve");
     assert_eq!(approved.summary.state, AttemptState::Integrated);
     let model = switchyard_core::worker::WorkerSpec::parse(worker)

@@ -9,16 +9,20 @@
 
 use super::json::raw;
 use super::{
-    finish_events, provider_key_env, Invocation, ToolAction, ToolStatus, TranscriptParser, Usage,
-    WorkerEvent, WorkerTask,
+    finish_events, provider_key_env, Invocation, ModelFacts, ToolAction, ToolStatus,
+    TranscriptParser, Usage, WorkerEvent, WorkerTask,
 };
 
 /// The message file's name inside the task's scratch directory.
 pub const MESSAGE_FILE: &str = "aider-message.txt";
-/// Aider's input and chat histories, kept in the scratch directory (by default they are
-/// written into the repository and would be captured with the change).
-pub const INPUT_HISTORY: &str = "aider.input.history";
-pub const CHAT_HISTORY: &str = "aider.chat.history.md";
+/// Aider's input and chat histories, kept in the worker's private temp inside the scratch
+/// directory (by default they are written into the repository and would be captured with the
+/// change; the scratch directory itself is read-only to the worker).
+pub const INPUT_HISTORY: &str = "tmp/aider.input.history";
+pub const CHAT_HISTORY: &str = "tmp/aider.chat.history.md";
+/// The routed model's metadata from the catalog, in the scratch directory: with it Aider does
+/// not fetch LiteLLM's price list from GitHub at start (only the provider is reachable).
+pub const MODEL_METADATA: &str = "aider-model-metadata.json";
 
 /// Aider's environment: a wide console (without a terminal it wraps at 80 columns and splits
 /// `Applied edit to <long path>` and the cost report across lines) and LiteLLM's bundled
@@ -93,6 +97,15 @@ pub fn invocation(task: &WorkerTask) -> Invocation {
         .iter()
         .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
         .collect();
+    let mut files = vec![(message_file, task.prompt.clone())];
+    if let (Some(model), Some(facts)) = (&task.model, &task.model_facts) {
+        let path = task.scratch_dir.join(MODEL_METADATA);
+        args.extend([
+            "--model-metadata-file".to_owned(),
+            path.to_string_lossy().into_owned(),
+        ]);
+        files.push((path, model_metadata(model, facts)));
+    }
     if let Some(model) = &task.model {
         args.extend(["--model".to_owned(), model.clone()]);
         key.extend(key_env(model).map(str::to_owned));
@@ -114,8 +127,30 @@ pub fn invocation(task: &WorkerTask) -> Invocation {
         env,
         key_env: key,
         cwd: task.worktree.clone(),
-        files: vec![(message_file, task.prompt.clone())],
+        files,
     }
+}
+
+/// `model`'s entry in LiteLLM's model metadata format, from the catalog: its prices per token
+/// and context, under the provider its name gives (`openai/gpt-4o-mini` → `openai`).
+pub fn model_metadata(model: &str, facts: &ModelFacts) -> String {
+    let provider = model
+        .split_once('/')
+        .map(|(provider, _)| provider)
+        .or_else(|| key_env(model).map(|var| var.trim_end_matches("_API_KEY")))
+        .unwrap_or("openai")
+        .to_ascii_lowercase();
+    let mut entry = serde_json::json!({
+        "input_cost_per_token": facts.input_per_mtok / 1e6,
+        "output_cost_per_token": facts.output_per_mtok / 1e6,
+        "litellm_provider": provider,
+        "mode": "chat",
+    });
+    if let Some(context) = facts.context {
+        entry["max_input_tokens"] = context.into();
+        entry["max_tokens"] = context.into();
+    }
+    serde_json::json!({ model: entry }).to_string()
 }
 
 /// Parses Aider's plain-text output.

@@ -412,8 +412,17 @@ impl fmt::Display for WorkerSpec {
     }
 }
 
+/// What the catalog says of the routed model, for a CLI that otherwise fetches it from the
+/// internet at start (Aider's model metadata).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModelFacts {
+    pub input_per_mtok: f64,
+    pub output_per_mtok: f64,
+    pub context: Option<u32>,
+}
+
 /// What a CLI worker is asked to do, and where.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct WorkerTask {
     /// The full prompt: the composed role (if any), then the task.
     pub prompt: String,
@@ -424,7 +433,8 @@ pub struct WorkerTask {
     /// The attempt's worktree; the CLI runs there.
     pub worktree: PathBuf,
     /// A directory **outside** the worktree for files the CLI reads its task from (Aider's
-    /// message file), so they never show up in the diff.
+    /// message file), so they never show up in the diff. Read-only to the worker; its `tmp`
+    /// folder is the worker's private temp, which it may write.
     pub scratch_dir: PathBuf,
     /// The attempt's own CLI configuration folder (writable to the worker, outside the
     /// worktree and the user's home), for CLIs Switchyard configures to call the provider it
@@ -437,6 +447,8 @@ pub struct WorkerTask {
     /// commands (Codex) leaves that to Switchyard then: a sandbox inside bubblewrap cannot
     /// set itself up and denies every write.
     pub confined: bool,
+    /// The routed model's catalog price and context, when the catalog has them.
+    pub model_facts: Option<ModelFacts>,
 }
 
 /// Exactly how to start a CLI worker. The runner spawns it with the environment allowlist plus
@@ -708,6 +720,7 @@ mod tests {
             config_dir: None,
             base_url: None,
             confined: false,
+            model_facts: None,
         };
         let claude = WorkerSpec::Cli {
             cli: WorkerCli::Claude,

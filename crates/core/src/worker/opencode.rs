@@ -30,6 +30,10 @@ pub const QUIET: &[&str] = &[
     "OPENCODE_DISABLE_MODELS_FETCH",
 ];
 
+/// At start OpenCode installs its plugin package into each config folder from the npm
+/// registry; offline, it skips that (only the provider is reachable).
+pub const NPM_OFFLINE: (&str, &str) = ("npm_config_offline", "true");
+
 /// `opencode run --format json --print-logs --log-level ERROR [-m provider/model] <message>`
 /// with [`PERMISSIONS`] (and the routed provider's base URL when Switchyard's is moved) as
 /// `OPENCODE_CONFIG_CONTENT`, and [`QUIET`].
@@ -80,6 +84,10 @@ pub fn invocation(task: &WorkerTask) -> Result<Invocation, InvocationError> {
                     .iter()
                     .map(|name| ((*name).to_owned(), "1".to_owned())),
             )
+            .chain(std::iter::once((
+                NPM_OFFLINE.0.to_owned(),
+                NPM_OFFLINE.1.to_owned(),
+            )))
             .collect();
     // With Switchyard's key, a configuration folder of the attempt's own: at start OpenCode
     // writes into its global one (`~/.config/opencode/.gitignore`, plugin manifests), which is

@@ -11,8 +11,8 @@ use std::time::Duration;
 use switchyard_core::catalog::card::Pricing;
 use switchyard_core::error::ErrorCode;
 use switchyard_core::worker::{
-    invocation, parser, provider_key_env, TokenPrice, Usage, WorkerCli, WorkerEvent, WorkerSpec,
-    WorkerTask,
+    invocation, parser, provider_key_env, ModelFacts, TokenPrice, Usage, WorkerCli, WorkerEvent,
+    WorkerSpec, WorkerTask,
 };
 use switchyard_keychain::Secret;
 use switchyard_runner::process::lines::LineAssembler;
@@ -265,6 +265,26 @@ impl Engine {
         None
     }
 
+    /// The catalog's price and context of the model `spec` is routed to, looked up as
+    /// [`Engine::worker_price`] does; `None` unless both prices are known.
+    async fn worker_model_facts(&self, spec: &WorkerSpec) -> Option<ModelFacts> {
+        let model = spec.routed_model()?;
+        let mut ids = vec![model.to_owned()];
+        if let Some(cli) = spec.cli() {
+            ids.extend(cli.catalog_ids(model));
+        }
+        for id in ids {
+            if let Ok(card) = self.model(&id).await {
+                return Some(ModelFacts {
+                    input_per_mtok: card.pricing.prompt_per_m?,
+                    output_per_mtok: card.pricing.completion_per_m?,
+                    context: card.context_length,
+                });
+            }
+        }
+        None
+    }
+
     #[allow(clippy::too_many_arguments)]
     async fn run_model(
         &self,
@@ -359,6 +379,7 @@ impl Engine {
             config_dir: None,
             base_url: None,
             confined,
+            model_facts: self.worker_model_facts(spec).await,
         };
         // "CLI's own account" chosen in Settings: no key, no configuration, no provider moved
         // by Switchyard; only what keeps its state out of the repository stays.
