@@ -176,6 +176,9 @@ pub async fn pick(engine: &Engine, args: RouteArgs, json: bool) -> Result<ExitCo
     };
     print(&output, json, |o| {
         let mut text = format!("{} ({})\n{}", o.pick.name, o.pick.id, o.pick.reason.text);
+        if let Some(worker) = &o.pick.worker {
+            text.push_str(&format!("\nworker: {} ({})", worker.worker, worker.reason));
+        }
         if !o.pick.alternatives.is_empty() {
             text.push_str("\nalternatives:");
             for alternative in &o.pick.alternatives {
@@ -197,7 +200,14 @@ pub async fn recommend(
     print(&recommendation, json, |r| {
         r.models
             .iter()
-            .map(|m| format!("{}. {}", m.reason.rank, ranked_line(m)))
+            .map(|m| {
+                let worker = m
+                    .worker
+                    .as_ref()
+                    .map(|w| format!(" — worker {}", w.worker))
+                    .unwrap_or_default();
+                format!("{}. {}{worker}", m.reason.rank, ranked_line(m))
+            })
             .collect::<Vec<_>>()
             .join("\n")
     })

@@ -288,3 +288,88 @@ fn classify_eval_reports_accuracy_per_category_language_and_confusion() {
     assert_eq!(text(&out["error"]["code"]), "invalidInput");
     assert!(text(&out["error"]["message"]).contains("line 2"), "{out}");
 }
+
+#[test]
+fn a_coding_task_is_answered_with_the_worker_that_would_run_each_model_here() {
+    let home = tempfile::tempdir().expect("tempdir");
+    // Claude Code installed and logged in on its own account; no other agent CLI anywhere.
+    let bin = home.path().join("bin");
+    std::fs::create_dir_all(&bin).expect("bin");
+    let claude = bin.join("claude");
+    std::fs::write(&claude, "#!/bin/sh\necho '2.1.197 (Claude Code)'\n").expect("claude");
+    std::fs::set_permissions(&claude, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+        .expect("chmod");
+    let user = home.path().join("user");
+    std::fs::create_dir_all(user.join(".claude")).expect("home");
+    std::fs::write(user.join(".claude/.credentials.json"), "{}").expect("login");
+    let login_shell = home.path().join("login-shell");
+    std::fs::write(
+        &login_shell,
+        "#!/bin/sh\nPATH=/nonexistent\nexport PATH\nexec /bin/sh -c \"$2\"\n",
+    )
+    .expect("shell");
+    std::fs::set_permissions(
+        &login_shell,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .expect("chmod");
+    let path = format!("{}:/usr/bin:/bin", bin.display());
+    let env = [
+        ("PATH", path.as_str()),
+        ("HOME", user.to_str().expect("utf-8")),
+        ("SHELL", login_shell.to_str().expect("utf-8")),
+    ];
+
+    let (code, out) = run_with(
+        home.path(),
+        &[
+            "recommend",
+            "fix the failing rust test in the parser",
+            "--count",
+            "10",
+            "--budget",
+            "any",
+            "--any-provider",
+        ],
+        &env,
+    );
+    assert_eq!(code, 0, "{out}");
+    let models = out["models"].as_array().expect("models");
+    let mut by_claude = 0;
+    for model in models {
+        let id = text(&model["id"]);
+        let worker = text(&model["worker"]["worker"]);
+        let expected = match id.strip_prefix("anthropic/") {
+            Some(rest) if !rest.contains(':') => format!("claude:{}", rest.replace('.', "-")),
+            _ => format!("model:{id}"),
+        };
+        assert_eq!(worker, expected, "{model}");
+        by_claude += usize::from(worker.starts_with("claude:"));
+        assert!(!text(&model["worker"]["reason"]).is_empty());
+    }
+    assert!(by_claude > 0, "no Anthropic model among {out}");
+
+    let (code, out) = run_with(
+        home.path(),
+        &[
+            "pick",
+            "fix the failing rust test in the parser",
+            "--any-provider",
+        ],
+        &env,
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(text(&out["worker"]["worker"]).contains(':'), "{out}");
+    for alternative in out["alternatives"].as_array().expect("alternatives") {
+        assert!(alternative["worker"].is_object(), "{alternative}");
+    }
+
+    // Not a coding task: no worker.
+    let (code, out) = run_with(
+        home.path(),
+        &["pick", "写一首关于秋天的诗", "--any-provider"],
+        &env,
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(out["worker"].is_null(), "{out}");
+}

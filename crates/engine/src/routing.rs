@@ -23,6 +23,7 @@ use switchyard_core::routing::{
 use switchyard_store::routing::{NewRoutePick, RatingSource, RoutePickRecord};
 
 use crate::catalog::{find_model, now, CatalogState};
+use crate::workers::WorkerReadiness;
 use crate::{Engine, EngineError};
 
 /// The most past picks one call returns.
@@ -170,9 +171,16 @@ impl Engine {
             .route_request(&classification)
             .map_err(routing_error)?;
         let inputs = self.route_inputs(request.any_provider).await?;
-        let chosen = inputs
+        let mut chosen = inputs
             .with_context(|ctx| pick(&route, ctx))
             .map_err(routing_error)?;
+        if chosen.category == Category::Coding {
+            let mut ready = WorkerReadiness::default();
+            chosen.worker = Some(self.suggest_worker(&chosen.id, &mut ready).await);
+            for alternative in &mut chosen.alternatives {
+                alternative.worker = Some(self.suggest_worker(&alternative.id, &mut ready).await);
+            }
+        }
         let id = self
             .store()
             .insert_route_pick(&NewRoutePick {
@@ -203,9 +211,16 @@ impl Engine {
             .route_request(&classification)
             .map_err(routing_error)?;
         let inputs = self.route_inputs(request.any_provider).await?;
-        inputs
+        let mut recommendation = inputs
             .with_context(|ctx| recommend(&route, count, ctx))
-            .map_err(routing_error)
+            .map_err(routing_error)?;
+        if route.category == Category::Coding {
+            let mut ready = WorkerReadiness::default();
+            for model in &mut recommendation.models {
+                model.worker = Some(self.suggest_worker(&model.id, &mut ready).await);
+            }
+        }
+        Ok(recommendation)
     }
 
     /// Plans the task: sequential steps or a swarm DAG, a model per step. The one entry point

@@ -4,11 +4,13 @@
 //! process's `PATH`, else on the login shell's (see [`ToolSearch`]). A set path that is no
 //! longer executable makes the CLI missing rather than silently running another one.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use futures_util::future::join_all;
 use switchyard_core::doctor::{WorkerAccount, WorkerCliStatus, WorkerSource};
-use switchyard_core::worker::WorkerCli;
+use switchyard_core::routing::{agent_workers, model_worker, WorkerSuggestion};
+use switchyard_core::worker::{WorkerCli, WorkerSpec};
 use switchyard_runner::tools::{self, Located, ToolSearch, ToolSource, VERSION_TIMEOUT};
 
 use crate::catalog::now;
@@ -345,5 +347,88 @@ impl Engine {
                 *entry = status.clone();
             }
         }
+    }
+}
+
+/// Which agent CLIs can run here, learned once per routing answer: found, and whose account
+/// each would use (keychain reads are remembered per provider).
+#[derive(Default)]
+pub(crate) struct WorkerReadiness {
+    /// Per CLI: found here, and "CLI's own account" chosen.
+    found: HashMap<WorkerCli, (bool, bool)>,
+    /// Per provider: Switchyard holds a key it may pass to a worker.
+    keys: HashMap<String, bool>,
+}
+
+impl Engine {
+    /// The worker that would run catalog model `model_id` on a coding task here: the first of
+    /// [`agent_workers`] that is found and has an account (Switchyard's key for the provider
+    /// it calls, or its own login when chosen or when Switchyard has no key), else the
+    /// built-in model worker.
+    pub(crate) async fn suggest_worker(
+        &self,
+        model_id: &str,
+        ready: &mut WorkerReadiness,
+    ) -> WorkerSuggestion {
+        for spec in agent_workers(model_id) {
+            let Some(cli) = spec.cli() else { continue };
+            if let Some(reason) = self.ready_for(cli, &spec, ready).await {
+                return WorkerSuggestion {
+                    worker: spec.to_string(),
+                    reason,
+                };
+            }
+        }
+        model_worker(model_id)
+    }
+
+    /// Why `cli` can run `spec` here, or `None` when it cannot.
+    async fn ready_for(
+        &self,
+        cli: WorkerCli,
+        spec: &WorkerSpec,
+        ready: &mut WorkerReadiness,
+    ) -> Option<String> {
+        let (found, own) = match ready.found.get(&cli) {
+            Some(known) => *known,
+            None => {
+                let configured = self.worker_path_setting(cli).await.ok().flatten();
+                let found = self.locate(cli, configured.as_deref()).await.is_ok();
+                let own = self.worker_own_account(cli).await.unwrap_or(false);
+                ready.found.insert(cli, (found, own));
+                (found, own)
+            }
+        };
+        if !found {
+            return None;
+        }
+        let program = cli.program();
+        if let Some(provider) = cli.builtin_provider() {
+            let (account, _, _) = self.worker_account(cli, own).await;
+            return match account {
+                WorkerAccount::Switchyard => Some(format!(
+                    "{program} is installed and calls {provider} with Switchyard's key"
+                )),
+                WorkerAccount::Own => Some(format!(
+                    "{program} is installed and logged in on its own account"
+                )),
+                WorkerAccount::RoutedProvider | WorkerAccount::None => None,
+            };
+        }
+        if own {
+            return Some(format!(
+                "{program} is installed and runs on its own settings (chosen in Settings)"
+            ));
+        }
+        let provider = spec.model_provider()?.to_owned();
+        let has_key = match ready.keys.get(&provider) {
+            Some(known) => *known,
+            None => {
+                let has = self.worker_key(&provider).await.is_some();
+                ready.keys.insert(provider.clone(), has);
+                has
+            }
+        };
+        has_key.then(|| format!("{program} is installed and Switchyard holds the {provider} key"))
     }
 }

@@ -3056,6 +3056,8 @@ export type Pick_Deserialize = {
 	reason: Reason_Deserialize,
 	/**  The next best models, best first, each with its own reason. */
 	alternatives: RankedModel_Deserialize[],
+	/**  For a coding task, the worker that would run it here (the engine fills it in). */
+	worker?: WorkerSuggestion | null,
 };
 
 /**  The chosen model, why, and what came next. */
@@ -3078,6 +3080,8 @@ export type Pick_Serialize = {
 	reason: Reason_Serialize,
 	/**  The next best models, best first, each with its own reason. */
 	alternatives: RankedModel_Serialize[],
+	/**  For a coding task, the worker that would run it here (the engine fills it in). */
+	worker: WorkerSuggestion | null,
 };
 
 /**
@@ -3511,6 +3515,8 @@ export type RankedModel_Deserialize = {
 	confidence: number | null,
 	/**  The numbers behind its place. */
 	reason: Reason_Deserialize,
+	/**  For a coding task, the worker that would run it here (the engine fills it in). */
+	worker?: WorkerSuggestion | null,
 };
 
 /**  A ranked model with its reason. */
@@ -3531,6 +3537,8 @@ export type RankedModel_Serialize = {
 	confidence: number | null,
 	/**  The numbers behind its place. */
 	reason: Reason_Serialize,
+	/**  For a coding task, the worker that would run it here (the engine fills it in). */
+	worker: WorkerSuggestion | null,
 };
 
 /**  The numbers behind one model's place in a ranking. */
@@ -5090,6 +5098,17 @@ export type WorkerSource =
 "path" | 
 /**  The login shell's `PATH` (an app started from the desktop often has a shorter one). */
 "loginShell";
+
+/**  The worker a pick or recommendation suggests for a coding task (`--worker` on `run`). */
+export type WorkerSuggestion = {
+	/**
+	 *  The worker spec: `claude:claude-haiku-4-5`, `opencode:deepseek/deepseek-chat`, or
+	 *  `model:<catalog id>` for the built-in model worker.
+	 */
+	worker: string,
+	/**  Why this one, in words. */
+	reason: string,
+};
 
 /**
  *  What one sweep of old worktrees removed (the start-up sweep, or "Remove old worktrees

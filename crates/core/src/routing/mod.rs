@@ -31,6 +31,7 @@ mod request;
 mod signals;
 mod task;
 mod text;
+mod worker;
 
 pub use assist::{
     assist_schema, parse_assist_answer, ClassifierSettings, ASSIST_INSTRUCTIONS,
@@ -63,6 +64,7 @@ pub use task::{
     check_rating, PastPick, PickAnswer, PlanCheck, PlanTaskRequest, PlannerChoice,
     RouteTaskRequest, ValidPlanTask,
 };
+pub use worker::{agent_workers, model_worker, WorkerSuggestion};
 
 /// Checks that every built-in routing data file compiles (for `doctor`; tests guarantee it,
 /// and a broken file would otherwise only show as poor routing).

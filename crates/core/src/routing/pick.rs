@@ -9,6 +9,7 @@ use super::error::RoutingError;
 use super::rank::{rank, Ranking};
 use super::reason::{explain, RankedModel, Reason};
 use super::request::{RouteContext, RouteRequest};
+use super::worker::WorkerSuggestion;
 
 /// How many runner-ups a pick lists.
 pub const ALTERNATIVES: usize = 4;
@@ -35,6 +36,9 @@ pub struct Pick {
     pub reason: Reason,
     /// The next best models, best first, each with its own reason.
     pub alternatives: Vec<RankedModel>,
+    /// For a coding task, the worker that would run it here (the engine fills it in).
+    #[serde(default)]
+    pub worker: Option<WorkerSuggestion>,
 }
 
 /// Picks the highest blended score among the models that are scored in the category, meet
@@ -61,6 +65,7 @@ pub fn pick(request: &RouteRequest, ctx: &RouteContext<'_>) -> Result<Pick, Rout
         confidence: best.confidence,
         reason: best.reason,
         alternatives: ranked.collect(),
+        worker: None,
     })
 }
 

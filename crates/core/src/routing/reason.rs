@@ -12,6 +12,7 @@ use super::context::ContextMetrics;
 use super::feedback::{FeedbackIndex, FeedbackSummary};
 use super::rank::{coverage_adjustment, Scored};
 use super::request::RouteRequest;
+use super::worker::WorkerSuggestion;
 
 /// One benchmark value behind a context boost.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
@@ -81,6 +82,9 @@ pub struct RankedModel {
     pub confidence: f64,
     /// The numbers behind its place.
     pub reason: Reason,
+    /// For a coding task, the worker that would run it here (the engine fills it in).
+    #[serde(default)]
+    pub worker: Option<WorkerSuggestion>,
 }
 
 fn round(value: f64, places: i32) -> f64 {
@@ -205,6 +209,7 @@ pub(crate) fn explain(
             qualified,
             budget: request.budget,
         },
+        worker: None,
     }
 }
 

@@ -110,6 +110,12 @@ export function PickCard({ answer, rating, ratingBusy, onRate }: Props) {
         {pick.reason.text}
       </p>
       <FactsGrid model={pick} />
+      {pick.worker && (
+        <p className="small pick-worker" id="route-pick-worker">
+          For a coding run: worker <code>{pick.worker.worker}</code>{" "}
+          <span className="muted">({pick.worker.reason})</span>
+        </p>
+      )}
       <div className="rate-row">
         <span className="muted small">How did this pick work out?</span>
         <Stars value={rating} onRate={onRate} disabled={ratingBusy} label="Rate this pick" />
@@ -131,6 +137,11 @@ export function PickCard({ answer, rating, ratingBusy, onRate }: Props) {
                   <span className="muted small">{formatPrice(alt.pricing.promptPerM)}/M</span>
                 </div>
                 <p className="muted small">{alt.reason.text}</p>
+                {alt.worker && (
+                  <p className="small alt-worker">
+                    worker <code>{alt.worker.worker}</code>
+                  </p>
+                )}
               </li>
             ))}
           </ol>
@@ -177,6 +188,12 @@ export function RecommendCard({
               </div>
               <p className="small">{model.reason.text}</p>
               <FactsGrid model={model} />
+              {model.worker && (
+                <p className="small alt-worker">
+                  For a coding run: worker <code>{model.worker.worker}</code>{" "}
+                  <span className="muted">({model.worker.reason})</span>
+                </p>
+              )}
             </li>
           ))}
         </ol>

@@ -94,6 +94,11 @@ describe("RoutePage", () => {
       anyProvider: true,
     });
     expect(document.querySelector("#route-pick-reason")?.textContent).toContain("87.3");
+    // A coding task: the worker that would run the pick here, from the engine.
+    expect(document.querySelector("#route-pick-worker code")?.textContent).toBe(
+      "claude:claude-sonnet",
+    );
+    expect(document.querySelector("#route-alternatives .alt-worker")).toBeNull();
     expect(document.querySelector("#route-evidence")?.textContent).toContain("unit tests +1.42");
     const alternatives = document.querySelector("#route-alternatives") as HTMLElement;
     expect(within(alternatives).getByText("GPT-5").getAttribute("href")).toBe(

@@ -65,6 +65,7 @@ export function ranked(id: string, name: string, rank: number): RankedModel {
     pricing: { promptPerM: 3, completionPerM: 15 },
     confidence: 0.7,
     reason: reason({ rank, blendedScore: 90 - rank }),
+    worker: null,
   };
 }
 
@@ -101,7 +102,13 @@ export function classification(overrides: Partial<Classification> = {}): Classif
 }
 
 export function pickAnswer(): PickAnswer {
-  const best = ranked("anthropic/claude-sonnet", "Claude Sonnet", 1);
+  const best = {
+    ...ranked("anthropic/claude-sonnet", "Claude Sonnet", 1),
+    worker: {
+      worker: "claude:claude-sonnet",
+      reason: "claude is installed and calls anthropic with Switchyard's key",
+    },
+  };
   return {
     pickId: 7,
     classification: classification(),
