@@ -13,6 +13,10 @@
 //!   own cause under `providerAuth` / `providerUnreachable` (before: Claude Code retried for
 //!   minutes and every error was "exit code N").
 //!
+//! - A model that never answers ends Claude Code at the attempt's timeout with its process
+//!   group stopped; an edit that fails is logged as a failed tool and leaves nothing to
+//!   approve; with "CLI's own account" chosen it gets no key and says it is not logged in.
+//!
 //! Every model call carries only the key bound to that origin.
 
 mod attempts_support;
@@ -414,6 +418,15 @@ fn tool_results(body: &Value) -> usize {
 /// short text. The worktree's absolute path is found in the request, where Claude Code names
 /// its working directory.
 fn claude_fixer(worktrees: String) -> impl Fn(&Seen) -> Reply + Send + Sync + 'static {
+    claude_editing(worktrees, "$1 - $2")
+}
+
+/// [`claude_fixer`] whose edit replaces `old` (text that is not in the file makes the tool
+/// fail).
+fn claude_editing(
+    worktrees: String,
+    old: &'static str,
+) -> impl Fn(&Seen) -> Reply + Send + Sync + 'static {
     move |request: &Seen| {
         let model = request
             .body
@@ -431,7 +444,7 @@ fn claude_fixer(worktrees: String) -> impl Fn(&Seen) -> Reply + Send + Sync + 's
             (true, Some(wt), 0) => json!({"type": "tool_use", "id": "toolu_01Read", "name": "Read",
                 "input": {"file_path": format!("{wt}/calc.sh")}}),
             (true, Some(wt), 1) => json!({"type": "tool_use", "id": "toolu_01Edit", "name": "Edit",
-                "input": {"file_path": format!("{wt}/calc.sh"), "old_string": "$1 - $2", "new_string": "$1 + $2"}}),
+                "input": {"file_path": format!("{wt}/calc.sh"), "old_string": old, "new_string": "$1 + $2"}}),
             (true, _, _) => json!({"type": "text", "text": "Fixed add() in calc.sh."}),
             (false, _, _) => json!({"type": "text", "text": "Fix add"}),
         };
@@ -1076,4 +1089,114 @@ async fn with_its_own_account_chosen_the_real_claude_code_gets_no_key_and_says_i
             .is_some_and(|fix| fix.contains("log in") && fix.contains("Settings → Agent CLIs")),
         "{status:?}"
     );
+}
+
+/// A server that reads each request and never answers it.
+async fn silent_server() -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let url = format!("http://{}", listener.local_addr().expect("addr"));
+    tokio::spawn(async move {
+        while let Ok((mut socket, _)) = listener.accept().await {
+            tokio::spawn(async move {
+                let _request = read_request(&mut socket).await;
+                tokio::time::sleep(Duration::from_secs(600)).await;
+                drop(socket);
+            });
+        }
+    });
+    url
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_model_that_never_answers_ends_the_real_claude_code_at_the_attempts_timeout() {
+    let Some((fx, engine)) = real_worker("claude", "real-claude-hang").await else {
+        return;
+    };
+    let url = silent_server().await;
+    engine
+        .set_provider_base_url("anthropic", Some(&url))
+        .await
+        .expect("base url");
+    let key = "sk-ant-realclaudehang0123456789abcdefgh";
+    engine
+        .set_key("anthropic", ProviderKey::parse(key).expect("key"))
+        .await
+        .expect("key");
+    let request = switchyard_core::attempt::AttemptRequest {
+        timeout_secs: Some(8),
+        ..fx.request("claude:claude-haiku-4-5")
+    };
+    let started = Instant::now();
+    let review = attempts_support::run_request(&engine, request).await;
+    let took = started.elapsed();
+    let deleted = engine.delete_key("anthropic").await;
+    engine.close().await;
+    deleted.expect("delete the key");
+
+    assert_eq!(review.summary.state, AttemptState::Failed, "{review:?}");
+    let error = review.summary.error.clone().expect("an error");
+    eprintln!("real claude, silent model: {took:?}: {error:?}");
+    assert_eq!(error.code, ErrorCode::Timeout, "{error:?}");
+    assert!(took < Duration::from_secs(25), "{took:?}");
+    // The whole process group went with it.
+    assert!(
+        attempts_support::all_gone(&review.summary.id).await,
+        "a Claude Code process outlived its attempt"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failing_tool_leaves_the_real_claude_codes_attempt_unapprovable_with_the_failure_logged()
+{
+    let Some((fx, engine)) = real_worker("claude", "real-claude-badedit").await else {
+        return;
+    };
+    let (url, seen) = scripted_server(claude_editing(worktrees_of(&fx), "no such text")).await;
+    let key = "sk-ant-realclaudebad0123456789abcdefghi";
+    engine
+        .set_provider_base_url("anthropic", Some(&url))
+        .await
+        .expect("base url");
+    engine
+        .set_key("anthropic", ProviderKey::parse(key).expect("key"))
+        .await
+        .expect("key");
+    let review = run(&fx, &engine, "claude:claude-haiku-4-5").await;
+    let log = engine
+        .attempt_log(&review.summary.id, 0)
+        .await
+        .expect("log");
+    let deleted = engine.delete_key("anthropic").await;
+    engine.close().await;
+    deleted.expect("delete the key");
+
+    eprintln!(
+        "real claude, failing edit: {:?} {:?} can_approve={}",
+        review.summary.state, review.summary.error, review.can_approve
+    );
+    // The model saw its edit fail (an error tool result) and was asked again.
+    assert!(seen.lock().expect("seen").iter().any(|s| {
+        s.body["messages"].as_array().is_some_and(|messages| {
+            messages
+                .iter()
+                .filter_map(|m| m["content"].as_array())
+                .flatten()
+                .any(|b| b["type"] == "tool_result" && b["is_error"] == true)
+        })
+    }));
+    // Switchyard logged the failed tool, changed nothing, and nothing can be approved.
+    assert!(
+        log.iter().any(|entry| matches!(
+            &entry.entry,
+            switchyard_core::attempt::AttemptLog::Worker {
+                event: switchyard_core::worker::WorkerEvent::ToolUse {
+                    status: switchyard_core::worker::ToolStatus::Failed,
+                    ..
+                }
+            }
+        )),
+        "no failed tool in the log"
+    );
+    assert_eq!(files_changed(&review), 0);
+    assert!(!review.can_approve, "{review:?}");
 }
