@@ -919,6 +919,15 @@ fn chat_sse(model: &str, delta: &Value, finish: &str, usage: (u32, u32)) -> Stri
 /// worktree's `calc.sh` (it edits only files it has read), then a final answer; its title
 /// request gets a title.
 fn opencode_fixer(worktrees: String) -> impl Fn(&Seen) -> Reply + Send + Sync + 'static {
+    opencode_editing(worktrees, "$1 + $2")
+}
+
+/// [`opencode_fixer`] whose edit writes `new` in place of the subtraction (`$1 * $2` is a
+/// wrong fix: verification still fails).
+fn opencode_editing(
+    worktrees: String,
+    new: &'static str,
+) -> impl Fn(&Seen) -> Reply + Send + Sync + 'static {
     move |request: &Seen| {
         let model = request
             .body
@@ -958,7 +967,7 @@ fn opencode_fixer(worktrees: String) -> impl Fn(&Seen) -> Reply + Send + Sync + 
                     "call_edit",
                     "edit",
                     json!({"filePath": format!("{wt}/calc.sh"),
-                           "oldString": "$1 - $2", "newString": "$1 + $2"}),
+                           "oldString": "$1 - $2", "newString": new}),
                 ),
                 "tool_calls",
             ),
@@ -1199,4 +1208,95 @@ async fn a_failing_tool_leaves_the_real_claude_codes_attempt_unapprovable_with_t
     );
     assert_eq!(files_changed(&review), 0);
     assert!(!review.can_approve, "{review:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cascade_climbs_from_a_cheap_model_in_the_real_opencode_to_the_real_claude_code() {
+    let Some((fx, engine)) = real_worker("opencode", "real-cascade").await else {
+        return;
+    };
+    let Some(claude) = real_cli("claude") else {
+        return;
+    };
+    // Read at each launch: the open engine sees it.
+    use_cli_binary(&fx, "claude", &claude).await;
+    let worktrees = worktrees_of(&fx);
+    let (cheap, cheap_seen) = scripted_server(opencode_editing(worktrees.clone(), "$1 * $2")).await;
+    let (premium, premium_seen) = scripted_server(claude_fixer(worktrees)).await;
+    let keys = [
+        (
+            "deepseek",
+            format!("{cheap}/v1"),
+            "sk-realcascadecheap0123456789abcdefgh",
+        ),
+        (
+            "anthropic",
+            premium,
+            "sk-ant-realcascadepremium0123456789abcd",
+        ),
+    ];
+    for (provider, url, key) in &keys {
+        engine
+            .set_provider_base_url(provider, Some(url))
+            .await
+            .expect("base url");
+        engine
+            .set_key(provider, ProviderKey::parse(*key).expect("key"))
+            .await
+            .expect("key");
+    }
+    let mut request = switchyard_core::run::RunRequest::new(
+        "make add() add",
+        switchyard_core::run::RunMode::Cascade,
+    );
+    request.repo = Some(fx.repo_str());
+    request.verify = Some(vec!["sh test.sh".into()]);
+    request.launcher = "test".into();
+    request.ladder = Some(vec![
+        "opencode:deepseek/deepseek-flash".into(),
+        "claude:claude-haiku-4-5".into(),
+    ]);
+    let run = engine.start_run(request).await.expect("start");
+    let detail = tokio::time::timeout(Duration::from_secs(180), engine.wait_run(&run.id))
+        .await
+        .expect("the run ended in time")
+        .expect("wait");
+    let mut reviews = Vec::new();
+    for attempt in &detail.nodes[0].attempts {
+        let id = attempt.attempt_id.clone().expect("an attempt");
+        reviews.push(engine.attempt_review(&id).await.expect("review"));
+    }
+    for (provider, _, _) in &keys {
+        engine.delete_key(provider).await.expect("delete the key");
+    }
+    engine.close().await;
+
+    assert_eq!(
+        detail.summary.state,
+        switchyard_core::run::RunState::Review,
+        "{:#?}",
+        detail.nodes
+    );
+    let node = &detail.nodes[0];
+    assert_eq!(node.rung, Some(2), "escalated to the second rung");
+    assert!(matches!(
+        node.attempts[0].signal,
+        Some(switchyard_core::run::FailureSignal::VerificationFailed { .. })
+    ));
+    assert_eq!(reviews.len(), 2);
+    assert_eq!(
+        reviews[0].summary.worker,
+        "opencode:deepseek/deepseek-flash"
+    );
+    assert_eq!(reviews[1].summary.worker, "claude:claude-haiku-4-5");
+    assert!(reviews[1].can_approve, "{:?}", reviews[1].approve_blocked);
+    assert_eq!(files_changed(&reviews[1]), 1);
+    // Each rung called its own routed provider, with that provider's key only.
+    assert!(!cheap_seen.lock().expect("seen").is_empty());
+    assert!(premium_seen
+        .lock()
+        .expect("seen")
+        .iter()
+        .filter(|s| s.path.starts_with("/v1/messages"))
+        .all(|s| s.api_key.as_deref() == Some(keys[1].2)));
 }

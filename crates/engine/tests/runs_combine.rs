@@ -365,7 +365,12 @@ esac
         detail.nodes
     );
     assert_eq!(node(&detail, "a").state, NodeState::Approved);
-    assert_eq!(node(&detail, "b").state, NodeState::Approved);
+    assert_eq!(
+        node(&detail, "b").state,
+        NodeState::Approved,
+        "{:#?}",
+        node(&detail, "b")
+    );
     assert_eq!(
         std::fs::read_to_string(&count)
             .expect("a ran")
