@@ -241,6 +241,21 @@ async fn empty_form_running_settings(app: &App, fx: &Fixture) -> E2eResult {
         .await?;
     eprintln!("e2e gallery: claude found, not ready: {fix:?}");
     app.save_screenshot("gallery_settings_cli_not_ready").await;
+    // "Use the CLI's own account": kept by the engine, and the fix now asks for its login.
+    app.click("#cli-own-claude").await?;
+    let own = app
+        .wait_text("#agent-clis tr[data-cli='claude'] .cli-fix", |t| {
+            t.contains("let Switchyard pass its key")
+        })
+        .await?;
+    eprintln!("e2e gallery: claude on its own account: {own:?}");
+    app.save_screenshot("gallery_settings_cli_own_account")
+        .await;
+    app.click("#cli-own-claude").await?;
+    app.wait_text("#agent-clis tr[data-cli='claude'] .cli-fix", |t| {
+        t.contains("add a key")
+    })
+    .await?;
     app.goto("review").await?;
     app.click("#new-task").await?;
     app.wait_for("#new-task-form").await?;

@@ -52,6 +52,14 @@ async fn pick_explains(app: &App) -> E2eResult {
     if category.as_deref() != Some("coding") {
         return Err(format!("task classified as {category:?}, expected coding"));
     }
+    // A coding task: the worker that would run the pick here (no agent CLI in this home's
+    // reach is ready, so the built-in model worker).
+    let worker = app
+        .wait_text("#route-pick-worker code", |t| !t.is_empty())
+        .await?;
+    if !worker.contains(':') {
+        return Err(format!("the pick's worker is not a worker spec: {worker}"));
+    }
     app.save_screenshot("route_pick").await;
 
     // Rating the pick reaches the store: the past picks list shows it rated.

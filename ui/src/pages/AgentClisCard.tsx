@@ -121,20 +121,22 @@ function AgentCliRow({
           <div className="small cli-account">Calls its provider with {status.accountDetail}</div>
         )}
         {status.fix && !status.ready && <div className="small cli-fix">Fix: {status.fix}</div>}
-        <label className="small cli-own-account">
-          <input
-            type="checkbox"
-            id={`cli-own-${status.cli}`}
-            checked={status.ownAccount}
-            disabled={busy}
-            onChange={(e) => {
-              const own = e.target.checked;
-              void apply(() => ipc.setWorkerAccount(status.cli, own));
-            }}
-          />{" "}
-          Use the CLI's own account (its login or subscription): Switchyard passes it no key and
-          writes no configuration for it
-        </label>
+        {(status.installed || status.ownAccount) && (
+          <label className="small cli-own-account">
+            <input
+              type="checkbox"
+              id={`cli-own-${status.cli}`}
+              checked={status.ownAccount}
+              disabled={busy}
+              onChange={(e) => {
+                const own = e.target.checked;
+                void apply(() => ipc.setWorkerAccount(status.cli, own));
+              }}
+            />
+            Use its own account (its login or subscription): Switchyard passes it no key and writes
+            no configuration for it
+          </label>
+        )}
         <div className="form-row">
           <input
             type="text"
