@@ -356,6 +356,8 @@ impl Engine {
 pub(crate) struct WorkerReadiness {
     /// Per CLI: found here, and "CLI's own account" chosen.
     found: HashMap<WorkerCli, (bool, bool)>,
+    /// Per CLI with a built-in provider: whose account it would use.
+    accounts: HashMap<WorkerCli, WorkerAccount>,
     /// Per provider: Switchyard holds a key it may pass to a worker.
     keys: HashMap<String, bool>,
 }
@@ -404,7 +406,14 @@ impl Engine {
         }
         let program = cli.program();
         if let Some(provider) = cli.builtin_provider() {
-            let (account, _, _) = self.worker_account(cli, own).await;
+            let account = match ready.accounts.get(&cli) {
+                Some(known) => *known,
+                None => {
+                    let (account, _, _) = self.worker_account(cli, own).await;
+                    ready.accounts.insert(cli, account);
+                    account
+                }
+            };
             return match account {
                 WorkerAccount::Switchyard => Some(format!(
                     "{program} is installed and calls {provider} with Switchyard's key"

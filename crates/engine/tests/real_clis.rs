@@ -44,6 +44,29 @@ struct Seen {
     body: Value,
 }
 
+impl Seen {
+    /// The model the request names.
+    fn model(&self) -> Option<&str> {
+        self.body.get("model").and_then(Value::as_str)
+    }
+
+    /// Whether the request offers the model tools (the agent loop, not a title or a check).
+    fn offers_tools(&self) -> bool {
+        self.body
+            .get("tools")
+            .and_then(Value::as_array)
+            .is_some_and(|t| !t.is_empty())
+    }
+
+    /// How many items of the body's array `key` `keep` accepts.
+    fn count(&self, key: &str, keep: impl Fn(&Value) -> bool) -> usize {
+        self.body
+            .get(key)
+            .and_then(Value::as_array)
+            .map_or(0, |items| items.iter().filter(|i| keep(i)).count())
+    }
+}
+
 /// Anthropic's answer to a key it does not know.
 const ANTHROPIC_401: &str = r#"{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"},"request_id":"req_011CSHoEeqs5C35K2UUqR7Fy"}"#;
 /// Google's answer to a key it does not accept.
@@ -155,6 +178,31 @@ async fn real_worker(cli: &str, tag: &str) -> Option<(Fixture, Arc<Engine>)> {
     Some((fx, engine))
 }
 
+/// Points `provider` at `base_url` and stores `key` for it.
+async fn point_at(engine: &Engine, provider: &str, base_url: &str, key: &str) {
+    engine
+        .set_provider_base_url(provider, Some(base_url))
+        .await
+        .expect("base url");
+    engine
+        .set_key(provider, ProviderKey::parse(key).expect("key"))
+        .await
+        .expect("key");
+}
+
+/// Removes the keys stored for `providers` and closes the engine (closed even when a removal
+/// fails, which then fails the test).
+async fn forget_and_close(engine: Arc<Engine>, providers: &[&str]) {
+    let mut deleted = Vec::new();
+    for provider in providers {
+        deleted.push(engine.delete_key(provider).await);
+    }
+    engine.close().await;
+    for result in deleted {
+        result.expect("delete the key");
+    }
+}
+
 /// Points `provider` at `base_url`, stores `key` for it, runs `worker` on the fixture's task,
 /// then removes the key and closes the engine: the review and how long the attempt took.
 async fn run_keyed(
@@ -165,20 +213,11 @@ async fn run_keyed(
     key: &str,
     worker: &str,
 ) -> (AttemptReview, Duration) {
-    engine
-        .set_provider_base_url(provider, Some(base_url))
-        .await
-        .expect("base url");
-    engine
-        .set_key(provider, ProviderKey::parse(key).expect("key"))
-        .await
-        .expect("key");
+    point_at(&engine, provider, base_url, key).await;
     let started = Instant::now();
     let review = run(fx, &engine, worker).await;
     let took = started.elapsed();
-    let deleted = engine.delete_key(provider).await;
-    engine.close().await;
-    deleted.expect("delete the key");
+    forget_and_close(engine, &[provider]).await;
     (review, took)
 }
 
@@ -250,9 +289,7 @@ async fn a_refused_key_ends_the_real_claude_code_fast_with_the_cause() {
         "the CLI's own cause: {message}"
     );
     assert!(
-        calls
-            .iter()
-            .any(|c| c.body.get("model").and_then(Value::as_str) == Some("claude-haiku-4-5")),
+        calls.iter().any(|c| c.model() == Some("claude-haiku-4-5")),
         "the routed model was not the one called: {:?}",
         calls
             .iter()
@@ -428,17 +465,8 @@ fn claude_editing(
     old: &'static str,
 ) -> impl Fn(&Seen) -> Reply + Send + Sync + 'static {
     move |request: &Seen| {
-        let model = request
-            .body
-            .get("model")
-            .and_then(Value::as_str)
-            .unwrap_or("claude-haiku-4-5")
-            .to_owned();
-        let agent = request
-            .body
-            .get("tools")
-            .and_then(Value::as_array)
-            .is_some_and(|t| !t.is_empty());
+        let model = request.model().unwrap_or("claude-haiku-4-5").to_owned();
+        let agent = request.offers_tools();
         let worktree = worktree_in(&request.body, &worktrees);
         let block = match (agent, worktree, tool_results(&request.body)) {
             (true, Some(wt), 0) => json!({"type": "tool_use", "id": "toolu_01Read", "name": "Read",
@@ -547,14 +575,7 @@ async fn fix_and_approve(
 ) -> Landed {
     attempts_support::git(&fx.repo, &["config", "user.name", "Ada Reviewer"]);
     attempts_support::git(&fx.repo, &["config", "user.email", "ada@example.org"]);
-    engine
-        .set_provider_base_url(provider, Some(base_url))
-        .await
-        .expect("base url");
-    engine
-        .set_key(provider, ProviderKey::parse(key).expect("key"))
-        .await
-        .expect("key");
+    point_at(&engine, provider, base_url, key).await;
     let review = run(fx, &engine, worker).await;
     let approved = if review.summary.state == AttemptState::Review {
         Some(
@@ -566,9 +587,7 @@ async fn fix_and_approve(
     } else {
         None
     };
-    let deleted = engine.delete_key(provider).await;
-    engine.close().await;
-    deleted.expect("delete the key");
+    forget_and_close(engine, &[provider]).await;
     Landed { review, approved }
 }
 
@@ -658,10 +677,7 @@ async fn the_real_claude_code_fixes_a_bug_with_the_routed_model_and_lands_as_the
     });
     assert!(calls
         .iter()
-        .any(
-            |s| s.body.get("model").and_then(Value::as_str) == Some("claude-haiku-4-5")
-                && tool_results(&s.body) == 2
-        ));
+        .any(|s| s.model() == Some("claude-haiku-4-5") && tool_results(&s.body) == 2));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -678,10 +694,7 @@ async fn the_real_codex_calls_the_routed_provider_and_model_and_a_refused_key_en
     });
     assert!(message.contains("401"), "{message}");
     for call in &calls {
-        assert_eq!(
-            call.body.get("model").and_then(Value::as_str),
-            Some("gpt-5-mini")
-        );
+        assert_eq!(call.model(), Some("gpt-5-mini"));
     }
 }
 
@@ -731,10 +744,7 @@ async fn the_real_aider_leaves_nothing_in_the_change_and_a_refused_key_fails_it_
     });
     assert!(message.contains("AuthenticationError"), "{message}");
     for call in &calls {
-        assert_eq!(
-            call.body.get("model").and_then(Value::as_str),
-            Some("gpt-4o-mini")
-        );
+        assert_eq!(call.model(), Some("gpt-4o-mini"));
     }
     // No `.aider*` line in .gitignore, no histories, no tag cache in the change.
     assert_eq!(
@@ -778,21 +788,8 @@ fn responses_sse(model: &str, item: &Value, usage: (u32, u32)) -> String {
 /// The scripted model behind Codex: its shell tool with the patch, then a final answer once
 /// the patch's output is back.
 fn codex_fixer(request: &Seen) -> Reply {
-    let model = request
-        .body
-        .get("model")
-        .and_then(Value::as_str)
-        .unwrap_or("gpt-5-mini");
-    let outputs = request
-        .body
-        .get("input")
-        .and_then(Value::as_array)
-        .map_or(0, |items| {
-            items
-                .iter()
-                .filter(|i| i.get("type").and_then(Value::as_str) == Some("function_call_output"))
-                .count()
-        });
+    let model = request.model().unwrap_or("gpt-5-mini");
+    let outputs = request.count("input", |i| i["type"] == "function_call_output");
     let item = if outputs == 0 {
         json!({"type": "function_call", "id": "fc_68af1c2e", "call_id": "call_patch",
             "name": "exec_command", "status": "completed",
@@ -821,9 +818,7 @@ async fn the_real_codex_fixes_a_bug_with_the_routed_model_and_lands_as_the_user(
         s.path == "/v1/responses"
     });
     // Its events never name the model: the cost is the routed model's catalog price.
-    assert!(calls
-        .iter()
-        .all(|c| c.body.get("model").and_then(Value::as_str) == Some("gpt-5-mini")));
+    assert!(calls.iter().all(|c| c.model() == Some("gpt-5-mini")));
     assert_eq!(calls.len(), 2, "the patch, then the answer");
 }
 
@@ -841,11 +836,7 @@ fn gemini_fixer(worktrees: String) -> impl Fn(&Seen) -> Reply + Send + Sync + 's
                 .filter(|p| p.get("functionResponse").is_some())
                 .count()
         });
-        let agent = request
-            .body
-            .get("tools")
-            .and_then(Value::as_array)
-            .is_some_and(|t| !t.is_empty());
+        let agent = request.offers_tools();
         let part = match (agent, worktree_in(&request.body, &worktrees), responses) {
             (true, Some(wt), 0) => json!({"functionCall": {"name": "replace", "args": {
                 "file_path": format!("{wt}/calc.sh"),
@@ -929,26 +920,9 @@ fn opencode_editing(
     new: &'static str,
 ) -> impl Fn(&Seen) -> Reply + Send + Sync + 'static {
     move |request: &Seen| {
-        let model = request
-            .body
-            .get("model")
-            .and_then(Value::as_str)
-            .unwrap_or("deepseek-flash");
-        let results = request
-            .body
-            .get("messages")
-            .and_then(Value::as_array)
-            .map_or(0, |messages| {
-                messages
-                    .iter()
-                    .filter(|m| m.get("role").and_then(Value::as_str) == Some("tool"))
-                    .count()
-            });
-        let agent = request
-            .body
-            .get("tools")
-            .and_then(Value::as_array)
-            .is_some_and(|t| !t.is_empty());
+        let model = request.model().unwrap_or("deepseek-flash");
+        let results = request.count("messages", |m| m["role"] == "tool");
+        let agent = request.offers_tools();
         let call = |id: &str, name: &str, arguments: Value| {
             json!({"role": "assistant", "content": null, "tool_calls": [{"index": 0, "id": id,
                 "type": "function", "function": {"name": name, "arguments": arguments.to_string()}}]})
@@ -997,9 +971,7 @@ async fn the_real_opencode_fixes_a_bug_with_the_routed_model_and_lands_as_the_us
     let calls = assert_landed("opencode", &fx, &landed, worker, key, &seen, |s| {
         s.path.ends_with("/chat/completions")
     });
-    assert!(calls
-        .iter()
-        .all(|c| c.body.get("model").and_then(Value::as_str) == Some("deepseek-flash")));
+    assert!(calls.iter().all(|c| c.model() == Some("deepseek-flash")));
     // Its project id is not written into the repository's git directory.
     assert!(
         !fx.repo.join(".git").join("opencode").exists(),
@@ -1011,11 +983,7 @@ async fn the_real_opencode_fixes_a_bug_with_the_routed_model_and_lands_as_the_us
 /// SEARCH/REPLACE block, or the whole file), not streamed (`--no-stream`), with a usage whose
 /// report is longer than 80 columns (cache hits included).
 fn aider_fixer(request: &Seen) -> Reply {
-    let model = request
-        .body
-        .get("model")
-        .and_then(Value::as_str)
-        .unwrap_or("gpt-4o-mini");
+    let model = request.model().unwrap_or("gpt-4o-mini");
     let system = request.body["messages"][0]["content"]
         .as_str()
         .unwrap_or_default();
@@ -1122,15 +1090,8 @@ async fn a_model_that_never_answers_ends_the_real_claude_code_at_the_attempts_ti
         return;
     };
     let url = silent_server().await;
-    engine
-        .set_provider_base_url("anthropic", Some(&url))
-        .await
-        .expect("base url");
     let key = "sk-ant-realclaudehang0123456789abcdefgh";
-    engine
-        .set_key("anthropic", ProviderKey::parse(key).expect("key"))
-        .await
-        .expect("key");
+    point_at(&engine, "anthropic", &url, key).await;
     let request = switchyard_core::attempt::AttemptRequest {
         timeout_secs: Some(8),
         ..fx.request("claude:claude-haiku-4-5")
@@ -1138,9 +1099,7 @@ async fn a_model_that_never_answers_ends_the_real_claude_code_at_the_attempts_ti
     let started = Instant::now();
     let review = attempts_support::run_request(&engine, request).await;
     let took = started.elapsed();
-    let deleted = engine.delete_key("anthropic").await;
-    engine.close().await;
-    deleted.expect("delete the key");
+    forget_and_close(engine, &["anthropic"]).await;
 
     assert_eq!(review.summary.state, AttemptState::Failed, "{review:?}");
     let error = review.summary.error.clone().expect("an error");
@@ -1162,22 +1121,13 @@ async fn a_failing_tool_leaves_the_real_claude_codes_attempt_unapprovable_with_t
     };
     let (url, seen) = scripted_server(claude_editing(worktrees_of(&fx), "no such text")).await;
     let key = "sk-ant-realclaudebad0123456789abcdefghi";
-    engine
-        .set_provider_base_url("anthropic", Some(&url))
-        .await
-        .expect("base url");
-    engine
-        .set_key("anthropic", ProviderKey::parse(key).expect("key"))
-        .await
-        .expect("key");
+    point_at(&engine, "anthropic", &url, key).await;
     let review = run(&fx, &engine, "claude:claude-haiku-4-5").await;
     let log = engine
         .attempt_log(&review.summary.id, 0)
         .await
         .expect("log");
-    let deleted = engine.delete_key("anthropic").await;
-    engine.close().await;
-    deleted.expect("delete the key");
+    forget_and_close(engine, &["anthropic"]).await;
 
     eprintln!(
         "real claude, failing edit: {:?} {:?} can_approve={}",
@@ -1236,14 +1186,7 @@ async fn a_cascade_climbs_from_a_cheap_model_in_the_real_opencode_to_the_real_cl
         ),
     ];
     for (provider, url, key) in &keys {
-        engine
-            .set_provider_base_url(provider, Some(url))
-            .await
-            .expect("base url");
-        engine
-            .set_key(provider, ProviderKey::parse(*key).expect("key"))
-            .await
-            .expect("key");
+        point_at(&engine, provider, url, key).await;
     }
     let mut request = switchyard_core::run::RunRequest::new(
         "make add() add",
@@ -1266,10 +1209,7 @@ async fn a_cascade_climbs_from_a_cheap_model_in_the_real_opencode_to_the_real_cl
         let id = attempt.attempt_id.clone().expect("an attempt");
         reviews.push(engine.attempt_review(&id).await.expect("review"));
     }
-    for (provider, _, _) in &keys {
-        engine.delete_key(provider).await.expect("delete the key");
-    }
-    engine.close().await;
+    forget_and_close(engine, &["deepseek", "anthropic"]).await;
 
     assert_eq!(
         detail.summary.state,

@@ -126,6 +126,16 @@ fn is_exit_report(message: &str) -> bool {
         || message == "the worker was killed by a signal"
 }
 
+/// The catalog ids `model`, as worker `spec` names it, may have: the name itself, then (for
+/// a CLI) its vendor's catalog ids.
+fn catalog_candidates(spec: &WorkerSpec, model: &str) -> Vec<String> {
+    let mut ids = vec![model.to_owned()];
+    if let Some(cli) = spec.cli() {
+        ids.extend(cli.catalog_ids(model));
+    }
+    ids
+}
+
 fn price_of(pricing: Pricing) -> Option<TokenPrice> {
     Some(TokenPrice {
         input_per_mtok: pricing.prompt_per_m?,
@@ -253,11 +263,7 @@ impl Engine {
     /// The catalog's price of `model` as `spec` names it (a CLI's own model names are looked
     /// up under its vendor's catalog ids).
     async fn worker_price(&self, spec: &WorkerSpec, model: &str) -> Option<TokenPrice> {
-        let mut ids = vec![model.to_owned()];
-        if let Some(cli) = spec.cli() {
-            ids.extend(cli.catalog_ids(model));
-        }
-        for id in ids {
+        for id in catalog_candidates(spec, model) {
             if let Some(price) = self.catalog_pricing(&id).await.and_then(price_of) {
                 return Some(price);
             }
@@ -269,11 +275,7 @@ impl Engine {
     /// [`Engine::worker_price`] does; `None` unless both prices are known.
     async fn worker_model_facts(&self, spec: &WorkerSpec) -> Option<ModelFacts> {
         let model = spec.routed_model()?;
-        let mut ids = vec![model.to_owned()];
-        if let Some(cli) = spec.cli() {
-            ids.extend(cli.catalog_ids(model));
-        }
-        for id in ids {
+        for id in catalog_candidates(spec, model) {
             if let Ok(card) = self.model(&id).await {
                 return Some(ModelFacts {
                     input_per_mtok: card.pricing.prompt_per_m?,
