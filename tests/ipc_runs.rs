@@ -15,7 +15,7 @@ use runs_support::{model_server, Behavior, GPT4O, MINI};
 use serde_json::{json, Value};
 use support::Harness;
 use switchyard_core::run::{RunLog, RunState};
-use switchyard_desktop::run_watch::{RunFeed, RunFeedItem};
+use switchyard_core::feed::RunFeedItem;
 use switchyard_engine::Engine;
 
 fn block_on<F: std::future::Future>(future: F) -> F::Output {
@@ -209,6 +209,7 @@ impl Page {
                 }
                 held.push_str(&text);
             }
+            RunFeedItem::State { state, live } => assert_eq!(live, state.is_live()),
             RunFeedItem::End { state } => self.end = Some(state),
         }
     }
@@ -217,15 +218,12 @@ impl Page {
 fn watch(engine: &Arc<Engine>, id: &str, after_seq: u32) -> Arc<Mutex<Page>> {
     let page = Arc::new(Mutex::new(Page::default()));
     let sink_page = page.clone();
-    let sink = move |item: RunFeedItem| {
-        sink_page.lock().expect("page").apply(item);
-        true
-    };
-    let events = engine.subscribe();
-    let feed = block_on(RunFeed::start(engine.clone(), id, after_seq, sink)).expect("watch");
-    if let Some(feed) = feed {
-        tauri::async_runtime::spawn(feed.follow(events));
-    }
+    let mut feed = block_on(engine.follow_run(id, after_seq)).expect("watch");
+    tauri::async_runtime::spawn(async move {
+        while let Some(item) = feed.next().await {
+            sink_page.lock().expect("page").apply(item);
+        }
+    });
     page
 }
 
@@ -286,8 +284,8 @@ fn the_watch_feed_streams_a_running_cascade_and_replays_a_finished_one() {
 fn watching_an_unknown_run_is_not_found() {
     let server = block_on(model_server(|_| Behavior::answer("ok")));
     let (_app, engine) = harness_with(&server);
-    let result = block_on(RunFeed::start(engine.clone(), "nope", 0, |_| true));
-    let error = result.err().expect("unknown run");
+    let result = block_on(engine.follow_run("nope", 0));
+    let error = result.expect_err("unknown run");
     assert_eq!(error.code(), switchyard_core::error::ErrorCode::NotFound);
     block_on(engine.close());
 }

@@ -8,9 +8,9 @@ pub mod commands;
 pub mod dialog;
 pub mod error;
 pub mod events;
+pub mod feed;
 pub mod links;
 pub mod notify;
-pub mod run_watch;
 pub mod startup;
 mod state;
 

@@ -326,7 +326,13 @@ pub async fn runs(engine: &Arc<Engine>, args: RunsArgs, json: bool) -> Result<Ex
             }
             Ok(ExitCode::SUCCESS)
         }
-        RunsCommand::Log { id, after } => list::log(engine, &id, after, json).await,
+        RunsCommand::Log { id, after, follow } => {
+            if follow {
+                list::follow(engine, &id, after, json).await
+            } else {
+                list::log(engine, &id, after, json).await
+            }
+        }
         RunsCommand::Spend { since } => list::spend(engine, since.as_deref(), json).await,
     }
 }

@@ -903,6 +903,84 @@ fn detach_returns_at_once_and_a_detached_process_runs_the_attempt_to_review() {
 }
 
 #[test]
+fn runs_log_follow_prints_a_detached_attempts_lines_as_they_happen_and_exits_at_its_end() {
+    use std::io::{BufRead, BufReader};
+    let fx = Fixture::new();
+    let worker = "exec:for n in 1 2 3 4 5 6; do echo \"tick $n\"; sleep 0.4; done; printf 'hello, world\\n' > greet.txt";
+    let run = fx.run(&[
+        "run",
+        "--repo",
+        &fx.repo_arg(),
+        "--task",
+        "Greet the world.",
+        "--worker",
+        worker,
+        "--verify",
+        VERIFY,
+        "--detach",
+        "--json",
+    ]);
+    run.expect_code(0);
+    let id = run.id();
+
+    // Another process follows it: every item as one JSON line, read as it is printed.
+    let mut follow = fx.spawn(&["runs", "log", &id, "--follow", "--json"]);
+    let stdout = follow.stdout.take().expect("stdout");
+    let reader = std::thread::spawn(move || {
+        BufReader::new(stdout)
+            .lines()
+            .map_while(Result::ok)
+            .map(|line| (now_ms(), line))
+            .collect::<Vec<_>>()
+    });
+    let out = wait_with_limit(follow, &["runs", "log", "--follow"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines = reader.join().expect("reader");
+    let items: Vec<(i64, Value)> = lines
+        .iter()
+        .map(|(at, line)| (*at, serde_json::from_str(line).expect("a JSON line")))
+        .collect();
+    assert_eq!(
+        items.first().map(|(_, i)| i["type"].clone()),
+        Some("state".into())
+    );
+    let last = &items.last().expect("items").1;
+    assert_eq!(last["type"], "end", "{last}");
+    assert_eq!(last["state"], "review", "{last}");
+    let mut ticks = Vec::new();
+    for (seen, item) in &items {
+        let text = item.to_string();
+        if item["type"] != "log" || !text.contains("tick ") {
+            continue;
+        }
+        let stored = item["entry"]["atMs"].as_i64().expect("atMs");
+        assert!(
+            seen - stored <= 1_000,
+            "printed {} ms after it was stored: {item}",
+            seen - stored
+        );
+        ticks.push(text);
+    }
+    assert_eq!(ticks.len(), 6, "every worker line, once: {ticks:?}");
+    let seqs: Vec<u64> = items
+        .iter()
+        .filter_map(|(_, i)| i["entry"]["seq"].as_u64())
+        .collect();
+    assert!(seqs.windows(2).all(|w| w[0] < w[1]), "in order: {seqs:?}");
+}
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+        .unwrap_or(0)
+}
+
+#[test]
 fn a_killed_detached_process_leaves_the_attempt_interrupted_and_recover_reaches_review() {
     let fx = Fixture::new();
     let allow = fx.allow_outside();

@@ -19,6 +19,7 @@ pub mod catalog;
 pub mod confinement;
 pub mod doctor;
 pub mod error;
+pub mod feed;
 mod hash;
 pub mod info;
 pub mod origin;

@@ -19,6 +19,7 @@ pub mod confinement;
 mod doctor;
 mod error;
 pub mod events;
+pub mod feed;
 mod keys;
 mod local;
 pub mod model_worker;

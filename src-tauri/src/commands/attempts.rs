@@ -4,19 +4,16 @@
 //! `Channel` opened by `watch_attempt`, which first replays the stored log so a page opened
 //! late (or reopened) misses nothing.
 
-use std::sync::Arc;
-
 use serde::Deserialize;
 use specta::Type;
 use switchyard_core::attempt::{
     AttemptLogEntry, AttemptRequest, AttemptReview, AttemptSummary, DiffAgainst, LineComment,
 };
+use switchyard_core::feed::AttemptFeedItem;
 use switchyard_core::review::diff::{FileChange, REVIEW_LINE_BUDGET};
 use switchyard_engine::attempts::{CompareSummary, RepoProbe};
-use switchyard_engine::{Engine, EngineEvent};
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Runtime, State};
-use tokio::sync::broadcast::error::RecvError;
 
 use crate::{AppState, IpcError};
 
@@ -96,100 +93,20 @@ pub async fn attempt_log(
     Ok(state.require()?.attempt_log(&id, after_seq).await?)
 }
 
-/// Sends the stored log after `after_seq` to `on_entry`, then every new entry as the engine
-/// stores it, until the attempt is no longer live (or the page goes away). Returns once the
-/// replay is sent. Entries arrive in `seq` order without duplicates.
+/// Follows the attempt for a page (the engine's feed): its state, the stored log after
+/// `after_seq`, every new entry as it is stored — also when another process owns the attempt
+/// — each state change, and an `end` item. Returns once the feed is set up.
 #[tauri::command]
 #[specta::specta]
 pub async fn watch_attempt(
     state: State<'_, AppState>,
     id: String,
     after_seq: u32,
-    on_entry: Channel<AttemptLogEntry>,
+    on_item: Channel<AttemptFeedItem>,
 ) -> Result<(), IpcError> {
-    let engine = state.require_arc()?;
-    // Subscribed before the replay, so an entry stored in between is not lost (the seq check
-    // drops the ones the replay already sent).
-    let events = engine.subscribe();
-    let mut feed = LogFeed {
-        engine,
-        id,
-        last: after_seq,
-        channel: on_entry,
-    };
-    if !feed.catch_up().await? {
-        return Ok(());
-    }
-    let live = feed.engine.attempt_summary(&feed.id).await?.state.is_live();
-    if !live {
-        // It ended between the replay and now: its last entries are stored already.
-        feed.catch_up().await?;
-        return Ok(());
-    }
-    tauri::async_runtime::spawn(feed.follow(events));
+    let feed = state.require_arc()?.follow_attempt(&id, after_seq).await?;
+    crate::feed::forward(feed, on_item);
     Ok(())
-}
-
-/// One page's view of one attempt's log.
-struct LogFeed {
-    engine: Arc<Engine>,
-    id: String,
-    last: u32,
-    channel: Channel<AttemptLogEntry>,
-}
-
-impl LogFeed {
-    /// Sends what is stored after `last`; `false` when the page is gone.
-    async fn catch_up(&mut self) -> Result<bool, IpcError> {
-        loop {
-            let page = self.engine.attempt_log(&self.id, self.last).await?;
-            let full = page.len() >= switchyard_engine::attempts::MAX_LOG_PAGE as usize;
-            for entry in page {
-                if !self.send(entry) {
-                    return Ok(false);
-                }
-            }
-            if !full {
-                return Ok(true);
-            }
-        }
-    }
-
-    fn send(&mut self, entry: AttemptLogEntry) -> bool {
-        if entry.seq <= self.last {
-            return true;
-        }
-        self.last = entry.seq;
-        self.channel.send(entry).is_ok()
-    }
-
-    async fn follow(mut self, mut events: tokio::sync::broadcast::Receiver<EngineEvent>) {
-        loop {
-            match events.recv().await {
-                Ok(EngineEvent::AttemptLog { attempt_id, entry }) if attempt_id == self.id => {
-                    if !self.send(entry) {
-                        return;
-                    }
-                }
-                Ok(EngineEvent::AttemptState { attempt_id, state })
-                    if attempt_id == self.id && !state.is_live() =>
-                {
-                    // Entries are stored before they are broadcast; one last read closes any gap.
-                    let _ = self.catch_up().await;
-                    return;
-                }
-                Ok(_) => {}
-                Err(RecvError::Lagged(missed)) => {
-                    tracing::debug!(missed, attempt = %self.id, "log watcher lagged; reading the store");
-                    match self.catch_up().await {
-                        Ok(true) => {}
-                        Ok(false) | Err(_) => return,
-                    }
-                }
-                Err(RecvError::Closed) => return,
-            }
-        }
-    }
 }
 
 /// Stops a live attempt (the worker's whole process group); returns it as `canceled`. One run

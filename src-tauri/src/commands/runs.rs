@@ -13,8 +13,8 @@ use switchyard_core::run::{
 use tauri::ipc::Channel;
 use tauri::State;
 
-use crate::run_watch::{RunFeed, RunFeedItem};
 use crate::{AppState, IpcError};
+use switchyard_core::feed::RunFeedItem;
 
 /// Who the engine records as having launched runs from the desktop app.
 const LAUNCHER: &str = "app";
@@ -120,9 +120,9 @@ pub async fn run_output(
     Ok(state.require()?.run_output(&id, node.as_deref()).await?)
 }
 
-/// Sends the log after `after_seq` and the text running nodes streamed so far to `on_item`,
-/// then every new entry and text piece, until the run is no longer live (an `end` item) or
-/// the page goes away. Returns once the replay is sent.
+/// Follows the run for a page (the engine's feed): its state, the log after `after_seq`, the
+/// text running nodes streamed so far, then every new entry and text piece — also when
+/// another process executes the run — until an `end` item. Returns once the feed is set up.
 #[tauri::command]
 #[specta::specta]
 pub async fn watch_run(
@@ -131,13 +131,8 @@ pub async fn watch_run(
     after_seq: u32,
     on_item: Channel<RunFeedItem>,
 ) -> Result<(), IpcError> {
-    let engine = state.require_arc()?;
-    // Subscribed before the replay, so nothing stored in between is lost.
-    let events = engine.subscribe();
-    let sink = move |item: RunFeedItem| on_item.send(item).is_ok();
-    if let Some(feed) = RunFeed::start(engine, &id, after_seq, sink).await? {
-        tauri::async_runtime::spawn(feed.follow(events));
-    }
+    let feed = state.require_arc()?.follow_run(&id, after_seq).await?;
+    crate::feed::forward(feed, on_item);
     Ok(())
 }
 

@@ -239,11 +239,11 @@ export const commands = {
 	/**  The stored log entries after `after_seq` (0 = all). */
 	attemptLog: (id: string, afterSeq: number) => typedError<AttemptLogEntry_Serialize[], IpcError>(__TAURI_INVOKE("attempt_log", { id, afterSeq })),
 	/**
-	 *  Sends the stored log after `after_seq` to `on_entry`, then every new entry as the engine
-	 *  stores it, until the attempt is no longer live (or the page goes away). Returns once the
-	 *  replay is sent. Entries arrive in `seq` order without duplicates.
+	 *  Follows the attempt for a page (the engine's feed): its state, the stored log after
+	 *  `after_seq`, every new entry as it is stored — also when another process owns the attempt
+	 *  — each state change, and an `end` item. Returns once the feed is set up.
 	 */
-	watchAttempt: (id: string, afterSeq: number, onEntry: Channel<AttemptLogEntry_Deserialize>) => typedError<null, IpcError>(__TAURI_INVOKE("watch_attempt", { id, afterSeq, onEntry })),
+	watchAttempt: (id: string, afterSeq: number, onItem: Channel<FeedItem<AttemptLogEntry_Deserialize, AttemptState>>) => typedError<null, IpcError>(__TAURI_INVOKE("watch_attempt", { id, afterSeq, onItem })),
 	/**
 	 *  Stops a live attempt (the worker's whole process group); returns it as `canceled`. One run
 	 *  by another Switchyard process (the CLI) is asked to stop and waited for up to 10 s
@@ -322,11 +322,11 @@ export const commands = {
 	 */
 	runOutput: (id: string, node: string | null) => typedError<RunOutput_Serialize, IpcError>(__TAURI_INVOKE("run_output", { id, node })),
 	/**
-	 *  Sends the log after `after_seq` and the text running nodes streamed so far to `on_item`,
-	 *  then every new entry and text piece, until the run is no longer live (an `end` item) or
-	 *  the page goes away. Returns once the replay is sent.
+	 *  Follows the run for a page (the engine's feed): its state, the log after `after_seq`, the
+	 *  text running nodes streamed so far, then every new entry and text piece — also when
+	 *  another process executes the run — until an `end` item. Returns once the feed is set up.
 	 */
-	watchRun: (id: string, afterSeq: number, onItem: Channel<RunFeedItem_Deserialize>) => typedError<null, IpcError>(__TAURI_INVOKE("watch_run", { id, afterSeq, onItem })),
+	watchRun: (id: string, afterSeq: number, onItem: Channel<FeedItem<RunLogEntry_Deserialize, RunState>>) => typedError<null, IpcError>(__TAURI_INVOKE("watch_run", { id, afterSeq, onItem })),
 	/**  Cancels the run: every in-flight call and worker stops; returns it once `canceled`. */
 	cancelRun: (id: string) => typedError<RunSummary_Serialize, IpcError>(__TAURI_INVOKE("cancel_run", { id })),
 	/**
@@ -1770,6 +1770,26 @@ export type FeatureWeight = {
 	/**  How much it raised the chosen category's score (log-odds units, after calibration). */
 	weight: number | null,
 };
+
+/**
+ *  One item of a followed job's feed. `E` is the job's stored log entry, `S` its state.
+ * 
+ *  Order: one `State` first (where the job stands), then stored entries in `seq` order, each
+ *  once, streamed text, a `State` whenever the stored state changes (also when another
+ *  process owns the job), and `End` last when the job is no longer live.
+ */
+export type FeedItem<E, S> = 
+/**  A stored log entry; entries arrive in `seq` order, each once. */
+{ type: "log"; entry: E } | 
+/**
+ *  Streamed text of a running run node: with `reset` it replaces the node's text (a new
+ *  call, a cascade's next rung, or a resend after a gap), otherwise it is appended.
+ */
+{ type: "output"; nodeId: string; reset: boolean; text: string } | 
+/**  The job's stored state; `live` is whether more can follow. */
+{ type: "state"; state: S; live: boolean } | 
+/**  The job is no longer live and its last entries were sent; nothing more comes. */
+{ type: "end"; state: S };
 
 /**  Ratings of one model in one category, aggregated. */
 export type FeedbackSummary = {
@@ -4022,33 +4042,6 @@ export type RunError = {
 	code: ErrorCode,
 	message: string,
 };
-
-/**  What a run's watcher sends. */
-export type RunFeedItem = RunFeedItem_Serialize | RunFeedItem_Deserialize;
-
-/**  What a run's watcher sends. */
-export type RunFeedItem_Deserialize = 
-/**  A stored log entry; entries arrive in `seq` order, each once. */
-{ type: "log"; entry: RunLogEntry_Deserialize } | 
-/**
- *  Streamed text of a running node: with `reset` it replaces the node's text (a new call,
- *  a cascade's next rung, or a resend after a gap), otherwise it is appended.
- */
-{ type: "output"; nodeId: string; reset: boolean; text: string } | 
-/**  The run is no longer live (its last entries were sent); nothing more comes. */
-{ type: "end"; state: RunState };
-
-/**  What a run's watcher sends. */
-export type RunFeedItem_Serialize = 
-/**  A stored log entry; entries arrive in `seq` order, each once. */
-{ type: "log"; entry: RunLogEntry_Serialize } | 
-/**
- *  Streamed text of a running node: with `reset` it replaces the node's text (a new call,
- *  a cascade's next rung, or a resend after a gap), otherwise it is appended.
- */
-{ type: "output"; nodeId: string; reset: boolean; text: string } | 
-/**  The run is no longer live (its last entries were sent); nothing more comes. */
-{ type: "end"; state: RunState };
 
 /**  Which runs a list shows; every field set narrows it. */
 export type RunFilter = RunFilter_Serialize | RunFilter_Deserialize;

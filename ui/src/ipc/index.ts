@@ -6,6 +6,7 @@ import type {
   AttemptLogEntry_Deserialize,
   AttemptLogEntry_Serialize,
   AttemptRequest_Deserialize,
+  AttemptState,
   AttemptStateChanged,
   CatalogRefreshed_Serialize,
   CatalogRefreshProgress_Serialize,
@@ -15,6 +16,7 @@ import type {
   ComposeRequest_Deserialize,
   CustomBlockInput_Deserialize,
   DiffAgainst,
+  FeedItem,
   ImportMode,
   LineComment,
   MatchOverride,
@@ -25,17 +27,23 @@ import type {
   RouteTaskRequest_Deserialize,
   RunBudgetChanged,
   RunDefaults_Deserialize,
-  RunFeedItem_Deserialize,
-  RunFeedItem_Serialize,
   RunFilter_Deserialize,
+  RunLogEntry_Deserialize,
+  RunLogEntry_Serialize,
   RunNodeChanged,
   RunRequest_Deserialize,
+  RunState,
   RunStateChanged,
   SourceId,
   WorkerCli,
 } from "./bindings";
 import { commands, type DoctorReport_Serialize, events } from "./bindings";
 import { unwrap } from "./result";
+
+/** What following an attempt sends (the engine's feed). */
+export type AttemptFeedItem = FeedItem<AttemptLogEntry_Serialize, AttemptState>;
+/** What following a run sends (the engine's feed). */
+export type RunFeedItem = FeedItem<RunLogEntry_Serialize, RunState>;
 
 // Rust types that also derive Deserialize are exported in two shapes; the UI receives what
 // Rust serializes, so it names the `_Serialize` shape.
@@ -343,14 +351,15 @@ export const reviewIpc = {
   /** Log entries after `afterSeq` (0 = from the start). */
   log: (id: string, afterSeq: number) => unwrap(commands.attemptLog(id, afterSeq)),
   /**
-   * Replays the log after `afterSeq`, then streams new entries as they are stored, until the
-   * attempt is no longer live. Resolves once the stream is set up.
+   * The engine's feed of the attempt: its state, the log after `afterSeq`, new entries as they
+   * are stored (also when another process runs it), state changes, then `end`. Resolves once
+   * the stream is set up.
    */
-  watch: (id: string, afterSeq: number, onEntry: (entry: AttemptLogEntry_Serialize) => void) => {
+  watch: (id: string, afterSeq: number, onItem: (item: AttemptFeedItem) => void) => {
     // The generated signature names the channel by its Deserialize shape; Rust sends the
     // Serialize one.
-    const channel = new Channel<AttemptLogEntry_Deserialize>();
-    channel.onmessage = (entry) => onEntry(entry as AttemptLogEntry_Serialize);
+    const channel = new Channel<FeedItem<AttemptLogEntry_Deserialize, AttemptState>>();
+    channel.onmessage = (item) => onItem(item as AttemptFeedItem);
     return unwrap(commands.watchAttempt(id, afterSeq, channel));
   },
   /** Validates, pins the base, queues; returns at once. */
@@ -422,7 +431,6 @@ export type {
   RunDefaults_Serialize as RunDefaults,
   RunDetail_Serialize as RunDetail,
   RunError,
-  RunFeedItem_Serialize as RunFeedItem,
   RunFilter_Deserialize as RunFilter,
   Rung,
   RunLimits,
@@ -459,11 +467,9 @@ export const runsIpc = {
    * new entries and text until the run is no longer live (an `end` item). Resolves once the
    * stream is set up.
    */
-  watch: (id: string, afterSeq: number, onItem: (item: RunFeedItem_Serialize) => void) => {
-    // The generated signature names the channel by its Deserialize shape; Rust sends the
-    // Serialize one.
-    const channel = new Channel<RunFeedItem_Deserialize>();
-    channel.onmessage = (item) => onItem(item as RunFeedItem_Serialize);
+  watch: (id: string, afterSeq: number, onItem: (item: RunFeedItem) => void) => {
+    const channel = new Channel<FeedItem<RunLogEntry_Deserialize, RunState>>();
+    channel.onmessage = (item) => onItem(item as RunFeedItem);
     return unwrap(commands.watchRun(id, afterSeq, channel));
   },
   /** Stops every call and worker of the run; resolves once it is canceled. */

@@ -177,6 +177,10 @@ pub enum RunsCommand {
         /// Only entries after this sequence number.
         #[arg(long, default_value_t = 0)]
         after: u32,
+        /// Keep printing entries (and a run's streamed node text) as they are stored, also
+        /// for a job another process runs; exit when it ends (--json: one item per line).
+        #[arg(long)]
+        follow: bool,
     },
     /// Spend and savings of runs, in total, per model, per mode and per day.
     Spend {

@@ -1,10 +1,13 @@
-//! `runs list`, `runs log` and `runs spend`.
+//! `runs list`, `runs log [--follow]` and `runs spend`.
 
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use serde_json::Value;
-use switchyard_core::attempt::AttemptState;
-use switchyard_core::run::{RunFilter, RunMode, RunState};
+use switchyard_core::attempt::{AttemptLogEntry, AttemptState};
+use switchyard_core::feed::FeedItem;
+use switchyard_core::run::{RunFilter, RunLogEntry, RunMode, RunState};
+use switchyard_engine::feed::Feed;
 use switchyard_engine::Engine;
 
 use super::json::{attempt_row_json, run_line, run_row_json, spend_json};
@@ -98,24 +101,16 @@ pub(super) async fn log(
 ) -> Result<ExitCode, Failure> {
     let (text, lines): (String, Vec<String>) = if find_run(engine, id).await?.is_some() {
         let entries = engine.run_log(id, after).await?;
-        let lines = entries
-            .iter()
-            .map(|e| {
-                let line = serde_json::to_string(&e.entry).unwrap_or_default();
-                format!("{:>5} {line}", e.seq)
-            })
-            .collect();
-        (to_pretty(&entries)?, lines)
+        (
+            to_pretty(&entries)?,
+            entries.iter().map(LogLine::line).collect(),
+        )
     } else {
         let entries = engine.attempt_log(id, after).await?;
-        let lines = entries
-            .iter()
-            .map(|e| {
-                let line = serde_json::to_string(&e.entry).unwrap_or_default();
-                format!("{:>5} {line}", e.seq)
-            })
-            .collect();
-        (to_pretty(&entries)?, lines)
+        (
+            to_pretty(&entries)?,
+            entries.iter().map(LogLine::line).collect(),
+        )
     };
     if json {
         println!("{text}");
@@ -125,6 +120,87 @@ pub(super) async fn log(
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `runs log <id> --follow`: the engine's feed of the run or attempt, printed as it comes;
+/// returns when the job ends.
+pub(super) async fn follow(
+    engine: &Arc<Engine>,
+    id: &str,
+    after: u32,
+    json: bool,
+) -> Result<ExitCode, Failure> {
+    if find_run(engine, id).await?.is_some() {
+        print_feed(engine.follow_run(id, after).await?, json).await
+    } else {
+        print_feed(engine.follow_attempt(id, after).await?, json).await
+    }
+}
+
+/// Prints each item of `feed` as it arrives: a JSON line each with `json`, else a log entry
+/// as `runs log` prints it, a state change as `state <state>`, and streamed node text as is.
+async fn print_feed<E, S>(mut feed: Feed<FeedItem<E, S>>, json: bool) -> Result<ExitCode, Failure>
+where
+    E: serde::Serialize + LogLine,
+    S: serde::Serialize,
+{
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    while let Some(item) = feed.next().await {
+        let line = if json {
+            serde_json::to_string(&item)
+                .map_err(|e| CliError::internal(format!("cannot serialize output: {e}")))?
+        } else {
+            match &item {
+                FeedItem::Log { entry } => entry.line(),
+                FeedItem::State { state, .. } => format!("state {}", to_text(state)),
+                FeedItem::Output {
+                    node_id,
+                    reset,
+                    text,
+                } => {
+                    if *reset {
+                        format!("[{node_id}] {text}")
+                    } else {
+                        text.clone()
+                    }
+                }
+                FeedItem::End { state } => format!("ended {}", to_text(state)),
+            }
+        };
+        // A reader that went away (a closed pipe) ends the follow quietly.
+        if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {
+            break;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A state as its JSON string without the quotes.
+fn to_text<S: serde::Serialize>(state: &S) -> String {
+    serde_json::to_value(state)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
+
+/// A stored log entry as `runs log` prints it: its sequence number and its event as JSON.
+trait LogLine {
+    fn line(&self) -> String;
+}
+
+impl LogLine for RunLogEntry {
+    fn line(&self) -> String {
+        let line = serde_json::to_string(&self.entry).unwrap_or_default();
+        format!("{:>5} {line}", self.seq)
+    }
+}
+
+impl LogLine for AttemptLogEntry {
+    fn line(&self) -> String {
+        let line = serde_json::to_string(&self.entry).unwrap_or_default();
+        format!("{:>5} {line}", self.seq)
+    }
 }
 
 fn to_pretty<T: serde::Serialize>(value: &T) -> Result<String, Failure> {

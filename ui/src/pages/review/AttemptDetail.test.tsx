@@ -1,11 +1,11 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { AttemptLogEntry } from "../../ipc";
+import type { AttemptFeedItem } from "../../ipc";
 import { AttemptDetail } from "./AttemptDetail";
 import { capturedDiff, file, logEntry, review, summary } from "./testdata";
 
 const state = vi.hoisted(() => ({
-  push: null as null | ((entry: AttemptLogEntry) => void),
+  push: null as null | ((item: AttemptFeedItem) => void),
   review: vi.fn(),
   cancel: vi.fn(),
   recover: vi.fn(),
@@ -33,8 +33,8 @@ beforeEach(() => {
   state.cancel.mockReset();
   state.watch.mockReset();
   state.watch.mockImplementation(
-    async (_id: string, _after: number, onEntry: (e: AttemptLogEntry) => void) => {
-      state.push = onEntry;
+    async (_id: string, _after: number, onItem: (item: AttemptFeedItem) => void) => {
+      state.push = onItem;
     },
   );
 });
@@ -64,20 +64,18 @@ describe("AttemptDetail while the worker runs", () => {
     expect(document.querySelector("#attempt-elapsed")?.textContent).toBe("5 s");
 
     act(() => {
-      state.push?.(logEntry(1, { type: "state", state: "running", note: null }));
-      state.push?.(
-        logEntry(2, {
+      state.push?.({ type: "state", state: "running", live: true });
+      state.push?.({
+        type: "log",
+        entry: logEntry(1, { type: "state", state: "running", note: null }),
+      });
+      state.push?.({
+        type: "log",
+        entry: logEntry(2, {
           type: "worker",
           event: { kind: "assistantText", text: "Reading the pager", delta: false },
         }),
-      );
-      // A replayed entry arrives again: shown once.
-      state.push?.(
-        logEntry(2, {
-          type: "worker",
-          event: { kind: "assistantText", text: "Reading the pager", delta: false },
-        }),
-      );
+      });
     });
     expect(screen.getAllByText("Reading the pager")).toHaveLength(1);
 
@@ -98,7 +96,15 @@ describe("AttemptDetail while the worker runs", () => {
     expect(screen.queryByText("Cancel")).toBeNull();
 
     state.review.mockResolvedValue(review("a1", { summary: summary("a1", { state: "review" }) }));
-    act(() => state.push?.(logEntry(3, { type: "state", state: "review", note: null })));
+    // Another process moved it on: the feed says so, and the page reads the review again.
+    act(() => {
+      state.push?.({
+        type: "log",
+        entry: logEntry(3, { type: "state", state: "review", note: null }),
+      });
+      state.push?.({ type: "state", state: "review", live: false });
+      state.push?.({ type: "end", state: "review" });
+    });
     await waitFor(() =>
       expect(document.querySelector("#attempt-state")?.textContent).toBe("review"),
     );

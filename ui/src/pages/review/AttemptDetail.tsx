@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import {
   type AttemptError,
+  type AttemptFeedItem,
   type AttemptLogEntry,
   type AttemptReview,
   describeError,
@@ -34,7 +35,6 @@ export function AttemptDetail({ id, now }: { id: string; now: () => number }) {
   const [against, setAgainst] = useState<"base" | "previous">("base");
   // Bumped when a recover re-queues the attempt, so its log is followed again from the start.
   const [follow, setFollow] = useState(0);
-  const lastSeq = useRef(0);
 
   const reload = useCallback(async () => {
     try {
@@ -54,18 +54,24 @@ export function AttemptDetail({ id, now }: { id: string; now: () => number }) {
   useEffect(() => {
     let gone = false;
     void follow;
-    lastSeq.current = 0;
     setEntries([]);
     setComments([]);
     setReview(null);
     void reload();
-    const onEntry = (entry: AttemptLogEntry) => {
-      if (gone || entry.seq <= lastSeq.current) return;
-      lastSeq.current = entry.seq;
-      setEntries((prev) => [...prev, entry]);
-      if (entry.entry.type === "state" && !isLive(entry.entry.state)) void reload();
+    // The engine's feed sends each stored entry once, in order, and says when the attempt's
+    // state changes (also when another process runs it): that is when the review is re-read.
+    let opened = false;
+    const onItem = (item: AttemptFeedItem) => {
+      if (gone) return;
+      if (item.type === "log") {
+        setEntries((prev) => [...prev, item.entry]);
+      } else if (item.type === "state") {
+        // The first one says where the attempt stood when the page opened: read above.
+        if (opened) void reload();
+        opened = true;
+      }
     };
-    reviewIpc.watch(id, 0, onEntry).catch((e) => !gone && setError(describeError(e).message));
+    reviewIpc.watch(id, 0, onItem).catch((e) => !gone && setError(describeError(e).message));
     const unlisten = reviewEvents.onAttemptState((change) => {
       if (!gone && change.attemptId === id) void reload();
     });

@@ -79,6 +79,10 @@ export function applyItems(live: LiveRun, items: readonly RunFeedItem[]): LiveRu
       next = { ...next, state: item.state, ended: true, stale: true };
       continue;
     }
+    if (item.type === "state") {
+      if (item.state !== next.state) next = { ...next, state: item.state, stale: true };
+      continue;
+    }
     const { seq, entry } = item.entry;
     if (seq <= next.seq) continue;
     next = { ...next, seq };

@@ -1,0 +1,190 @@
+//! One feed for following a job (`Engine::follow_attempt`, `Engine::follow_run`): a job owned
+//! by another engine instance (whose broadcasts never reach this one, as for another process)
+//! streams from the shared database within a second of each entry, every entry once and in
+//! order, and the feed ends with the job's final state.
+
+mod attempts_support;
+mod runs_support;
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use attempts_support::{Fixture, FIX};
+use switchyard_core::attempt::{AttemptLog, AttemptState};
+use switchyard_core::feed::FeedItem;
+use switchyard_core::run::{RunMode, RunState};
+
+fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+        .unwrap_or(0)
+}
+
+#[tokio::test]
+async fn an_attempt_owned_by_another_engine_streams_each_line_within_a_second_and_ends() {
+    let fx = Fixture::new();
+    let owner = fx.engine().await;
+    let lines: String = (1..=8)
+        .map(|n| format!("echo 'progress line {n}'\nsleep 0.3\n"))
+        .collect();
+    let worker = fx.worker("chatty", &format!("{lines}{FIX}"));
+    let started = owner
+        .start_attempt(fx.request(&worker), "cli")
+        .await
+        .expect("start");
+
+    // Another instance on the same database: nothing the owner broadcasts reaches it.
+    let viewer = fx.engine().await;
+    let mut feed = viewer.follow_attempt(&started.id, 0).await.expect("follow");
+    let first = feed.next().await.expect("a first item");
+    assert!(
+        matches!(first, FeedItem::State { live: true, .. }),
+        "the feed opens with where the attempt stands: {first:?}"
+    );
+
+    let mut last_seq = 0;
+    let mut progress = Vec::new();
+    let mut late = Vec::new();
+    let mut states = Vec::new();
+    let end = tokio::time::timeout(Duration::from_secs(60), async {
+        while let Some(item) = feed.next().await {
+            match item {
+                FeedItem::Log { entry } => {
+                    assert!(
+                        entry.seq > last_seq,
+                        "in order, each once: {} after {last_seq}",
+                        entry.seq
+                    );
+                    last_seq = entry.seq;
+                    let text = serde_json::to_string(&entry.entry).unwrap_or_default();
+                    if let Some(n) = (1..=8).find(|n| {
+                        text.contains(&format!("progress line {n}\\"))
+                            || text.contains(&format!("progress line {n}\""))
+                    }) {
+                        progress.push(n);
+                        let lag = now_ms() - entry.at_ms;
+                        if lag > 1_000 {
+                            late.push((n, lag));
+                        }
+                    }
+                    if let AttemptLog::State { state, .. } = entry.entry {
+                        states.push(state);
+                    }
+                }
+                FeedItem::State { state, live } => assert_eq!(live, state.is_live()),
+                FeedItem::End { state } => return Some(state),
+                FeedItem::Output { .. } => panic!("an attempt streams no node text"),
+            }
+        }
+        None
+    })
+    .await
+    .expect("the feed ends within a minute");
+
+    assert_eq!(
+        end,
+        Some(AttemptState::Review),
+        "it ends with the attempt's final state"
+    );
+    assert_eq!(
+        progress,
+        (1..=8).collect::<Vec<_>>(),
+        "every line, once, in order"
+    );
+    assert!(
+        late.is_empty(),
+        "lines shown more than 1 s after they were stored: {late:?}"
+    );
+    assert_eq!(states.last(), Some(&AttemptState::Review));
+    assert!(feed.next().await.is_none(), "nothing follows the end");
+    viewer.close().await;
+    owner.close().await;
+}
+
+#[tokio::test]
+async fn following_an_ended_attempt_replays_after_the_given_entry_and_ends_at_once() {
+    let fx = Fixture::new();
+    let engine = fx.engine().await;
+    let review = attempts_support::run(&fx, &engine, &fx.worker("fix", FIX)).await;
+    let id = review.summary.id.clone();
+    let all = engine.attempt_log(&id, 0).await.expect("log");
+    assert!(all.len() > 3, "{all:?}");
+
+    let mut feed = engine.follow_attempt(&id, 2).await.expect("follow");
+    let mut items = Vec::new();
+    while let Some(item) = feed.next().await {
+        items.push(item);
+    }
+    assert_eq!(
+        items.first(),
+        Some(&FeedItem::State {
+            state: AttemptState::Review,
+            live: false
+        })
+    );
+    assert_eq!(
+        items.last(),
+        Some(&FeedItem::End {
+            state: AttemptState::Review
+        })
+    );
+    let seqs: Vec<u32> = items
+        .iter()
+        .filter_map(|i| match i {
+            FeedItem::Log { entry } => Some(entry.seq),
+            _ => None,
+        })
+        .collect();
+    let expected: Vec<u32> = all.iter().map(|e| e.seq).filter(|s| *s > 2).collect();
+    assert_eq!(seqs, expected, "the stored entries after seq 2, each once");
+
+    let unknown = engine.follow_attempt("nope", 0).await.expect_err("unknown");
+    assert!(unknown.to_string().contains("nope"), "{unknown}");
+    engine.close().await;
+}
+
+#[tokio::test]
+async fn a_run_executed_by_another_engine_streams_its_log_and_ends() {
+    use runs_support::{model_server, Behavior, MINI};
+    let server = model_server(|_| Behavior::after("the answer", Duration::from_millis(600))).await;
+    let home = tempfile::tempdir().expect("home");
+    let owner = runs_support::engine(home.path(), &server).await;
+    let viewer = runs_support::reopen(home.path()).await;
+    let run = owner
+        .start_run(runs_support::request(
+            RunMode::Single,
+            "Explain monads",
+            &[MINI],
+        ))
+        .await
+        .expect("start");
+
+    let mut feed = viewer.follow_run(&run.id, 0).await.expect("follow");
+    let mut seqs = Vec::new();
+    let mut saw_live_state = false;
+    let end = tokio::time::timeout(Duration::from_secs(30), async {
+        while let Some(item) = feed.next().await {
+            match item {
+                FeedItem::Log { entry } => seqs.push(entry.seq),
+                FeedItem::State { live, .. } => saw_live_state |= live,
+                FeedItem::End { state } => return Some(state),
+                FeedItem::Output { .. } => {}
+            }
+        }
+        None
+    })
+    .await
+    .expect("the feed ends");
+    assert_eq!(end, Some(RunState::Completed));
+    assert!(saw_live_state, "the feed opened on the live run");
+    let stored: Vec<u32> = viewer
+        .run_log(&run.id, 0)
+        .await
+        .expect("log")
+        .iter()
+        .map(|e| e.seq)
+        .collect();
+    assert_eq!(seqs, stored, "every stored entry, once, in order");
+    viewer.close().await;
+    owner.close().await;
+}
