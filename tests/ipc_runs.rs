@@ -14,8 +14,8 @@ use std::time::Duration;
 use runs_support::{model_server, Behavior, GPT4O, MINI};
 use serde_json::{json, Value};
 use support::Harness;
-use switchyard_core::run::{RunLog, RunState};
 use switchyard_core::feed::RunFeedItem;
+use switchyard_core::run::{RunLog, RunState};
 use switchyard_engine::Engine;
 
 fn block_on<F: std::future::Future>(future: F) -> F::Output {

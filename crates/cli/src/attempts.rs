@@ -202,7 +202,7 @@ pub async fn run(
 /// Starts `<this binary> attempt-worker <id>` detached for each handed-off attempt.
 fn worker_launcher(
     engine: &Engine,
-) -> Result<impl FnMut(&switchyard_engine::attempts::Handoff) -> Result<u32, String>, Failure> {
+) -> Result<impl FnMut(&switchyard_engine::handoff::Handoff) -> Result<u32, String>, Failure> {
     let exe = std::env::current_exe()
         .map_err(|e| CliError::internal(format!("cannot find this program's path: {e}")))?;
     Ok(engine.detached_launcher(exe, vec![WORKER_VERB.into()]))
@@ -241,19 +241,13 @@ pub async fn attempt_worker(
     id: &str,
     token: &str,
 ) -> Result<ExitCode, Failure> {
-    use tokio::signal::unix::{signal, SignalKind};
-    let signal_error =
-        |e: std::io::Error| CliError::internal(format!("cannot watch for signals: {e}"));
-    let mut terminate = signal(SignalKind::terminate()).map_err(signal_error)?;
-    let mut interrupt = signal(SignalKind::interrupt()).map_err(signal_error)?;
-    // Held, never polled: a SIGHUP is then delivered to this stream instead of ending us.
-    let _hangup = signal(SignalKind::hangup()).map_err(signal_error)?;
+    let mut signals = crate::signals::Termination::watch_detached()
+        .map_err(|e| CliError::internal(format!("cannot watch for signals: {e}")))?;
     engine.adopt_attempt(id, token).await?;
     eprintln!("attempt {id}: adopted by pid {}", std::process::id());
     let review = tokio::select! {
         review = engine.wait_attempt(id) => review?,
-        _ = terminate.recv() => stop(engine, id).await?,
-        _ = interrupt.recv() => stop(engine, id).await?,
+        _ = signals.recv() => stop(engine, id).await?,
     };
     eprintln!("attempt {id}: ended {}", review.summary.state.as_str());
     Ok(ExitCode::from(review_exit(&review)))

@@ -19,6 +19,7 @@ mod workers;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use switchyard_engine::handoff::JobKind;
 use switchyard_engine::{Engine, EngineConfig};
 
 use output::{fail, CliError};
@@ -216,7 +217,7 @@ fn main() -> ExitCode {
 async fn run(cli: Cli) -> ExitCode {
     let json = cli.json;
     if let Command::AttemptWorker { id } = &cli.command {
-        return attempt_worker(id, json).await;
+        return job_worker(JobKind::Attempt, id, json).await;
     }
     if let Command::Mcp(args) = &cli.command {
         if args.guide {
@@ -227,7 +228,7 @@ async fn run(cli: Cli) -> ExitCode {
         }
     }
     if let Command::RunWorker { id } = &cli.command {
-        return run_worker(id, json).await;
+        return job_worker(JobKind::Run, id, json).await;
     }
     let engine = match Engine::open(EngineConfig::default()).await {
         Ok(engine) => std::sync::Arc::new(engine),
@@ -351,10 +352,15 @@ async fn run(cli: Cli) -> ExitCode {
     }
 }
 
-/// `attempt-worker <id>`: the engine opens holding the token from stdin, so its own start-up
-/// check does not take the handed-over attempt (whose row names this pid) for an orphan.
-async fn attempt_worker(id: &str, json: bool) -> ExitCode {
-    let token = match attempts::read_handoff_token(attempts::WORKER_VERB) {
+/// `attempt-worker <id>` and `run-worker <id>`: the engine opens holding the hand-off token
+/// from stdin, so its own start-up check does not take the handed-over job (whose row names
+/// this pid) for an orphan; then it adopts the job and runs it to its end.
+async fn job_worker(kind: JobKind, id: &str, json: bool) -> ExitCode {
+    let verb = match kind {
+        JobKind::Attempt => attempts::WORKER_VERB,
+        JobKind::Run => runs::WORKER_VERB,
+    };
+    let token = match attempts::read_handoff_token(verb) {
         Ok(token) => token,
         Err(e) => return attempts::fail(&e.into(), json),
     };
@@ -362,7 +368,10 @@ async fn attempt_worker(id: &str, json: bool) -> ExitCode {
         Ok(engine) => std::sync::Arc::new(engine),
         Err(e) => return fail(&CliError::from(e), json),
     };
-    let result = attempts::attempt_worker(&engine, id, &token).await;
+    let result = match kind {
+        JobKind::Attempt => attempts::attempt_worker(&engine, id, &token).await,
+        JobKind::Run => runs::run_worker(&engine, id, &token).await,
+    };
     finish(&engine, result, json).await
 }
 
@@ -379,21 +388,6 @@ async fn serve_mcp() -> ExitCode {
     let code = mcp::serve(engine.clone()).await;
     engine.close().await;
     code
-}
-
-/// `run-worker <id>`: like `attempt-worker`, for a run handed over by `run --detach` or
-/// `runs recover --detach`.
-async fn run_worker(id: &str, json: bool) -> ExitCode {
-    let token = match attempts::read_handoff_token(runs::WORKER_VERB) {
-        Ok(token) => token,
-        Err(e) => return attempts::fail(&e.into(), json),
-    };
-    let engine = match Engine::open_for_run_handoff(EngineConfig::default(), &token).await {
-        Ok(engine) => std::sync::Arc::new(engine),
-        Err(e) => return fail(&CliError::from(e), json),
-    };
-    let result = runs::run_worker(&engine, id, &token).await;
-    finish(&engine, result, json).await
 }
 
 /// Closes the engine, then reports an attempt verb's result with its own exit codes.

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use clap::Args;
 use switchyard_core::agent_connect::{AgentClient, AgentConfig};
-use switchyard_engine::runs::{RunHandoff, RunLaunch};
+use switchyard_engine::handoff::{Handoff, Launch};
 use switchyard_engine::Engine;
 use switchyard_mcp::RunLauncherFactory;
 
@@ -51,8 +51,8 @@ pub async fn serve(engine: Arc<Engine>) -> ExitCode {
 fn detached_runs() -> Arc<RunLauncherFactory> {
     match std::env::current_exe() {
         Ok(exe) => Arc::new(move |engine: &Engine| {
-            let launch = engine.detached_run_launcher(exe.clone(), vec![WORKER_VERB.into()]);
-            Box::new(launch) as Box<RunLaunch<'static>>
+            let launch = engine.detached_launcher(exe.clone(), vec![WORKER_VERB.into()]);
+            Box::new(launch) as Box<Launch<'static>>
         }),
         // Not executed here instead: such a run would die with the session. The engine
         // records the run as failed with this reason.
@@ -60,7 +60,7 @@ fn detached_runs() -> Arc<RunLauncherFactory> {
             let reason = format!("cannot find this program's path: {error}");
             Arc::new(move |_: &Engine| {
                 let reason = reason.clone();
-                Box::new(move |_: &RunHandoff| Err(reason.clone())) as Box<RunLaunch<'static>>
+                Box::new(move |_: &Handoff| Err(reason.clone())) as Box<Launch<'static>>
             })
         }
     }

@@ -41,10 +41,10 @@ fn invalid(message: impl Into<String>) -> Failure {
 /// Starts `<this binary> run-worker <id>` detached for a handed-off run.
 fn run_launcher(
     engine: &Engine,
-) -> Result<impl FnMut(&switchyard_engine::runs::RunHandoff) -> Result<u32, String>, Failure> {
+) -> Result<impl FnMut(&switchyard_engine::handoff::Handoff) -> Result<u32, String>, Failure> {
     let exe = std::env::current_exe()
         .map_err(|e| CliError::internal(format!("cannot find this program's path: {e}")))?;
-    Ok(engine.detached_run_launcher(exe, vec![WORKER_VERB.into()]))
+    Ok(engine.detached_launcher(exe, vec![WORKER_VERB.into()]))
 }
 
 /// `switchyard run`: the standalone attempt of issue 9, or a run.
@@ -90,19 +90,13 @@ pub async fn run(engine: &Arc<Engine>, args: RunArgs, json: bool) -> Result<Exit
 /// SIGTERM cancel it; a hang-up is ignored, so closing the terminal it came from does not
 /// end it. Writes only to its log (stderr).
 pub async fn run_worker(engine: &Arc<Engine>, id: &str, token: &str) -> Result<ExitCode, Failure> {
-    use tokio::signal::unix::{signal, SignalKind};
-    let signal_error =
-        |e: std::io::Error| CliError::internal(format!("cannot watch for signals: {e}"));
-    let mut terminate = signal(SignalKind::terminate()).map_err(signal_error)?;
-    let mut interrupt = signal(SignalKind::interrupt()).map_err(signal_error)?;
-    // Held, never polled: a SIGHUP is then delivered to this stream instead of ending us.
-    let _hangup = signal(SignalKind::hangup()).map_err(signal_error)?;
+    let mut signals = crate::signals::Termination::watch_detached()
+        .map_err(|e| CliError::internal(format!("cannot watch for signals: {e}")))?;
     engine.adopt_run(id, token).await?;
     eprintln!("run {id}: adopted by pid {}", std::process::id());
     let detail = tokio::select! {
         detail = engine.wait_run(id) => detail?,
-        _ = terminate.recv() => stop(engine, id).await?,
-        _ = interrupt.recv() => stop(engine, id).await?,
+        _ = signals.recv() => stop(engine, id).await?,
     };
     eprintln!("run {id}: ended {}", detail.summary.state.as_str());
     let result = code_result(engine, &detail).await?;

@@ -10,25 +10,48 @@ pub struct Termination {
     interrupt: tokio::signal::unix::Signal,
     terminate: tokio::signal::unix::Signal,
     hangup: tokio::signal::unix::Signal,
+    /// A detached job owner outlives the terminal it came from: a hang-up is caught (so it
+    /// does not end the process) and not reported.
+    ends_on_hangup: bool,
 }
 
 impl Termination {
+    /// For a command waiting in a terminal: any of the three ends the wait.
+    ///
     /// # Errors
     /// When a signal handler cannot be installed.
     pub fn watch() -> std::io::Result<Self> {
+        Self::new(true)
+    }
+
+    /// For a detached job owner (`attempt-worker`, `run-worker`): SIGINT and SIGTERM end the
+    /// wait; SIGHUP is caught and ignored.
+    ///
+    /// # Errors
+    /// When a signal handler cannot be installed.
+    pub fn watch_detached() -> std::io::Result<Self> {
+        Self::new(false)
+    }
+
+    fn new(ends_on_hangup: bool) -> std::io::Result<Self> {
         Ok(Termination {
             interrupt: signal(SignalKind::interrupt())?,
             terminate: signal(SignalKind::terminate())?,
             hangup: signal(SignalKind::hangup())?,
+            ends_on_hangup,
         })
     }
 
-    /// Resolves on the first of the three signals, with its name.
+    /// Resolves on the first signal that ends the wait, with its name.
     pub async fn recv(&mut self) -> &'static str {
-        tokio::select! {
-            _ = self.interrupt.recv() => "SIGINT",
-            _ = self.terminate.recv() => "SIGTERM",
-            _ = self.hangup.recv() => "SIGHUP",
+        loop {
+            tokio::select! {
+                _ = self.interrupt.recv() => return "SIGINT",
+                _ = self.terminate.recv() => return "SIGTERM",
+                _ = self.hangup.recv() => if self.ends_on_hangup {
+                    return "SIGHUP";
+                },
+            }
         }
     }
 }

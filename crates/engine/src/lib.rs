@@ -20,9 +20,11 @@ mod doctor;
 mod error;
 pub mod events;
 pub mod feed;
+pub mod handoff;
 mod keys;
 mod local;
 pub mod model_worker;
+mod owner;
 pub mod paths;
 mod planner;
 mod roles;
@@ -88,6 +90,8 @@ pub struct Engine {
     /// Categories the classifier fallback's model gave, per task text.
     assist_cache: Mutex<assist::AssistCache>,
     /// This instance's lease identity and the attempts it runs.
+    /// This instance as the lease owner of the attempts and runs it runs.
+    owner: owner::Owner,
     attempts: attempts::AttemptsRuntime,
     /// This instance's lease identity as a run owner and the runs it executes.
     runs: runs::RunsRuntime,
@@ -129,13 +133,14 @@ impl Engine {
             local_models: Mutex::new(Vec::new()),
             key_layout: tokio::sync::OnceCell::new(),
             assist_cache: Mutex::new(assist::AssistCache::default()),
+            owner: owner::Owner::new(),
             attempts: attempts::AttemptsRuntime::new(),
             runs: runs::RunsRuntime::new(),
             tools: Arc::new(switchyard_runner::tools::ToolSearch::from_env()),
             ask_client: std::sync::OnceLock::new(),
         };
         if let Some(token) = held {
-            engine.attempts.hold(token);
+            engine.owner.hold(token);
         }
         engine.attempts_startup().await;
         engine.runs_startup().await;

@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 use attempts_support::{settle, Fixture, FIX};
 use switchyard_core::attempt::{AttemptRequest, AttemptState};
 use switchyard_core::error::ErrorCode;
-use switchyard_engine::attempts::Handoff;
+use switchyard_engine::handoff::Handoff;
 use switchyard_engine::{Engine, EngineConfig};
 
 /// Starts a detached attempt of the honest fix from an engine that closes right after,
@@ -37,7 +37,7 @@ async fn hand_off(fx: &Fixture, owner_pid: u32) -> Handoff {
     parent.close().await;
     drop(parent);
     let handoff = seen.lock().expect("lock").clone().expect("launched");
-    assert_eq!(handoff.attempt_id, summary.id);
+    assert_eq!(handoff.id, summary.id);
     handoff
 }
 
@@ -58,10 +58,7 @@ async fn a_third_open_before_adoption_leaves_the_attempt_to_its_live_new_owner()
 
     // The starting engine is gone; another process opens the database.
     let third = fx.engine().await;
-    let review = third
-        .attempt_review(&handoff.attempt_id)
-        .await
-        .expect("review");
+    let review = third.attempt_review(&handoff.id).await.expect("review");
     assert_eq!(review.summary.state, AttemptState::Queued, "{review:?}");
     third.close().await;
     drop(third);
@@ -70,23 +67,17 @@ async fn a_third_open_before_adoption_leaves_the_attempt_to_its_live_new_owner()
     child.kill().expect("kill");
     child.wait().expect("reap");
     let next = fx.engine().await;
-    let review = next
-        .attempt_review(&handoff.attempt_id)
-        .await
-        .expect("review");
+    let review = next.attempt_review(&handoff.id).await.expect("review");
     assert_eq!(review.summary.state, AttemptState::Interrupted);
     // Too late to adopt it now.
     let late = next
-        .adopt_attempt(&handoff.attempt_id, &handoff.token)
+        .adopt_attempt(&handoff.id, &handoff.token)
         .await
         .expect_err("interrupted");
     assert_eq!(late.code(), ErrorCode::Busy);
     // Its worker never ran, so recovering re-queues it and returns at once; the pipeline
     // runs in the engine's task set, from the start, to review.
-    let requeued = next
-        .recover_attempt(&handoff.attempt_id)
-        .await
-        .expect("recover");
+    let requeued = next.recover_attempt(&handoff.id).await.expect("recover");
     assert!(
         matches!(
             requeued.summary.state,
@@ -95,7 +86,7 @@ async fn a_third_open_before_adoption_leaves_the_attempt_to_its_live_new_owner()
         "recover returns once it is re-queued: {requeued:?}"
     );
     assert!(requeued.diff.is_none(), "nothing ran yet: {requeued:?}");
-    let recovered = settle(&next, &handoff.attempt_id).await;
+    let recovered = settle(&next, &handoff.id).await;
     assert_eq!(
         recovered.summary.state,
         AttemptState::Review,
@@ -118,30 +109,27 @@ async fn the_process_named_as_owner_opens_holding_the_token_and_runs_it_to_revie
             .await
             .expect("open for hand-off"),
     );
-    let review = child
-        .attempt_review(&handoff.attempt_id)
-        .await
-        .expect("review");
+    let review = child.attempt_review(&handoff.id).await.expect("review");
     assert_eq!(
         review.summary.state,
         AttemptState::Queued,
         "its own start-up must not interrupt it"
     );
     let wrong = child
-        .adopt_attempt(&handoff.attempt_id, "not-the-token")
+        .adopt_attempt(&handoff.id, "not-the-token")
         .await
         .expect_err("wrong token");
     assert_eq!(wrong.code(), ErrorCode::Busy);
     child
-        .adopt_attempt(&handoff.attempt_id, &handoff.token)
+        .adopt_attempt(&handoff.id, &handoff.token)
         .await
         .expect("adopt");
     let again = child
-        .adopt_attempt(&handoff.attempt_id, &handoff.token)
+        .adopt_attempt(&handoff.id, &handoff.token)
         .await
         .expect_err("adopted once only");
     assert_eq!(again.code(), ErrorCode::Busy);
-    let review = settle(&child, &handoff.attempt_id).await;
+    let review = settle(&child, &handoff.id).await;
     assert_eq!(review.summary.state, AttemptState::Review, "{review:?}");
     assert_eq!(
         review.summary.gates_passed,
@@ -215,7 +203,7 @@ async fn recover_hands_an_interrupted_attempt_to_a_detached_owner_that_re_gates_
     parent.close().await;
     drop(parent);
     let handoff = seen.lock().expect("lock").clone().expect("launched");
-    assert_eq!(handoff.attempt_id, id);
+    assert_eq!(handoff.id, id);
 
     // The detached process adopts it and re-runs the gates and the verification.
     let child = Arc::new(

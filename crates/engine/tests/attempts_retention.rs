@@ -11,7 +11,7 @@ mod attempts_support;
 use attempts_support::{run, settle, Fixture, FIX};
 use switchyard_core::attempt::retention::DAY_MS;
 use switchyard_core::attempt::{AttemptRequest, AttemptState};
-use switchyard_engine::attempts::detached_log;
+use switchyard_engine::handoff::{detached_log, JobKind};
 use switchyard_store::attempts::{AttemptChanges, Guard, NewAttempt};
 use switchyard_store::{Store, DATABASE_FILE};
 
@@ -221,7 +221,7 @@ async fn detached_logs_go_after_the_retention_but_never_while_their_attempt_is_l
         .await
         .expect("canceled"));
     store.close().await;
-    let log_of = |id: &str| detached_log(&fx.home, id);
+    let log_of = |id: &str| detached_log(&fx.home, JobKind::Attempt, id);
     std::fs::create_dir_all(log_of(live).parent().expect("dir")).expect("logs dir");
     for id in [live, ended, "0000000000eee000003", "0000000000eee000004"] {
         std::fs::write(log_of(id), format!("attempt {id}\n")).expect("log");

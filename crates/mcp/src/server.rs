@@ -11,14 +11,14 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{tool_handler, ErrorData, RoleServer, ServerHandler};
 use switchyard_core::agent_connect::mcp_launcher;
-use switchyard_engine::runs::RunLaunch;
+use switchyard_engine::handoff::Launch;
 use switchyard_engine::{Engine, EngineError, VERSION};
 
 use crate::{reply, tools};
 
 /// Makes, for the engine of a server, the launcher that starts the process owning a run the
 /// server creates (the CLI's detached `switchyard run-worker <id>`).
-pub type RunLauncherFactory = dyn Fn(&Engine) -> Box<RunLaunch<'static>> + Send + Sync;
+pub type RunLauncherFactory = dyn Fn(&Engine) -> Box<Launch<'static>> + Send + Sync;
 
 /// How the server was started.
 #[derive(Clone, Default)]
@@ -89,7 +89,7 @@ impl Server {
     }
 
     /// A launcher for the owner process of a new run, if runs are handed off.
-    pub(crate) fn run_launch(&self) -> Option<Box<RunLaunch<'static>>> {
+    pub(crate) fn run_launch(&self) -> Option<Box<Launch<'static>>> {
         self.options
             .run_launcher
             .as_ref()

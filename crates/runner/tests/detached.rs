@@ -89,3 +89,15 @@ fn credential_channels_are_refused_and_a_missing_program_is_not_found() {
         "{missing:?}"
     );
 }
+
+#[test]
+fn a_detached_child_that_exits_is_reaped_while_its_parent_lives() {
+    // A long-lived parent (the MCP server, the app) hands off job after job: none of its
+    // exited children may linger as a zombie.
+    let pids: Vec<u32> = (0..3)
+        .map(|_| spawn_detached(DetachedSpec::new("true")).expect("spawn"))
+        .collect();
+    for pid in pids {
+        wait_for("the exited child to be reaped", || stat(pid).is_none());
+    }
+}

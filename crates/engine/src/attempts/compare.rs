@@ -7,10 +7,10 @@ use switchyard_core::attempt::{
 };
 use switchyard_store::attempts::CompareRow;
 
-use super::detach::Launch;
-use super::lease::random_u64;
 use super::record::{now_ms, summary};
 use super::start::{parse_worker, Origin};
+use crate::handoff::Launch;
+use crate::owner::random_u64;
 use crate::{Engine, EngineError};
 
 /// Fewest and most workers in one compare group.

@@ -614,7 +614,7 @@ impl Engine {
     async fn set_worker_pgid(&self, id: &str, pgid: Option<u32>) {
         let guard = Guard {
             state: AttemptState::Running,
-            owner: Some(&self.attempts.token),
+            owner: Some(&self.owner.token),
         };
         let changes = AttemptChanges::new().worker_pgid(pgid);
         if let Err(error) = self

@@ -46,8 +46,6 @@ use std::path::Path;
 use std::sync::Mutex;
 use std::time::Duration;
 
-pub(crate) use detach::engine_needs;
-pub use detach::{detached_log, Handoff, Launch};
 use switchyard_core::attempt::{
     AttemptLog, AttemptLogEntry, AttemptReview, AttemptState, AttemptSummary, DiffAgainst,
 };

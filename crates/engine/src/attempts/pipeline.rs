@@ -245,7 +245,7 @@ impl Engine {
         let Ok(row) = self.attempt_row(id).await else {
             return;
         };
-        let token = self.attempts.token.as_str();
+        let token = self.owner.token.as_str();
         if !row.state.is_live() || row.owner_token.as_deref() != Some(token) {
             return;
         }
@@ -523,7 +523,7 @@ impl Engine {
             .gates(passed, gates_json);
         let guard = Guard {
             state: AttemptState::Verifying,
-            owner: Some(&self.attempts.token),
+            owner: Some(&self.owner.token),
         };
         if !self
             .store()

@@ -159,7 +159,7 @@ impl Engine {
         note: Option<String>,
     ) -> Result<AttemptRow, EngineError> {
         let row = self.attempt_row(id).await?;
-        let token = self.attempts.token.clone();
+        let token = self.owner.token.clone();
         if row.owner_token.as_deref() != Some(token.as_str())
             || !self
                 .move_attempt(&row, to, Some(&token), changes, note)

@@ -13,9 +13,9 @@ use switchyard_core::error::ErrorCode;
 use switchyard_store::attempts::{AttemptChanges, AttemptRow};
 use tokio_util::sync::CancellationToken;
 
-use super::detach::Launch;
 use super::pipeline::Confined;
 use super::record::{code_name, now_ms, summary};
+use crate::handoff::Launch;
 use crate::{Engine, EngineError};
 
 impl Engine {
@@ -32,7 +32,7 @@ impl Engine {
     /// `Canceled` when the engine is closing.
     pub async fn recover_attempt(self: &Arc<Self>, id: &str) -> Result<AttemptReview, EngineError> {
         let row = self.interrupted_row(id).await?;
-        let token = self.attempts.token.clone();
+        let token = self.owner.token.clone();
         if self.never_ran(&row) {
             self.take_for_recovery(&row, AttemptState::Queued, &token)
                 .await?;
@@ -66,13 +66,13 @@ impl Engine {
         } else {
             AttemptState::Verifying
         };
-        let token = self.attempts.new_handoff();
+        let token = self.owner.new_handoff();
         let result = async {
             self.take_for_recovery(&row, state, &token).await?;
             self.launch_handed(id, state, &token, launch).await
         }
         .await;
-        self.attempts.release(&token);
+        self.owner.release(&token);
         result?;
         Ok(summary(&self.attempt_row(id).await?, now_ms()))
     }
@@ -108,7 +108,7 @@ impl Engine {
                 to,
                 None,
                 AttemptChanges::new()
-                    .owner(self.attempts.pid, token, now_ms())
+                    .owner(self.owner.pid, token, now_ms())
                     .clear_error()
                     .clear_cancel_request(),
                 Some(note.into()),
@@ -154,7 +154,7 @@ impl Engine {
     /// Re-captures and re-gates `id` (leased `verifying` by this engine) beside its heartbeat;
     /// a failure ends it `failed` (or `canceled`) with the error, which is returned.
     async fn recover_owned(&self, id: &str, cancel: &CancellationToken) -> Result<(), EngineError> {
-        let token = self.attempts.token.clone();
+        let token = self.owner.token.clone();
         let result = self
             .with_heartbeat(id, cancel, self.recover_leased(id, cancel))
             .await;

@@ -155,7 +155,7 @@ impl Engine {
         now_ms: i64,
         retention_days: u32,
     ) -> Vec<String> {
-        let dir = super::detach::detached_logs_dir(self.home());
+        let dir = crate::handoff::detached_logs_dir(self.home(), crate::handoff::JobKind::Attempt);
         let Ok(entries) = std::fs::read_dir(&dir) else {
             return Vec::new();
         };

@@ -53,7 +53,7 @@ impl Engine {
         F: FnOnce(AttemptRow) -> Fut,
         Fut: Future<Output = Result<T, EngineError>>,
     {
-        let token = self.attempts.token.clone();
+        let token = self.owner.token.clone();
         let taken = self
             .store()
             .update_attempt(
@@ -63,7 +63,7 @@ impl Engine {
                     owner: None,
                 },
                 now_ms(),
-                &AttemptChanges::new().owner(self.attempts.pid, &token, now_ms()),
+                &AttemptChanges::new().owner(self.owner.pid, &token, now_ms()),
             )
             .await?;
         if !taken {
@@ -144,7 +144,7 @@ impl Engine {
         message: &str,
         integrate_now: bool,
     ) -> Result<(), EngineError> {
-        let token = self.attempts.token.clone();
+        let token = self.owner.token.clone();
         let message = if message.trim().is_empty() {
             row.task.lines().next().unwrap_or_default().to_owned()
         } else {
@@ -289,7 +289,7 @@ impl Engine {
         let decision = ReviewDecision::Rejected {
             reason: reason.trim().to_owned(),
         };
-        let token = self.attempts.token.clone();
+        let token = self.owner.token.clone();
         self.with_lease(&row, |leased| async move {
             if !self
                 .move_attempt(
@@ -347,7 +347,7 @@ impl Engine {
             prompt: revision_prompt(&row.prompt, comment, &lines),
             verify,
         };
-        let token = self.attempts.token.clone();
+        let token = self.owner.token.clone();
         let engine = self.clone();
         let next = self
             .with_lease(&row, |leased| async move {

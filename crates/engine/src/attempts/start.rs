@@ -12,10 +12,10 @@ use switchyard_core::worker::WorkerSpec;
 use switchyard_runner::git::Base;
 use switchyard_store::attempts::NewAttempt;
 
-use super::lease::random_u64;
 use super::record::{now_ms, summary};
 use super::{detect_commands, open_repo};
 use crate::events::EngineEvent;
+use crate::owner::random_u64;
 use crate::{Engine, EngineError};
 
 /// Longest worker timeout accepted (a day).
@@ -225,7 +225,7 @@ impl Engine {
         launcher: &str,
         origin: Origin,
     ) -> Result<AttemptSummary, EngineError> {
-        let token = self.attempts.token.clone();
+        let token = self.owner.token.clone();
         let id = self
             .record_attempt(prepared, worker, launcher, origin, &token)
             .await?;
@@ -275,7 +275,7 @@ impl Engine {
                 request_json,
                 verify_json,
                 created_ms: now,
-                owner_pid: self.attempts.pid,
+                owner_pid: self.owner.pid,
                 owner_token: owner_token.to_owned(),
             })
             .await?;

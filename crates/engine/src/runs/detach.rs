@@ -1,106 +1,20 @@
-//! Detached runs: a run's lease handed to another process, so the one that started it may
-//! exit at once (the CLI's `run --detach` and `runs recover --detach`).
-//!
-//! The hand-off, as for attempts (see `crate::attempts::detach`):
-//! 1. [`Engine::start_run_detached`] records the run `queued` under a fresh hand-off token,
-//!    registered as held in this process (so no engine here takes it for an orphan), with
-//!    this pid. [`Engine::recover_run_detached`] does the same for an interrupted run: it is
-//!    reset and queued again under the hand-off token.
-//! 2. It calls the launcher, which starts the child and gives it the token (on stdin, never
-//!    on argv); the child's pid comes back and is written on the row. From then on the owner
-//!    is the child's pid: alive, so no other process interrupts the run, even after this one
-//!    has exited.
-//! 3. The child opens its engine with [`Engine::open_for_run_handoff`] (the token counts as
-//!    held there before the start-up check runs) and calls [`Engine::adopt_run`]: a guarded
-//!    update (still `queued`, still under the hand-off token) moves the lease to its own
-//!    engine, which executes the run under its own heartbeat — hearing cancel requests from
-//!    other processes like any owner.
-//!
-//! A child that adopts before step 2's write lands makes that write match nothing (skipped).
-//! A child that dies before adopting leaves its dead pid on the row: the next engine to open
-//! marks the run interrupted, and `recover` applies.
+//! Detached runs: a run handed to another process the way every job is (`crate::handoff`):
+//! [`Engine::start_run_detached`] records it `queued` under a hand-off token,
+//! [`Engine::recover_run_detached`] resets an interrupted one and queues it again, and the
+//! child executes it under its own heartbeat — hearing cancel requests from other processes
+//! like any owner.
 
-use std::ffi::OsString;
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use switchyard_core::run::{NodeState, RunReason, RunRequest, RunState, RunSummary};
-use switchyard_runner::process::{spawn_detached, DetachedSpec};
 use switchyard_store::runs::nodes::NodeChanges;
 use switchyard_store::runs::{RunChanges, RunGuard};
 
-use super::lease::{forget_owner_token, hold_owner_token, new_owner_token};
 use super::now_ms;
-use crate::attempts::engine_needs;
-use crate::{Engine, EngineConfig, EngineError};
-
-/// What the process that will own a run needs to adopt it.
-#[derive(Clone, PartialEq, Eq)]
-pub struct RunHandoff {
-    pub run_id: String,
-    /// Proves the adopter is the process it was handed to: keep it off argv and out of logs.
-    pub token: String,
-}
-
-impl std::fmt::Debug for RunHandoff {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("RunHandoff")
-            .field("run_id", &self.run_id)
-            .finish_non_exhaustive()
-    }
-}
-
-/// Starts the process that will own a handed-off run; returns its pid or why it could not
-/// be started.
-pub type RunLaunch<'a> = dyn FnMut(&RunHandoff) -> Result<u32, String> + Send + 'a;
-
-/// Where the detached process of run `id` writes its log.
-pub fn detached_run_log(home: &Path, id: &str) -> PathBuf {
-    home.join("logs").join("runs").join(format!("{id}.log"))
-}
+use crate::handoff::{JobKind, Launch};
+use crate::{Engine, EngineError};
 
 impl Engine {
-    /// A [`RunLaunch`] that starts `program args… <run id>` detached: in this data dir, with
-    /// the token on its stdin (one line), its output appended to [`detached_run_log`], and
-    /// the environment the engine needs there. `program` must open the engine with
-    /// [`Engine::open_for_run_handoff`] and call [`Engine::adopt_run`] (the CLI's hidden
-    /// `run-worker`).
-    pub fn detached_run_launcher(
-        &self,
-        program: PathBuf,
-        args: Vec<OsString>,
-    ) -> impl FnMut(&RunHandoff) -> Result<u32, String> + Send + 'static {
-        let home = self.home().to_owned();
-        move |handoff: &RunHandoff| {
-            let mut spec = DetachedSpec::new(program.clone())
-                .args(args.iter().cloned().chain([handoff.run_id.clone().into()]))
-                .current_dir(&home)
-                .forward_if(engine_needs)
-                .env(crate::paths::HOME_ENV, home.clone())
-                .stdin(format!("{}\n", handoff.token))
-                .log_to(detached_run_log(&home, &handoff.run_id));
-            if std::env::var_os("SWITCHYARD_LOG").is_none() {
-                spec = spec.env("SWITCHYARD_LOG", "info");
-            }
-            spawn_detached(spec).map_err(|e| e.to_string())
-        }
-    }
-
-    /// Opens the engine in the process a run is being handed to: `token` counts as held here
-    /// from the start, so the start-up check does not take the run (whose row names this
-    /// pid) for an orphan. Then call [`Engine::adopt_run`].
-    pub async fn open_for_run_handoff(
-        config: EngineConfig,
-        token: &str,
-    ) -> Result<Self, EngineError> {
-        hold_owner_token(token);
-        let opened = Self::open(config).await;
-        if opened.is_err() {
-            forget_owner_token(token);
-        }
-        opened
-    }
-
     /// Like [`Engine::start_run`], but the run is executed by the process `launch` starts
     /// (see the module documentation). Returns once the hand-off is stored; this engine never
     /// executes the run and may close at once. A run paused after planning is not handed to
@@ -111,9 +25,9 @@ impl Engine {
     pub async fn start_run_detached(
         self: &Arc<Self>,
         request: RunRequest,
-        launch: &mut RunLaunch<'_>,
+        launch: &mut Launch<'_>,
     ) -> Result<RunSummary, EngineError> {
-        let token = new_owner_token();
+        let token = self.owner.new_handoff();
         let result = async {
             let (id, state) = self.record_run(&request, &token).await?;
             if state == RunState::Queued {
@@ -122,7 +36,7 @@ impl Engine {
             self.run_summary(&id).await
         }
         .await;
-        forget_owner_token(&token);
+        self.owner.release(&token);
         result
     }
 
@@ -131,16 +45,16 @@ impl Engine {
     pub async fn recover_run_detached(
         self: &Arc<Self>,
         id: &str,
-        launch: &mut RunLaunch<'_>,
+        launch: &mut Launch<'_>,
     ) -> Result<RunSummary, EngineError> {
-        let token = new_owner_token();
+        let token = self.owner.new_handoff();
         let result = async {
             self.requeue_interrupted(id, &token).await?;
             self.hand_run_off(id, &token, launch).await?;
             self.run_summary(id).await
         }
         .await;
-        forget_owner_token(&token);
+        self.owner.release(&token);
         result
     }
 
@@ -150,13 +64,9 @@ impl Engine {
         &self,
         id: &str,
         token: &str,
-        launch: &mut RunLaunch<'_>,
+        launch: &mut Launch<'_>,
     ) -> Result<(), EngineError> {
-        let handoff = RunHandoff {
-            run_id: id.to_owned(),
-            token: token.to_owned(),
-        };
-        match launch(&handoff) {
+        match Self::launch_owner(JobKind::Run, id, token, launch) {
             Ok(pid) => {
                 let now = now_ms();
                 let guard = RunGuard {
@@ -235,10 +145,10 @@ impl Engine {
                 id,
                 guard,
                 now,
-                &RunChanges::new().owner(self.runs.pid, &self.runs.token, now),
+                &RunChanges::new().owner(self.owner.pid, &self.owner.token, now),
             )
             .await?;
-        forget_owner_token(token);
+        self.owner.release(token);
         if !taken {
             return Err(EngineError::Busy(format!(
                 "run {id} was not handed to this process (it is {})",

@@ -141,7 +141,7 @@ pub(crate) struct RunCtx {
 impl RunCtx {
     /// This engine's lease token.
     pub(crate) fn token(&self) -> &str {
-        &self.engine.runs.token
+        &self.engine.owner.token
     }
 
     /// Moves one of this run's nodes under the lease; `false` (and the run stops) when the

@@ -2,16 +2,10 @@
 //! hears cancel requests from other processes, and what happens at open to runs whose owner
 //! is gone.
 //!
-//! Like attempts: a live run's row holds its owner's pid and a random token. The owner is
-//! gone when its process is not alive, or when it is this process but no open engine here
-//! holds the token (an engine dropped without closing). The owner renews its heartbeat every
-//! [`WATCH`] and reads `cancel_requested_ms` in the same statement, so another process's
-//! cancel reaches it within that time.
+//! A live run's row holds its owner's pid and token (`crate::owner`, shared with attempts).
+//! The owner renews its heartbeat every [`WATCH`] and reads `cancel_requested_ms` in the same
+//! statement, so another process's cancel reaches it within that time.
 
-use std::collections::HashSet;
-use std::hash::{BuildHasher, Hasher};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
 use switchyard_core::run::{CallState, NodeState, RunReason, RunState};
@@ -25,87 +19,9 @@ use crate::{Engine, EngineError};
 /// How often an owner renews its lease and looks for a cancel request.
 pub(crate) const WATCH: Duration = Duration::from_millis(250);
 
-/// Run owner tokens of the engines open in this process.
-fn open_tokens() -> &'static Mutex<HashSet<String>> {
-    static TOKENS: OnceLock<Mutex<HashSet<String>>> = OnceLock::new();
-    TOKENS.get_or_init(|| Mutex::new(HashSet::new()))
-}
-
-fn random_u64() -> u64 {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-    hasher.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
-    hasher.write_i64(now_ms());
-    hasher.write_u32(std::process::id());
-    hasher.finish()
-}
-
-/// A random number for ids.
-pub(crate) fn random_u32() -> u32 {
-    (random_u64() >> 32) as u32
-}
-
-/// A new run owner token, registered as open in this process until forgotten.
-pub(crate) fn new_owner_token() -> String {
-    let token = format!("r{:016x}{:016x}", random_u64(), random_u64());
-    open_tokens()
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .insert(token.clone());
-    token
-}
-
-/// Registers `token`, made by another process, as held in this one (a run handed over to
-/// this process is then not taken for an orphan here before it is adopted).
-pub(crate) fn hold_owner_token(token: &str) {
-    open_tokens()
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .insert(token.to_owned());
-}
-
-/// Unregisters `token` (its engine is gone).
-pub(crate) fn forget_owner_token(token: &str) {
-    open_tokens()
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .remove(token);
-}
-
-/// Whether a process with this id exists and is not a zombie (Linux `/proc`).
-fn pid_alive(pid: u32) -> bool {
-    let Ok(raw) = i32::try_from(pid) else {
-        return false;
-    };
-    if raw <= 0 {
-        return false;
-    }
-    let exists = match nix::sys::signal::kill(nix::unistd::Pid::from_raw(raw), None) {
-        Ok(()) | Err(nix::errno::Errno::EPERM) => true,
-        Err(_) => false,
-    };
-    let zombie = std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .ok()
-        .and_then(|stat| {
-            stat.rsplit_once(") ")
-                .map(|(_, rest)| rest.starts_with('Z'))
-        })
-        .unwrap_or(false);
-    exists && !zombie
-}
-
 /// Whether the owner recorded on `row` is gone.
 pub(crate) fn owner_gone(row: &RunRow) -> bool {
-    let (Some(pid), Some(token)) = (row.owner_pid, row.owner_token.as_deref()) else {
-        return true;
-    };
-    if pid == std::process::id() {
-        return !open_tokens()
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .contains(token);
-    }
-    !pid_alive(pid)
+    crate::owner::owner_gone(row.owner_pid, row.owner_token.as_deref())
 }
 
 impl Engine {
@@ -216,7 +132,7 @@ impl Engine {
                 return;
             }
         };
-        let token = self.runs.token.clone();
+        let token = self.owner.token.clone();
         for row in rows
             .iter()
             .filter(|r| r.owner_token.as_deref() == Some(token.as_str()))
@@ -241,7 +157,7 @@ impl Engine {
             tokio::time::sleep(WATCH).await;
             match self
                 .store()
-                .heartbeat_run(id, &self.runs.token, now_ms())
+                .heartbeat_run(id, &self.owner.token, now_ms())
                 .await
             {
                 Ok(Some(None)) => {}

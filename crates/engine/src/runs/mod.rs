@@ -49,18 +49,14 @@ use std::sync::{Arc, Mutex};
 use tokio::sync::Notify;
 
 pub(crate) use combine::run_branch_key;
-pub use detach::{detached_run_log, RunHandoff, RunLaunch};
 pub use view::RUN_LIST_LIMIT;
 
 /// A text node's output as it streams, shared by the call writing it and readers.
 pub(crate) type LiveText = Arc<Mutex<String>>;
 
-/// This engine instance's identity as a run owner, the runs it executes, and the live text
-/// of their running nodes.
+/// The runs this engine executes, and the live text of their running nodes.
 #[derive(Debug)]
 pub(crate) struct RunsRuntime {
-    pub token: String,
-    pub pid: u32,
     /// Runs this engine executes (queued for a slot or running), by id.
     active: Mutex<HashMap<String, Arc<driver::Control>>>,
     /// Runs executing now (holding a slot).
@@ -72,10 +68,7 @@ pub(crate) struct RunsRuntime {
 
 impl RunsRuntime {
     pub(crate) fn new() -> Self {
-        let token = lease::new_owner_token();
         Self {
-            token,
-            pid: std::process::id(),
             active: Mutex::new(HashMap::new()),
             executing: Mutex::new(0),
             slot_freed: Notify::new(),
@@ -117,12 +110,6 @@ impl RunsRuntime {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .remove(&(run.to_owned(), node.to_owned()));
-    }
-}
-
-impl Drop for RunsRuntime {
-    fn drop(&mut self) {
-        lease::forget_owner_token(&self.token);
     }
 }
 

@@ -113,7 +113,7 @@ impl Engine {
     /// Errors: `NotFound`; `InvalidInput` when the run is not interrupted; `Busy` when
     /// another process recovered it first.
     pub async fn recover_run(self: &Arc<Self>, id: &str) -> Result<RunSummary, EngineError> {
-        let token = self.runs.token.clone();
+        let token = self.owner.token.clone();
         self.requeue_interrupted(id, &token).await?;
         // Read before it starts, so the caller sees it queued.
         let summary = self.run_summary(id).await?;
@@ -140,7 +140,7 @@ impl Engine {
             )));
         }
         // Take the lease first: the nodes and calls change only under it.
-        let take = RunChanges::new().owner(self.runs.pid, token, now_ms());
+        let take = RunChanges::new().owner(self.owner.pid, token, now_ms());
         let guard = switchyard_store::runs::RunGuard {
             state: RunState::Interrupted,
             owner: None,

@@ -13,10 +13,10 @@ use switchyard_store::runs::nodes::NewNode;
 use switchyard_store::runs::{NewRun, RunChanges};
 
 use super::driver::{self, Control, RunCtx, Stop};
-use super::lease::random_u32;
 use super::now_ms;
 use super::resolve::Resolved;
 use crate::events::EngineEvent;
+use crate::owner::random_u32;
 use crate::{Engine, EngineError};
 
 fn internal(what: &str) -> impl FnOnce(serde_json::Error) -> EngineError + '_ {
@@ -49,7 +49,7 @@ impl Engine {
         self: &Arc<Self>,
         request: RunRequest,
     ) -> Result<RunSummary, EngineError> {
-        let token = self.runs.token.clone();
+        let token = self.owner.token.clone();
         let (id, state) = self.record_run(&request, &token).await?;
         // Read before it starts, so the caller sees it queued.
         let summary = self.run_summary(&id).await?;
@@ -124,7 +124,7 @@ impl Engine {
             repo: base.as_ref().and(request.repo.clone()),
             base,
             created_ms: now,
-            owner: (state == RunState::Queued).then(|| (self.runs.pid, owner_token.to_owned())),
+            owner: (state == RunState::Queued).then(|| (self.owner.pid, owner_token.to_owned())),
         };
         self.store().insert_run(&run, &nodes).await?;
         let note = (!preview.warnings.is_empty()).then(|| preview.warnings.join("; "));
@@ -171,7 +171,7 @@ impl Engine {
         note: &str,
     ) -> Result<(), EngineError> {
         let changes = RunChanges::new()
-            .owner(self.runs.pid, &self.runs.token, now_ms())
+            .owner(self.owner.pid, &self.owner.token, now_ms())
             .clear_cancel_request()
             .clear_error()
             .finished_ms(None);
@@ -264,7 +264,7 @@ impl Engine {
         control: &Arc<Control>,
     ) -> Result<(), EngineError> {
         let row = self.run_row(id).await?;
-        if row.state != RunState::Queued || row.owner_token.as_deref() != Some(&self.runs.token) {
+        if row.state != RunState::Queued || row.owner_token.as_deref() != Some(&self.owner.token) {
             return Ok(());
         }
         let request: RunRequest =
@@ -282,7 +282,7 @@ impl Engine {
             .move_run(
                 &row,
                 RunState::Running,
-                Some(&self.runs.token),
+                Some(&self.owner.token),
                 None,
                 changes,
                 None,
@@ -444,7 +444,7 @@ impl Engine {
         if row.state != RunState::Queued {
             return;
         }
-        let token = self.runs.token.clone();
+        let token = self.owner.token.clone();
         for node in self.store().run_nodes(id).await.unwrap_or_default() {
             if node.state == switchyard_core::run::NodeState::Pending {
                 let _ = self
@@ -482,14 +482,14 @@ impl Engine {
         let Ok(row) = self.run_row(id).await else {
             return;
         };
-        if !row.state.is_live() || row.owner_token.as_deref() != Some(&self.runs.token) {
+        if !row.state.is_live() || row.owner_token.as_deref() != Some(&self.owner.token) {
             return;
         }
         let changes = RunChanges::new()
             .finished_ms(Some(now_ms()))
             .error(&super::view::code_name(error.code()), &error.to_string())
             .release();
-        let token = self.runs.token.clone();
+        let token = self.owner.token.clone();
         if let Err(store_error) = self
             .move_run(
                 &row,

@@ -17,9 +17,9 @@
 //!   programs and `GIT_*` are never forwarded: the detached process is Switchyard's own
 //!   engine, which never pushes or prompts. (It may be given the session bus, which a worker
 //!   never gets, because the engine reads its keychain through it.)
-//! - is **not killed** when the spawning process ends, and not waited for: the parent is
-//!   expected to exit soon (its init then reaps the child); a long-lived parent keeps a
-//!   zombie entry until it exits.
+//! - is **not killed** when the spawning process ends. A thread of the parent waits for it,
+//!   so a long-lived parent (`switchyard mcp`, the app) reaps each child as it exits instead
+//!   of collecting zombies; when the parent exits first, init reaps the child.
 
 use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
@@ -184,6 +184,15 @@ pub fn spawn_detached(spec: DetachedSpec) -> Result<u32, ProcessError> {
         // Closing stdin (dropping it) after the write is the child's end-of-input.
         stdin.write_all(&payload).map_err(spawn_error)?;
     }
-    // Dropping the handle neither kills nor waits: that is the point.
-    Ok(child.id())
+    let pid = child.id();
+    // Reaped when it exits; never killed. A thread per child: detached children are few (one
+    // per handed-off job) and this needs no runtime.
+    // Without the thread (it could not be made) the child is still fine: it stays a zombie
+    // until this process exits.
+    let _ = std::thread::Builder::new()
+        .name(format!("reap-{pid}"))
+        .spawn(move || {
+            let _ = child.wait();
+        });
+    Ok(pid)
 }

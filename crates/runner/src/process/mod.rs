@@ -29,6 +29,7 @@ mod invocation;
 pub mod lines;
 mod monitor;
 pub mod output;
+pub mod probe;
 
 use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
