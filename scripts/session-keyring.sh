@@ -79,4 +79,30 @@ tests_pid=$$
     fi
   done
 ) &
-exec "$@"
+watchdog=$!
+
+# Every gnome-keyring-daemon of this session: started here (they carry this keyring folder)
+# or activated by this session's bus (they carry its address).
+session_daemons() {
+  local pid env
+  # The kernel keeps 15 characters of a process name.
+  for pid in $(pgrep -x gnome-keyring-d 2>/dev/null); do
+    env="$(tr '\0' '\n' 2>/dev/null <"/proc/$pid/environ")" || continue
+    if grep -qxF "XDG_DATA_HOME=${XDG_DATA_HOME:-}" <<<"$env" \
+      || grep -qxF "DBUS_SESSION_BUS_ADDRESS=$DBUS_SESSION_BUS_ADDRESS" <<<"$env" \
+      || grep -qxF "DBUS_STARTER_ADDRESS=$DBUS_SESSION_BUS_ADDRESS" <<<"$env"; then
+      echo "$pid"
+    fi
+  done
+}
+
+# Not exec: once the command ends, the watchdog and the daemons of this session go too (they
+# would otherwise outlive it, reparented to init, one set per run).
+rc=0
+"$@" || rc=$?
+kill "$watchdog" 2>/dev/null
+wait "$watchdog" 2>/dev/null
+for pid in $(session_daemons); do
+  kill "$pid" 2>/dev/null
+done
+exit "$rc"

@@ -6,6 +6,7 @@
 # 2. Without a working gnome-keyring the helper fails with a clear message and never runs the
 #    command.
 # 3. A daemon that dies mid-run is started again, unlocked, keeping what was stored.
+# 4. Once the command ends, no gnome-keyring-daemon of its session is left running.
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 cd "$ROOT"
 
@@ -53,4 +54,24 @@ if [ "$rc" -ne 0 ] || ! grep -q "died; starting it again" <<<"$out"; then
     "items (rc=$rc, output: $out)" >&2
   exit 1
 fi
-echo "session-keyring: 3 passed, 0 failed"
+# 4. Nothing of a session outlives it: not the daemon started for it, not the one started
+#    again after a crash, not one the bus activated.
+left_of() {
+  local address="$1" pid
+  for pid in $(pgrep -x gnome-keyring-d); do
+    tr '\0' '\n' 2>/dev/null <"/proc/$pid/environ" | grep -qxF -e "DBUS_SESSION_BUS_ADDRESS=$address" \
+      -e "DBUS_STARTER_ADDRESS=$address" && echo "$pid"
+  done
+  return 0
+}
+seen="$fake_bin/address"
+with_session sh -c "echo \"\$DBUS_SESSION_BUS_ADDRESS\" >'$seen'; $crash" >/dev/null 2>&1 || true
+address="$(cat "$seen")"
+sleep 0.5
+left="$(left_of "$address")"
+if [ -z "$address" ] || [ -n "$left" ]; then
+  echo "FAIL: gnome-keyring-daemon processes of an ended session are still running:" \
+    "${left:-?} (session ${address:-unknown})" >&2
+  exit 1
+fi
+echo "session-keyring: 4 passed, 0 failed"
