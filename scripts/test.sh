@@ -25,10 +25,14 @@ step "UI: typecheck, lint, unit tests"
 step "the keychain session starts only once the Secret Service answers"
 ./scripts/tests/session-keyring.sh
 
-step "Rust tests and end-to-end tests (D-Bus + keychain + Xvfb)"
+step "Rust tests (D-Bus + keychain + Xvfb)"
 cargo test --workspace --locked --no-run
 with_session env SWITCHYARD_E2E=1 SWITCHYARD_REQUIRE_KEYCHAIN=1 SWITCHYARD_REQUIRE_AGENT_CLIS=1 SWITCHYARD_NO_BACKGROUND_REFRESH=1 xvfb-run -a -s "-screen 0 1280x800x24" \
   cargo test --workspace --locked --no-fail-fast -- --test-threads=2
+
+step "end-to-end tests in the real window (WebDriver, Xvfb)"
+with_session env SWITCHYARD_E2E=1 SWITCHYARD_REQUIRE_KEYCHAIN=1 SWITCHYARD_REQUIRE_AGENT_CLIS=1 SWITCHYARD_NO_BACKGROUND_REFRESH=1 xvfb-run -a -s "-screen 0 1280x800x24" \
+  cargo test -p switchyard-desktop --test e2e --locked -- --ignored --test-threads=2
 
 step "a second launch rebuilds nothing"
 ./scripts/tests/second-launch.sh

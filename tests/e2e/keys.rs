@@ -146,6 +146,7 @@ fn contains(haystack: &[u8], needle: &str) -> bool {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "end-to-end: drives the built app; the test command runs it (SWITCHYARD_E2E=1, Xvfb, --ignored)"]
 async fn add_a_key_see_last4_test_it_and_delete_it() {
     if !E2e::enabled("add_a_key_see_last4_test_it_and_delete_it") {
         return;
@@ -174,6 +175,7 @@ async fn add_a_key_see_last4_test_it_and_delete_it() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "end-to-end: drives the built app; the test command runs it (SWITCHYARD_E2E=1, Xvfb, --ignored)"]
 async fn without_a_keychain_the_page_says_why_and_how_to_fix_it() {
     if !E2e::enabled("without_a_keychain_the_page_says_why_and_how_to_fix_it") {
         return;

@@ -416,6 +416,7 @@ async fn status_shows_bundled_sources(app: &App) -> E2eResult {
 }
 
 #[tokio::test]
+#[ignore = "end-to-end: drives the built app; the test command runs it (SWITCHYARD_E2E=1, Xvfb, --ignored)"]
 async fn models_table_and_plot_agree_and_details_explain_scores() {
     let name = "models_table_and_plot_agree_and_details_explain_scores";
     E2e::run(name, Launch::fresh(), |app| async move {

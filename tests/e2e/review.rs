@@ -287,6 +287,7 @@ async fn compare_two(app: &App, fx: &Fixture) -> E2eResult {
 }
 
 #[tokio::test]
+#[ignore = "end-to-end: drives the built app; the test command runs it (SWITCHYARD_E2E=1, Xvfb, --ignored)"]
 async fn an_exec_attempt_from_the_form_is_watched_reviewed_and_approved() {
     if !E2e::enabled("an_exec_attempt_from_the_form_is_watched_reviewed_and_approved") {
         return;
@@ -300,6 +301,7 @@ async fn an_exec_attempt_from_the_form_is_watched_reviewed_and_approved() {
 }
 
 #[tokio::test]
+#[ignore = "end-to-end: drives the built app; the test command runs it (SWITCHYARD_E2E=1, Xvfb, --ignored)"]
 async fn compare_two_workers_and_pick_the_one_that_passes() {
     if !E2e::enabled("compare_two_workers_and_pick_the_one_that_passes") {
         return;
@@ -419,6 +421,7 @@ async fn large_diff(app: &App, fx: &Fixture) -> E2eResult {
 }
 
 #[tokio::test]
+#[ignore = "end-to-end: drives the built app; the test command runs it (SWITCHYARD_E2E=1, Xvfb, --ignored)"]
 async fn a_50000_line_diff_shows_its_first_file_within_a_second_in_under_500_mb() {
     if !E2e::enabled("a_50000_line_diff_shows_its_first_file_within_a_second_in_under_500_mb") {
         return;

@@ -281,6 +281,7 @@ async fn empty_form_running_settings(app: &App, fx: &Fixture) -> E2eResult {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "end-to-end: drives the built app; the test command runs it (SWITCHYARD_E2E=1, Xvfb, --ignored)"]
 async fn the_review_pages_read_well_empty_with_a_form_error_running_and_in_settings() {
     if !E2e::enabled("the_review_pages_read_well_empty_with_a_form_error_running_and_in_settings") {
         return;
@@ -451,6 +452,7 @@ async fn long_list(app: &App, blocked: &str, failed: &str) -> E2eResult {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "end-to-end: drives the built app; the test command runs it (SWITCHYARD_E2E=1, Xvfb, --ignored)"]
 async fn a_long_attempt_list_and_the_blocked_and_failed_attempts_in_it() {
     if !E2e::enabled("a_long_attempt_list_and_the_blocked_and_failed_attempts_in_it") {
         return;

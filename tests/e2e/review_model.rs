@@ -326,6 +326,7 @@ fn check_requests(server: &TestServer) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "end-to-end: drives the built app; the test command runs it (SWITCHYARD_E2E=1, Xvfb, --ignored)"]
 async fn a_model_worker_task_from_the_form_is_watched_reviewed_and_approved() {
     if !E2e::enabled("a_model_worker_task_from_the_form_is_watched_reviewed_and_approved") {
         return;
@@ -416,6 +417,7 @@ async fn gates_block_approve(app: &App, fx: &Fixture, server: &TestServer) -> E2
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "end-to-end: drives the built app; the test command runs it (SWITCHYARD_E2E=1, Xvfb, --ignored)"]
 async fn failed_gates_show_their_evidence_and_block_approve() {
     if !E2e::enabled("failed_gates_show_their_evidence_and_block_approve") {
         return;

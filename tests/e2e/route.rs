@@ -180,6 +180,7 @@ async fn swarm_edit_recomputes_waves(app: &App) -> E2eResult {
 }
 
 #[tokio::test]
+#[ignore = "end-to-end: drives the built app; the test command runs it (SWITCHYARD_E2E=1, Xvfb, --ignored)"]
 async fn route_picks_with_a_reason_and_draws_a_swarm() {
     let name = "route_picks_with_a_reason_and_draws_a_swarm";
     E2e::run(name, Launch::fresh(), |app| async move {

@@ -383,6 +383,7 @@ async fn cascade_escalates_once(app: &App, server: &TestServer) -> E2eResult {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "end-to-end: drives the built app; the test command runs it (SWITCHYARD_E2E=1, Xvfb, --ignored)"]
 async fn a_cascade_launched_from_the_runs_page_escalates_once_and_shows_cost_and_savings() {
     if !E2e::enabled("runs_cascade") {
         return;
@@ -547,6 +548,7 @@ async fn four_streams_stay_responsive(app: &App, server: &TestServer) -> E2eResu
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "end-to-end: drives the built app; the test command runs it (SWITCHYARD_E2E=1, Xvfb, --ignored)"]
 async fn four_nodes_streaming_at_once_keep_page_updates_under_50_ms() {
     if !E2e::enabled("runs_stream") {
         return;
@@ -677,6 +679,7 @@ async fn route_launch_runs_the_edited_swarm(app: &App, server: &TestServer) -> E
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "end-to-end: drives the built app; the test command runs it (SWITCHYARD_E2E=1, Xvfb, --ignored)"]
 async fn the_route_pages_launch_opens_the_swarm_in_the_runs_form_and_runs_it_as_edited() {
     if !E2e::enabled("runs_swarm") {
         return;
@@ -822,6 +825,7 @@ async fn list_filters_and_budget_stop(app: &App, seeded: usize) -> E2eResult {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "end-to-end: drives the built app; the test command runs it (SWITCHYARD_E2E=1, Xvfb, --ignored)"]
 async fn a_long_run_list_filters_by_state_mode_launcher_and_words_and_a_capped_run_says_why() {
     if !E2e::enabled("runs_list") {
         return;

@@ -240,6 +240,7 @@ async fn review_the_swarms(app: &App, seeded: &Seeded) -> E2eResult {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "end-to-end: drives the built app; the test command runs it (SWITCHYARD_E2E=1, Xvfb, --ignored)"]
 async fn a_code_swarm_shows_its_merged_steps_and_conflict_and_approves_the_combined_change() {
     if !E2e::enabled("runs_code") {
         return;

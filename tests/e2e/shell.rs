@@ -3,6 +3,7 @@
 use crate::harness::{E2e, Launch};
 
 #[tokio::test]
+#[ignore = "end-to-end: drives the built app; the test command runs it (SWITCHYARD_E2E=1, Xvfb, --ignored)"]
 async fn settings_shows_schema_and_doctor_from_rust() {
     E2e::run(
         "settings_shows_schema_and_doctor_from_rust",
@@ -64,6 +65,7 @@ async fn settings_shows_schema_and_doctor_from_rust() {
 }
 
 #[tokio::test]
+#[ignore = "end-to-end: drives the built app; the test command runs it (SWITCHYARD_E2E=1, Xvfb, --ignored)"]
 async fn unusable_data_dir_shows_a_startup_error_window() {
     let scratch = tempfile::tempdir().expect("tempdir");
     let blocker = scratch.path().join("not-a-dir");
@@ -93,6 +95,7 @@ async fn unusable_data_dir_shows_a_startup_error_window() {
 }
 
 #[tokio::test]
+#[ignore = "end-to-end: drives the built app; the test command runs it (SWITCHYARD_E2E=1, Xvfb, --ignored)"]
 async fn the_window_never_navigates_away_from_the_app() {
     E2e::run(
         "the_window_never_navigates_away_from_the_app",
