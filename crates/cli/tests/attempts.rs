@@ -973,6 +973,79 @@ fn runs_log_follow_prints_a_detached_attempts_lines_as_they_happen_and_exits_at_
     assert!(seqs.windows(2).all(|w| w[0] < w[1]), "in order: {seqs:?}");
 }
 
+#[test]
+fn a_crash_between_a_state_change_and_its_event_leaves_both_or_neither() {
+    let fx = Fixture::new();
+    // This process is SIGKILLed where the attempt's move to `running` is written and its
+    // log entry is not yet (a debug-build hook in the store).
+    let crashed = fx
+        .command(&[
+            "run",
+            "--repo",
+            &fx.repo_arg(),
+            "--task",
+            "Greet the world.",
+            "--worker",
+            "exec:printf 'hello, world\\n' > greet.txt",
+            "--verify",
+            VERIFY,
+            "--json",
+        ])
+        .env(
+            "SWITCHYARD_FAILPOINT",
+            "between-state-and-event:\"state\":\"running\"",
+        )
+        .output()
+        .expect("run");
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(
+        crashed.status.signal(),
+        Some(9),
+        "killed at the hook: {crashed:?}"
+    );
+
+    // Straight from the database, before any engine opens it (which would interrupt the
+    // attempt): the row's state is the last state its log recorded.
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    runtime.block_on(async {
+        let store = Store::open(&fx.home().join(DATABASE_FILE))
+            .await
+            .expect("store");
+        let rows = store.attempts().await.expect("attempts");
+        let row = rows.first().expect("the attempt was recorded");
+        let events = store
+            .events(switchyard_store::journal::Journal::Attempt, &row.id, 0, 100)
+            .await
+            .expect("events");
+        let states: Vec<String> = events
+            .iter()
+            .filter_map(|e| serde_json::from_str::<Value>(&e.body_json).ok())
+            .filter(|body| body["type"] == "state")
+            .filter_map(|body| body["state"].as_str().map(str::to_owned))
+            .collect();
+        assert_eq!(
+            states.last().map(String::as_str),
+            Some(row.state.as_str()),
+            "row {} but log {states:?}",
+            row.state.as_str()
+        );
+        assert!(!states.contains(&"running".to_owned()), "{states:?}");
+        store.close().await;
+    });
+
+    // The next process finds the owner gone: interrupted, with its entry.
+    let shown = fx.run(&["review", &crashed_id(&fx), "--json"]);
+    assert_eq!(shown.json["status"], "interrupted", "{}", shown.json);
+}
+
+fn crashed_id(fx: &Fixture) -> String {
+    let list = fx.run(&["runs", "list", "--json"]);
+    list.expect_code(0)[0]["id"]
+        .as_str()
+        .expect("id")
+        .to_owned()
+}
+
 fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)

@@ -12,6 +12,7 @@ use sqlx::sqlite::SqliteRow;
 use sqlx::Row;
 use switchyard_core::attempt::AttemptState;
 
+use crate::journal::{self, Journal};
 use crate::{Store, StoreError};
 
 /// A new attempt as first recorded (state `queued`, leased by its creator).
@@ -243,14 +244,6 @@ pub struct ArtifactRecord {
     pub created_ms: i64,
 }
 
-/// One stored event.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EventRow {
-    pub seq: u32,
-    pub at_ms: i64,
-    pub body_json: String,
-}
-
 /// A compare group.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CompareRow {
@@ -436,29 +429,27 @@ impl Store {
         now_ms: i64,
         changes: &AttemptChanges,
     ) -> Result<bool, StoreError> {
-        let mut sql = String::from("UPDATE attempts SET updated_ms = ?");
-        for (column, _) in &changes.sets {
-            sql.push_str(", ");
-            sql.push_str(column);
-            sql.push_str(" = ?");
+        update_attempt_on(self.pool(), id, guard, now_ms, changes).await
+    }
+
+    /// [`Store::update_attempt`] and, when it applied, the attempt event `body_json` appended
+    /// in the same transaction; returns the event's number (`None`: nothing changed).
+    pub async fn update_attempt_logged(
+        &self,
+        id: &str,
+        guard: Guard<'_>,
+        now_ms: i64,
+        changes: &AttemptChanges,
+        body_json: &str,
+    ) -> Result<Option<u32>, StoreError> {
+        let mut tx = self.pool().begin_with("BEGIN IMMEDIATE").await?;
+        if !update_attempt_on(&mut *tx, id, guard, now_ms, changes).await? {
+            return Ok(None);
         }
-        sql.push_str(" WHERE id = ? AND state = ? AND owner_token IS ?");
-        let mut query = sqlx::query(&sql).bind(now_ms);
-        for (_, value) in &changes.sets {
-            query = match value {
-                Value::Text(text) => query.bind(text.clone()),
-                Value::Int(int) => query.bind(*int),
-                Value::Real(real) => query.bind(*real),
-                Value::Null => query.bind(None::<String>),
-            };
-        }
-        let result = query
-            .bind(id)
-            .bind(guard.state.as_str())
-            .bind(guard.owner)
-            .execute(self.pool())
-            .await?;
-        Ok(result.rows_affected() == 1)
+        journal::between_state_and_event(body_json);
+        let seq = journal::append_on(&mut *tx, Journal::Attempt, id, now_ms, body_json).await?;
+        tx.commit().await?;
+        Ok(Some(seq))
     }
 
     /// Renews the lease of `token` on `id`; `false` when it holds it no more.
@@ -507,57 +498,6 @@ impl Store {
         .fetch_optional(self.pool())
         .await?;
         Ok(row.map(|(requested,)| requested))
-    }
-
-    /// Appends one event to the attempt's log and returns its number (1, 2, …), assigned in
-    /// the inserting statement.
-    pub async fn append_attempt_event(
-        &self,
-        id: &str,
-        at_ms: i64,
-        body_json: &str,
-    ) -> Result<u32, StoreError> {
-        let seq: i64 = sqlx::query_scalar(
-            "INSERT INTO attempt_events (attempt_id, seq, at_ms, body_json)
-             SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ? FROM attempt_events WHERE attempt_id = ?
-             RETURNING seq",
-        )
-        .bind(id)
-        .bind(at_ms)
-        .bind(body_json)
-        .bind(id)
-        .fetch_one(self.pool())
-        .await?;
-        u32::try_from(seq).map_err(|_| StoreError::Corrupt {
-            table: "attempt_events",
-            detail: format!("sequence {seq} out of range"),
-        })
-    }
-
-    /// Events after `after_seq`, in order, at most `limit`.
-    pub async fn attempt_events(
-        &self,
-        id: &str,
-        after_seq: u32,
-        limit: u32,
-    ) -> Result<Vec<EventRow>, StoreError> {
-        let rows: Vec<(i64, i64, String)> = sqlx::query_as(
-            "SELECT seq, at_ms, body_json FROM attempt_events
-             WHERE attempt_id = ? AND seq > ? ORDER BY seq LIMIT ?",
-        )
-        .bind(id)
-        .bind(i64::from(after_seq))
-        .bind(i64::from(limit))
-        .fetch_all(self.pool())
-        .await?;
-        Ok(rows
-            .into_iter()
-            .map(|(seq, at_ms, body_json)| EventRow {
-                seq: u32::try_from(seq).unwrap_or(u32::MAX),
-                at_ms,
-                body_json,
-            })
-            .collect())
     }
 
     /// Records (or replaces) an artifact.
@@ -630,6 +570,41 @@ impl Store {
             created_ms,
         }))
     }
+}
+
+async fn update_attempt_on<'e, E>(
+    executor: E,
+    id: &str,
+    guard: Guard<'_>,
+    now_ms: i64,
+    changes: &AttemptChanges,
+) -> Result<bool, StoreError>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Sqlite>,
+{
+    let mut sql = String::from("UPDATE attempts SET updated_ms = ?");
+    for (column, _) in &changes.sets {
+        sql.push_str(", ");
+        sql.push_str(column);
+        sql.push_str(" = ?");
+    }
+    sql.push_str(" WHERE id = ? AND state = ? AND owner_token IS ?");
+    let mut query = sqlx::query(&sql).bind(now_ms);
+    for (_, value) in &changes.sets {
+        query = match value {
+            Value::Text(text) => query.bind(text.clone()),
+            Value::Int(int) => query.bind(*int),
+            Value::Real(real) => query.bind(*real),
+            Value::Null => query.bind(None::<String>),
+        };
+    }
+    let result = query
+        .bind(id)
+        .bind(guard.state.as_str())
+        .bind(guard.owner)
+        .execute(executor)
+        .await?;
+    Ok(result.rows_affected() == 1)
 }
 
 #[cfg(test)]
@@ -728,7 +703,7 @@ mod tests {
         for n in 0..3 {
             seqs.push(
                 store
-                    .append_attempt_event("a1", n, "{}")
+                    .append_event(Journal::Attempt, "a1", n, "{}")
                     .await
                     .expect("append"),
             );
@@ -736,12 +711,15 @@ mod tests {
         assert_eq!(seqs, [1, 2, 3]);
         assert_eq!(
             store
-                .append_attempt_event("a2", 0, "{}")
+                .append_event(Journal::Attempt, "a2", 0, "{}")
                 .await
                 .expect("append"),
             1
         );
-        let after = store.attempt_events("a1", 1, 10).await.expect("read");
+        let after = store
+            .events(Journal::Attempt, "a1", 1, 10)
+            .await
+            .expect("read");
         assert_eq!(after.iter().map(|e| e.seq).collect::<Vec<_>>(), [2, 3]);
         let rows = store.attempt_worktrees(Some("/r")).await.expect("rows");
         assert_eq!(

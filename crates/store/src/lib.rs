@@ -7,6 +7,7 @@
 pub mod attempts;
 pub mod catalog;
 mod error;
+pub mod journal;
 pub mod keys;
 mod lock;
 pub mod providers;

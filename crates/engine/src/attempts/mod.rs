@@ -164,7 +164,12 @@ impl Engine {
         self.attempt_row(id).await?;
         let rows = self
             .store()
-            .attempt_events(id, after_seq, MAX_LOG_PAGE)
+            .events(
+                switchyard_store::journal::Journal::Attempt,
+                id,
+                after_seq,
+                MAX_LOG_PAGE,
+            )
             .await?;
         let mut entries = Vec::with_capacity(rows.len());
         for row in rows {

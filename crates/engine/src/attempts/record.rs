@@ -1,5 +1,6 @@
 //! Reading and advancing attempt rows: every state change is checked against the pure state
-//! machine, applied as a guarded update, logged, and only then broadcast.
+//! machine, applied as a guarded update together with its log entry (one transaction), and
+//! only then broadcast.
 
 use switchyard_core::attempt::{
     AttemptError, AttemptLog, AttemptLogEntry, AttemptReview, AttemptState, AttemptSummary,
@@ -11,6 +12,7 @@ use switchyard_core::review::gates::GateResult;
 use switchyard_core::verify::VerificationRecord;
 use switchyard_core::worker::Usage;
 use switchyard_store::attempts::{AttemptChanges, AttemptRow, Guard};
+use switchyard_store::journal::Journal;
 
 use super::artifacts::{DIFF_ARTIFACT, PREVIOUS_DIFF_ARTIFACT};
 use crate::events::EngineEvent;
@@ -113,7 +115,7 @@ impl Engine {
     }
 
     /// Moves `row` to `to` with `changes`, if it is still in `row.state` with lease `owner`.
-    /// Stores the change, appends a state entry to the log, then broadcasts both. `false`
+    /// Stores the change and its state entry in one transaction, then broadcasts both. `false`
     /// when someone else moved it first (nothing is logged then).
     ///
     /// Errors: `Internal` for a transition the state machine forbids (a bug); store errors.
@@ -133,15 +135,22 @@ impl Engine {
             state: row.state,
             owner,
         };
-        let applied = self
+        let entry = AttemptLog::State { state: to, note };
+        let body = serde_json::to_string(&entry)
+            .map_err(|e| EngineError::Internal(format!("log entry: {e}")))?;
+        let at_ms = now_ms();
+        // The change and its event in one transaction: a crash leaves both or neither.
+        let Some(seq) = self
             .store()
-            .update_attempt(&row.id, guard, now_ms(), &changes.state(to))
-            .await?;
-        if !applied {
+            .update_attempt_logged(&row.id, guard, at_ms, &changes.state(to), &body)
+            .await?
+        else {
             return Ok(false);
-        }
-        self.log_attempt(&row.id, AttemptLog::State { state: to, note })
-            .await?;
+        };
+        self.supervisor.emit(EngineEvent::AttemptLog {
+            attempt_id: row.id.clone(),
+            entry: AttemptLogEntry { seq, at_ms, entry },
+        });
         self.supervisor.emit(EngineEvent::AttemptState {
             attempt_id: row.id.clone(),
             state: to,
@@ -182,7 +191,10 @@ impl Engine {
         let body = serde_json::to_string(&entry)
             .map_err(|e| EngineError::Internal(format!("log entry: {e}")))?;
         let at_ms = now_ms();
-        let seq = self.store().append_attempt_event(id, at_ms, &body).await?;
+        let seq = self
+            .store()
+            .append_event(Journal::Attempt, id, at_ms, &body)
+            .await?;
         self.supervisor.emit(EngineEvent::AttemptLog {
             attempt_id: id.to_owned(),
             entry: AttemptLogEntry { seq, at_ms, entry },

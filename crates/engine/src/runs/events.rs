@@ -3,6 +3,7 @@
 //! and only then broadcast.
 
 use switchyard_core::run::{CallState, NodeState, RunLog, RunReason, RunState};
+use switchyard_store::journal::Journal;
 use switchyard_store::runs::calls::{CallEnd, NewCall, Reserved};
 use switchyard_store::runs::nodes::NodeChanges;
 use switchyard_store::runs::{RunChanges, RunGuard, RunRow};
@@ -43,7 +44,7 @@ impl Engine {
         let body = body_of(entry)?;
         Ok(self
             .store()
-            .append_run_event(run_id, now_ms(), &body)
+            .append_event(Journal::Run, run_id, now_ms(), &body)
             .await?)
     }
 

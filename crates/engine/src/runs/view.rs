@@ -10,6 +10,7 @@ use switchyard_core::run::{
     ContextTrace, FailureSignal, Ladder, NodeOutput, NodeRole, NodeState, NodeTry, NodeView,
     RunDetail, RunError, RunFilter, RunLimits, RunLog, RunLogEntry, RunMode, RunOutput, RunSummary,
 };
+use switchyard_store::journal::Journal;
 use switchyard_store::runs::calls::CallRow;
 use switchyard_store::runs::nodes::NodeRow;
 use switchyard_store::runs::{RunQuery, RunRow};
@@ -173,7 +174,7 @@ impl Engine {
     /// Everything the run page shows for run `id`. Errors: `NotFound`.
     pub async fn run_detail(&self, id: &str) -> Result<RunDetail, EngineError> {
         let row = self.run_row(id).await?;
-        let seq = self.store().last_run_event(id).await?;
+        let seq = self.store().last_event(Journal::Run, id).await?;
         let nodes = self.store().run_nodes(id).await?;
         let calls = self.store().run_calls(id).await?;
         let done = nodes
@@ -206,7 +207,10 @@ impl Engine {
     /// Errors: `NotFound`.
     pub async fn run_log(&self, id: &str, after_seq: u32) -> Result<Vec<RunLogEntry>, EngineError> {
         self.run_row(id).await?;
-        let rows = self.store().run_events(id, after_seq, LOG_PAGE).await?;
+        let rows = self
+            .store()
+            .events(Journal::Run, id, after_seq, LOG_PAGE)
+            .await?;
         let mut entries = Vec::with_capacity(rows.len());
         for row in rows {
             let entry: RunLog = serde_json::from_str(&row.body_json).map_err(|e| {

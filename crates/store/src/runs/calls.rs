@@ -184,8 +184,14 @@ impl Store {
         let after = reserved + call.reserved_usd;
         let seq = match log {
             Some((at_ms, body)) => Some(
-                super::append_event_on(&mut *tx, &call.run_id, at_ms, &body(n, spent, after))
-                    .await?,
+                crate::journal::append_on(
+                    &mut *tx,
+                    crate::journal::Journal::Run,
+                    &call.run_id,
+                    at_ms,
+                    &body(n, spent, after),
+                )
+                .await?,
             ),
             None => None,
         };
@@ -320,7 +326,14 @@ impl Store {
         .await?;
         let seq = match log {
             Some((at_ms, body)) => Some(
-                super::append_event_on(&mut *tx, run_id, at_ms, &body(ledger.0, ledger.1)).await?,
+                crate::journal::append_on(
+                    &mut *tx,
+                    crate::journal::Journal::Run,
+                    run_id,
+                    at_ms,
+                    &body(ledger.0, ledger.1),
+                )
+                .await?,
             ),
             None => None,
         };

@@ -18,7 +18,7 @@ use switchyard_core::run::{RunMode, RunReason, RunState};
 
 use self::nodes::{insert_nodes, NewNode};
 use self::sets::{opt_int, opt_text, parsed, Sets, Value};
-use crate::attempts::EventRow;
+use crate::journal::{self, Journal};
 use crate::{Store, StoreError};
 
 /// A new run as first recorded (leased by its creator), with its nodes.
@@ -201,33 +201,6 @@ where
         .execute(executor)
         .await?;
     Ok(result.rows_affected() == 1)
-}
-
-/// Appends one event to run `id`'s log, numbered by the statement itself (MAX + 1).
-pub(crate) async fn append_event_on<'e, E>(
-    executor: E,
-    id: &str,
-    at_ms: i64,
-    body_json: &str,
-) -> Result<u32, StoreError>
-where
-    E: sqlx::Executor<'e, Database = sqlx::Sqlite>,
-{
-    let seq: i64 = sqlx::query_scalar(
-        "INSERT INTO run_events (run_id, seq, at_ms, body_json)
-         SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ? FROM run_events WHERE run_id = ?
-         RETURNING seq",
-    )
-    .bind(id)
-    .bind(at_ms)
-    .bind(body_json)
-    .bind(id)
-    .fetch_one(executor)
-    .await?;
-    u32::try_from(seq).map_err(|_| StoreError::Corrupt {
-        table: "run_events",
-        detail: format!("sequence {seq} out of range"),
-    })
 }
 
 fn run_row(row: &SqliteRow) -> Result<RunRow, StoreError> {
@@ -417,7 +390,8 @@ impl Store {
         if !update_run_on(&mut *tx, id, guard, now_ms, changes).await? {
             return Ok(None);
         }
-        let seq = append_event_on(&mut *tx, id, now_ms, body_json).await?;
+        journal::between_state_and_event(body_json);
+        let seq = journal::append_on(&mut *tx, Journal::Run, id, now_ms, body_json).await?;
         tx.commit().await?;
         Ok(Some(seq))
     }
@@ -453,52 +427,6 @@ impl Store {
         .execute(self.pool())
         .await?;
         Ok(result.rows_affected() == 1)
-    }
-
-    /// Appends one event to the run's log and returns its number (1, 2, …).
-    pub async fn append_run_event(
-        &self,
-        id: &str,
-        at_ms: i64,
-        body_json: &str,
-    ) -> Result<u32, StoreError> {
-        append_event_on(self.pool(), id, at_ms, body_json).await
-    }
-
-    /// Events after `after_seq`, in order, at most `limit`.
-    pub async fn run_events(
-        &self,
-        id: &str,
-        after_seq: u32,
-        limit: u32,
-    ) -> Result<Vec<EventRow>, StoreError> {
-        let rows: Vec<(i64, i64, String)> = sqlx::query_as(
-            "SELECT seq, at_ms, body_json FROM run_events
-             WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?",
-        )
-        .bind(id)
-        .bind(i64::from(after_seq))
-        .bind(i64::from(limit))
-        .fetch_all(self.pool())
-        .await?;
-        Ok(rows
-            .into_iter()
-            .map(|(seq, at_ms, body_json)| EventRow {
-                seq: u32::try_from(seq).unwrap_or(u32::MAX),
-                at_ms,
-                body_json,
-            })
-            .collect())
-    }
-
-    /// The newest event number of a run (0 without events).
-    pub async fn last_run_event(&self, id: &str) -> Result<u32, StoreError> {
-        let seq: Option<i64> =
-            sqlx::query_scalar("SELECT MAX(seq) FROM run_events WHERE run_id = ?")
-                .bind(id)
-                .fetch_one(self.pool())
-                .await?;
-        Ok(seq.and_then(|s| u32::try_from(s).ok()).unwrap_or(0))
     }
 
     /// Every run's spend since `since_ms` (inclusive), oldest first.

@@ -341,7 +341,17 @@ impl Store {
         if !update_node_on(&mut *tx, run_id, node_id, state, owner, changes).await? {
             return Ok(None);
         }
-        let seq = super::append_event_on(&mut *tx, run_id, at_ms, body_json).await?;
+        let seq = {
+            crate::journal::between_state_and_event(body_json);
+            crate::journal::append_on(
+                &mut *tx,
+                crate::journal::Journal::Run,
+                run_id,
+                at_ms,
+                body_json,
+            )
+            .await?
+        };
         tx.commit().await?;
         Ok(Some(seq))
     }

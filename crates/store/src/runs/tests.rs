@@ -6,6 +6,7 @@ use switchyard_core::run::{CallPurpose, CallState, Join, NodeKind, NodeRole, Nod
 use super::calls::{CallEnd, NewCall, Reserved};
 use super::nodes::{NewNode, NodeChanges};
 use super::*;
+use crate::journal::Journal;
 
 async fn store() -> (tempfile::TempDir, Store) {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -174,17 +175,26 @@ async fn events_are_numbered_per_run_without_gaps() {
     for at in 0..3 {
         seqs.push(
             store
-                .append_run_event("r1", at, "{}")
+                .append_event(Journal::Run, "r1", at, "{}")
                 .await
                 .expect("append"),
         );
     }
     assert_eq!(seqs, [1, 2, 3]);
-    assert_eq!(store.append_run_event("r2", 0, "{}").await.expect("a"), 1);
-    let after = store.run_events("r1", 1, 10).await.expect("read");
+    assert_eq!(
+        store
+            .append_event(Journal::Run, "r2", 0, "{}")
+            .await
+            .expect("a"),
+        1
+    );
+    let after = store.events(Journal::Run, "r1", 1, 10).await.expect("read");
     assert_eq!(after.iter().map(|e| e.seq).collect::<Vec<_>>(), [2, 3]);
-    assert_eq!(store.last_run_event("r1").await.expect("last"), 3);
-    assert_eq!(store.last_run_event("nope").await.expect("last"), 0);
+    assert_eq!(store.last_event(Journal::Run, "r1").await.expect("last"), 3);
+    assert_eq!(
+        store.last_event(Journal::Run, "nope").await.expect("last"),
+        0
+    );
 }
 
 #[tokio::test]
