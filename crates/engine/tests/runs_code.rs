@@ -106,6 +106,67 @@ async fn a_code_cascade_escalates_on_failed_verification_with_the_failure_as_con
 }
 
 #[tokio::test]
+async fn a_recovered_code_cascade_goes_on_at_its_rung_with_the_earlier_failure() {
+    let fx = Fixture::new();
+    let engine = fx.engine().await;
+    let mut req = code_request(&fx, RunMode::Cascade, "make add() add");
+    // The second rung waits until the engine that started it is gone.
+    let release = fx.probe("release");
+    let slow_fix = format!(
+        "while [ ! -e {} ]; do sleep 0.1; done\n{FIX}",
+        release.display()
+    );
+    req.ladder = Some(vec![
+        fx.worker("wrong", WRONG),
+        fx.worker("slow-fix", &slow_fix),
+    ]);
+    let run = engine.start_run(req).await.expect("start");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let detail = engine.run_detail(&run.id).await.expect("detail");
+        if detail.nodes[0].rung == Some(2) && detail.nodes[0].attempts.len() == 2 {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "never reached rung 2: {detail:#?}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    engine.close().await;
+    drop(engine);
+
+    let engine = fx.engine().await;
+    std::fs::write(&release, "").expect("release");
+    engine.recover_run(&run.id).await.expect("recover");
+    let detail = wait(&engine, &run.id).await;
+    assert_eq!(
+        detail.summary.state,
+        RunState::Review,
+        "{:#?}",
+        detail.nodes
+    );
+    let node = &detail.nodes[0];
+    assert_eq!(node.rung, Some(2), "the failed rung is not tried again");
+    let last = node
+        .attempts
+        .last()
+        .and_then(|a| a.attempt_id.clone())
+        .expect("the recovered rung's attempt");
+    let review = engine.attempt_review(&last).await.expect("review");
+    assert_eq!(review.summary.state, AttemptState::Review);
+    assert!(
+        review
+            .summary
+            .task
+            .contains("The verification commands failed"),
+        "the first rung's failure still goes with the task: {}",
+        review.summary.task
+    );
+    engine.close().await;
+}
+
+#[tokio::test]
 async fn a_code_cascade_whose_every_rung_fails_verification_fails() {
     let fx = Fixture::new();
     let engine = fx.engine().await;

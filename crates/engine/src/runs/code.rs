@@ -12,7 +12,7 @@
 use switchyard_core::attempt::{AttemptRequest, AttemptReview, AttemptState};
 use switchyard_core::error::ErrorCode;
 use switchyard_core::review::gates::GateName;
-use switchyard_core::run::cascade::{next_step, CascadeStep};
+use switchyard_core::run::cascade::Rung;
 use switchyard_core::run::context::{ContextBuilder, DEFAULT_CONTEXT_CHARS};
 use switchyard_core::run::{
     CallPurpose, CallState, FailureSignal, NodeRole, NodeState, RungOutcome,
@@ -21,6 +21,7 @@ use switchyard_core::worker::WorkerSpec;
 use switchyard_store::runs::calls::CallEnd;
 use switchyard_store::runs::nodes::{NodeChanges, NodeRow};
 
+use super::cascade::Tried;
 use super::code_ledger::{attempt_worst, finish, released, reserve, settle};
 use super::driver::RunCtx;
 use super::now_ms;
@@ -177,15 +178,55 @@ async fn cascade(ctx: &RunCtx, setup: &CodeSetup, node: &NodeRow) -> Result<Stri
             None,
         ));
     };
-    let mut failures: Vec<(u32, FailureSignal)> = Vec::new();
-    let mut index = node.rung.map_or(0, |r| r.saturating_sub(1) as usize);
-    let mut last = None;
-    let mut resume = reusable(ctx, node.attempt_id.as_deref()).await;
-    while let Some(rung) = ladder.rungs.get(index) {
-        let number = u32::try_from(index + 1).unwrap_or(u32::MAX);
+    let mut rungs = CodeRungs {
+        ctx,
+        setup,
+        node,
+        resume: current_rungs_attempt(ctx, node).await,
+        last: None,
+    };
+    super::cascade::climb(ctx, node, &ladder, &mut rungs).await
+}
+
+/// The attempt a recovered cascade node takes up: the one linked to it, unless that belongs
+/// to an earlier rung (the owner died after reserving the current rung's call, before its
+/// attempt was linked): that rung was decided already.
+async fn current_rungs_attempt(ctx: &RunCtx, node: &NodeRow) -> Option<String> {
+    let attempt = reusable(ctx, node.attempt_id.as_deref()).await?;
+    let calls = ctx.engine.store().run_calls(&ctx.run_id).await.ok()?;
+    let earlier = calls.iter().any(|c| {
+        c.node_id == node.node_id
+            && c.attempt_id.as_deref() == Some(attempt.as_str())
+            && c.rung != node.rung
+    });
+    (!earlier).then_some(attempt)
+}
+
+/// A code cascade's rungs: an attempt each, through verification and the gates to review.
+struct CodeRungs<'a> {
+    ctx: &'a RunCtx,
+    setup: &'a CodeSetup,
+    node: &'a NodeRow,
+    /// The attempt a recovered node was following, taken up by the first rung tried.
+    resume: Option<String>,
+    /// The rung tried last: its attempt, whether that reached review, and its call.
+    last: Option<(String, bool, Option<u32>)>,
+}
+
+impl super::cascade::Rungs for CodeRungs<'_> {
+    type Success = String;
+    type Stop = NoReview;
+
+    async fn try_rung(
+        &mut self,
+        number: u32,
+        rung: &Rung,
+        failures: &[(u32, FailureSignal)],
+    ) -> Result<Tried<String>, NoReview> {
+        let (ctx, node) = (self.ctx, self.node);
         let worker = worker_for(&rung.model);
         let mut builder = ContextBuilder::new().step(&node.node_id, &node.task);
-        for (at, signal) in &failures {
+        for (at, signal) in failures {
             builder = builder.failure(*at, &signal.describe());
         }
         let context = builder.build(DEFAULT_CONTEXT_CHARS);
@@ -205,13 +246,19 @@ async fn cascade(ctx: &RunCtx, setup: &CodeSetup, node: &NodeRow) -> Result<Stri
         } else {
             context.prompt
         };
-        let launched = match resume.take() {
+        let launched = match self.resume.take() {
             Some(id) => found(ctx, node, &id).await?,
-            None => launch(ctx, setup, node, &worker, &task, Some(number), None).await?,
+            None => launch(ctx, self.setup, node, &worker, &task, Some(number), None).await?,
         };
         let review = follow(ctx, &launched.attempt).await?;
         settle(ctx, node, &worker, &launched, &review).await;
-        let rung_outcome = match outcome(&review) {
+        let in_review = review.summary.state == AttemptState::Review;
+        self.last = Some((
+            launched.attempt.clone(),
+            in_review,
+            launched.call.map(|(n, _)| n),
+        ));
+        let outcome = match outcome(&review) {
             Outcome::Review(None) => RungOutcome::Succeeded,
             Outcome::Review(Some(signal)) => RungOutcome::Failed(signal),
             Outcome::NoReview(NoReview::Failed(code, message, signal)) => RungOutcome::Failed(
@@ -219,39 +266,49 @@ async fn cascade(ctx: &RunCtx, setup: &CodeSetup, node: &NodeRow) -> Result<Stri
             ),
             Outcome::NoReview(other) => return Err(other),
         };
-        match next_step(&ladder, index, &rung_outcome) {
-            CascadeStep::Done { .. } => return Ok(launched.attempt),
-            CascadeStep::Stopped => return Err(NoReview::Stopped),
-            step => {
-                if let RungOutcome::Failed(signal) = rung_outcome {
-                    if review.summary.state == AttemptState::Review {
-                        // Out of the user's way: the next rung carries the task now.
-                        let _ = ctx
-                            .engine
-                            .reject_attempt(
-                                &launched.attempt,
-                                "the cascade escalated to the next rung",
-                            )
-                            .await;
-                    }
-                    last = Some(signal.describe());
-                    failures.push((number, signal));
-                }
-                match step {
-                    CascadeStep::Escalate { rung } => index = rung,
-                    _ => break,
-                }
-            }
+        Ok(Tried {
+            outcome,
+            success: Some(launched.attempt),
+        })
+    }
+
+    async fn escalated(&mut self, _number: u32, signal: &FailureSignal) {
+        let ctx = self.ctx;
+        let Some((attempt, in_review, call)) = self.last.take() else {
+            return;
+        };
+        if in_review {
+            // Out of the user's way: the next rung carries the task now.
+            let _ = ctx
+                .engine
+                .reject_attempt(&attempt, "the cascade escalated to the next rung")
+                .await;
+        }
+        // On record for a resume (a worker that failed settled its call without a signal).
+        if let (Some(n), Ok(json)) = (call, serde_json::to_string(signal)) {
+            let _ = ctx
+                .engine
+                .store()
+                .set_call_signal(&ctx.run_id, &self.node.node_id, n, ctx.token(), &json)
+                .await;
         }
     }
-    Err(NoReview::Failed(
-        ErrorCode::GateFailed,
-        format!(
-            "every rung of the cascade failed; the last: {}",
-            last.unwrap_or_else(|| "no rung was tried".into())
-        ),
-        None,
-    ))
+
+    fn stopped(&self) -> NoReview {
+        NoReview::Stopped
+    }
+
+    fn lost(&self) -> NoReview {
+        NoReview::Failed(ErrorCode::Internal, "no attempt".into(), None)
+    }
+
+    fn exhausted(&self, last: String) -> NoReview {
+        NoReview::Failed(
+            ErrorCode::GateFailed,
+            format!("every rung of the cascade failed; the last: {last}"),
+            None,
+        )
+    }
 }
 
 /// Where an attempt starts when not at the repository's head: a commit, and the branch its

@@ -28,6 +28,7 @@
 
 mod artifacts;
 mod call;
+mod cascade;
 mod code;
 mod code_ledger;
 mod combine;

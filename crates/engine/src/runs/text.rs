@@ -2,14 +2,15 @@
 //! a cascade, climb the ladder until a rung succeeds — and store the answer as its artifact.
 
 use switchyard_core::error::ErrorCode;
-use switchyard_core::run::cascade::{judge_prompt, next_step, parse_judge_score, CascadeStep};
+use switchyard_core::run::cascade::{judge_prompt, parse_judge_score, Rung};
 use switchyard_core::run::collective::{merge_context, parse_used_inputs, MemberAnswer};
 use switchyard_core::run::context::{ContextBuilder, NodeContext, DEFAULT_CONTEXT_CHARS};
 use switchyard_core::run::{CallPurpose, FailureSignal, NodeRole, NodeState, RungOutcome};
 use switchyard_store::runs::nodes::{NodeChanges, NodeRow};
 
 use super::artifacts::{output_path, read_output, write_output};
-use super::call::{CallAnswer, CallError, CallSpec};
+use super::call::{CallError, CallSpec};
+use super::cascade::Tried;
 use super::driver::RunCtx;
 use super::now_ms;
 use crate::EngineError;
@@ -295,25 +296,6 @@ async fn merge(ctx: &RunCtx, node: &NodeRow, begun: &mut bool) -> Result<Answer,
     })
 }
 
-/// The failures earlier rungs of this node recorded (a recovered cascade continues after
-/// them), as `(rung, signal)`, oldest first.
-async fn earlier_failures(ctx: &RunCtx, node: &NodeRow) -> Vec<(u32, FailureSignal)> {
-    let calls = ctx
-        .engine
-        .store()
-        .run_calls(&ctx.run_id)
-        .await
-        .unwrap_or_default();
-    calls
-        .into_iter()
-        .filter(|c| c.node_id == node.node_id && c.purpose == CallPurpose::Answer)
-        .filter_map(|c| {
-            let signal: FailureSignal = serde_json::from_str(c.signal_json.as_deref()?).ok()?;
-            Some((c.rung?, signal))
-        })
-        .collect()
-}
-
 async fn cascade(ctx: &RunCtx, node: &NodeRow, begun: &mut bool) -> Result<Answer, NoAnswer> {
     let Some(ladder) = ctx.ladder.clone() else {
         return Err(NoAnswer::Failed(
@@ -321,24 +303,44 @@ async fn cascade(ctx: &RunCtx, node: &NodeRow, begun: &mut bool) -> Result<Answe
             "the cascade has no ladder".into(),
         ));
     };
-    let mut failures = earlier_failures(ctx, node).await;
-    let mut index = failures
-        .iter()
-        .map(|(rung, _)| *rung as usize)
-        .max()
-        .unwrap_or(0);
-    let mut last_error = None;
-    while let Some(rung) = ladder.rungs.get(index) {
-        let number = u32::try_from(index + 1).unwrap_or(u32::MAX);
+    let mut rungs = TextRungs {
+        ctx,
+        node,
+        begun,
+        last_call: None,
+    };
+    super::cascade::climb(ctx, node, &ladder, &mut rungs).await
+}
+
+/// A text cascade's rungs: a model call each, conformed to the schema and judged.
+struct TextRungs<'a> {
+    ctx: &'a RunCtx,
+    node: &'a NodeRow,
+    begun: &'a mut bool,
+    /// The call of the rung tried last, which a failure is recorded on.
+    last_call: Option<u32>,
+}
+
+impl super::cascade::Rungs for TextRungs<'_> {
+    type Success = Answer;
+    type Stop = NoAnswer;
+
+    async fn try_rung(
+        &mut self,
+        number: u32,
+        rung: &Rung,
+        failures: &[(u32, FailureSignal)],
+    ) -> Result<Tried<Answer>, NoAnswer> {
+        let (ctx, node) = (self.ctx, self.node);
         let mut builder = ContextBuilder::new().task(&ctx.task);
-        for (at, signal) in &failures {
+        for (at, signal) in failures {
             builder = builder.failure(*at, &signal.describe());
         }
         if let Some(schema) = &ctx.schema {
             builder = builder.instruction(&schema.instruction());
         }
         let context = builder.build(DEFAULT_CONTEXT_CHARS);
-        record_trace(ctx, node, &context, begun).await;
+        record_trace(ctx, node, &context, self.begun).await;
         ctx.move_node_in_place(
             &node.node_id,
             NodeChanges::new()
@@ -346,6 +348,7 @@ async fn cascade(ctx: &RunCtx, node: &NodeRow, begun: &mut bool) -> Result<Answe
                 .model(Some(rung.model.clone())),
         )
         .await;
+        self.last_call = None;
         let answered = ctx
             .call(CallSpec {
                 node_id: &node.node_id,
@@ -357,73 +360,67 @@ async fn cascade(ctx: &RunCtx, node: &NodeRow, begun: &mut bool) -> Result<Answe
                 live: Some(ctx.engine.runs.live_text(&ctx.run_id, &node.node_id)),
             })
             .await;
-        let (outcome, answer) = match answered {
-            Ok(mut answer) => {
-                let conformed = conform(ctx, node, &rung.model, Some(number), answer.text).await?;
-                match conformed {
-                    Ok(text) => {
-                        answer.text = text;
-                        (judge(ctx, node, number, &answer.text).await?, Some(answer))
-                    }
-                    Err(signal) => (
-                        RungOutcome::Failed(signal),
-                        Some(CallAnswer {
-                            n: answer.n,
-                            text: String::new(),
-                        }),
-                    ),
+        let answer = match answered {
+            Ok(answer) => answer,
+            Err(error) => {
+                return match error.signal() {
+                    Some(signal) => Ok(Tried {
+                        outcome: RungOutcome::Failed(signal),
+                        success: None,
+                    }),
+                    None => Err(error.into()),
                 }
             }
-            Err(error) => match error.signal() {
-                Some(signal) => (RungOutcome::Failed(signal), None),
-                None => return Err(error.into()),
-            },
         };
-        match next_step(&ladder, index, &outcome) {
-            CascadeStep::Done { .. } => {
-                let Some(answer) = answer else {
-                    return Err(NoAnswer::Failed(ErrorCode::Internal, "no answer".into()));
-                };
-                return Ok(Answer {
-                    text: answer.text,
-                    model: rung.model.clone(),
-                    rung: Some(number),
-                    used_inputs: None,
-                });
+        self.last_call = Some(answer.n);
+        let conformed = conform(ctx, node, &rung.model, Some(number), answer.text).await?;
+        let text = match conformed {
+            Ok(text) => text,
+            Err(signal) => {
+                return Ok(Tried {
+                    outcome: RungOutcome::Failed(signal),
+                    success: None,
+                })
             }
-            CascadeStep::Stopped => return Err(NoAnswer::Stopped),
-            step => {
-                if let RungOutcome::Failed(signal) = outcome {
-                    if let (Some(answer), Ok(json)) = (&answer, serde_json::to_string(&signal)) {
-                        let _ = ctx
-                            .engine
-                            .store()
-                            .set_call_signal(
-                                &ctx.run_id,
-                                &node.node_id,
-                                answer.n,
-                                ctx.token(),
-                                &json,
-                            )
-                            .await;
-                    }
-                    last_error = Some(signal.describe());
-                    failures.push((number, signal));
-                }
-                match step {
-                    CascadeStep::Escalate { rung } => index = rung,
-                    _ => break,
-                }
-            }
-        }
+        };
+        Ok(Tried {
+            outcome: judge(ctx, node, number, &text).await?,
+            success: Some(Answer {
+                text,
+                model: rung.model.clone(),
+                rung: Some(number),
+                used_inputs: None,
+            }),
+        })
     }
-    Err(NoAnswer::Failed(
-        ErrorCode::Provider,
-        format!(
-            "every rung of the cascade failed; the last: {}",
-            last_error.unwrap_or_else(|| "no rung was tried".into())
-        ),
-    ))
+
+    async fn escalated(&mut self, _number: u32, signal: &FailureSignal) {
+        // A call the provider failed was finished with its own signal already.
+        let (Some(n), Ok(json)) = (self.last_call, serde_json::to_string(signal)) else {
+            return;
+        };
+        let ctx = self.ctx;
+        let _ = ctx
+            .engine
+            .store()
+            .set_call_signal(&ctx.run_id, &self.node.node_id, n, ctx.token(), &json)
+            .await;
+    }
+
+    fn stopped(&self) -> NoAnswer {
+        NoAnswer::Stopped
+    }
+
+    fn lost(&self) -> NoAnswer {
+        NoAnswer::Failed(ErrorCode::Internal, "no answer".into())
+    }
+
+    fn exhausted(&self, last: String) -> NoAnswer {
+        NoAnswer::Failed(
+            ErrorCode::Provider,
+            format!("every rung of the cascade failed; the last: {last}"),
+        )
+    }
 }
 
 /// The judge's verdict on rung `rung`'s answer (accepted without a judge, or when the judge
