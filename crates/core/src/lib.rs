@@ -22,6 +22,7 @@ pub mod error;
 pub mod feed;
 mod hash;
 pub mod info;
+pub mod notice;
 pub mod origin;
 pub mod providers;
 pub mod review;

@@ -24,6 +24,7 @@ pub mod handoff;
 mod keys;
 mod local;
 pub mod model_worker;
+mod notice;
 mod owner;
 pub mod paths;
 mod planner;
