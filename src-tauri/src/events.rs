@@ -59,6 +59,8 @@ pub struct CatalogRefreshed {
 pub struct AttemptStateChanged {
     pub attempt_id: String,
     pub state: AttemptState,
+    /// Whether the attempt can still change on its own.
+    pub live: bool,
 }
 
 /// A run moved to a new state (stored as event `seq` of its log before this is sent). Lists
@@ -68,6 +70,8 @@ pub struct AttemptStateChanged {
 pub struct RunStateChanged {
     pub run_id: String,
     pub state: RunState,
+    /// Whether the run can still change.
+    pub live: bool,
     pub seq: u32,
 }
 
@@ -140,11 +144,22 @@ fn emit<R: Runtime>(app: &AppHandle<R>, event: EngineEvent) {
         .emit(app),
         EngineEvent::AttemptState { attempt_id, state } => {
             crate::notify::attempt_state(app, &attempt_id, state);
-            AttemptStateChanged { attempt_id, state }.emit(app)
+            AttemptStateChanged {
+                attempt_id,
+                state,
+                live: state.is_live(),
+            }
+            .emit(app)
         }
         EngineEvent::RunState { run_id, state, seq } => {
             crate::notify::run_state(app, &run_id, state);
-            RunStateChanged { run_id, state, seq }.emit(app)
+            RunStateChanged {
+                run_id,
+                state,
+                live: state.is_live(),
+                seq,
+            }
+            .emit(app)
         }
         EngineEvent::RunNode {
             run_id,

@@ -130,6 +130,7 @@ mod tests {
         AttemptSummary {
             id: "a1".into(),
             state: AttemptState::Review,
+            live: false,
             worker: "exec:./fix.sh".into(),
             worker_version: None,
             task: task.into(),
@@ -179,6 +180,7 @@ mod tests {
             task: task.into(),
             mode: crate::run::RunMode::Cascade,
             state: RunState::Failed,
+            live: false,
             reason: Some(RunReason::BudgetExceeded),
             launcher: "app".into(),
             cost_usd: 0.012_34,

@@ -714,6 +714,8 @@ export type AttemptState =
 export type AttemptStateChanged = {
 	attemptId: string,
 	state: AttemptState,
+	/**  Whether the attempt can still change on its own. */
+	live: boolean,
 };
 
 /**  One attempt as lists show it. */
@@ -723,6 +725,8 @@ export type AttemptSummary = AttemptSummary_Serialize | AttemptSummary_Deseriali
 export type AttemptSummary_Deserialize = {
 	id: string,
 	state: AttemptState,
+	/**  Whether the attempt can still change on its own (queued through verifying). */
+	live?: boolean,
 	/**  The worker as given (`model:…`, `claude`, `exec:…`). */
 	worker: string,
 	/**  The worker CLI's `--version` output, when it has one. */
@@ -764,6 +768,8 @@ export type AttemptSummary_Deserialize = {
 export type AttemptSummary_Serialize = {
 	id: string,
 	state: AttemptState,
+	/**  Whether the attempt can still change on its own (queued through verifying). */
+	live: boolean,
 	/**  The worker as given (`model:…`, `claude`, `exec:…`). */
 	worker: string,
 	/**  The worker CLI's `--version` output, when it has one. */
@@ -2846,6 +2852,8 @@ export type NodeTry_Deserialize = {
 	error?: string | null,
 	/**  Why this try counted as failed (cascade escalation). */
 	signal?: FailureSignal | null,
+	/**  The failure signal in words (`FailureSignal::describe`), for pages to show as is. */
+	signalText?: string | null,
 	/**  A code node's attempt (open it on the review page). */
 	attemptId?: string | null,
 };
@@ -2873,6 +2881,8 @@ export type NodeTry_Serialize = {
 	error: string | null,
 	/**  Why this try counted as failed (cascade escalation). */
 	signal: FailureSignal | null,
+	/**  The failure signal in words (`FailureSignal::describe`), for pages to show as is. */
+	signalText: string | null,
 	/**  A code node's attempt (open it on the review page). */
 	attemptId: string | null,
 };
@@ -2891,6 +2901,11 @@ export type NodeView_Deserialize = {
 	model?: string | null,
 	worker?: string | null,
 	dependsOn: string[],
+	/**
+	 *  The column a graph draws it in: 0 without dependencies, else one past its deepest
+	 *  dependency (`dag::columns`).
+	 */
+	column?: number,
 	costUsd: number | null,
 	tokensIn: number,
 	tokensOut: number,
@@ -2925,6 +2940,11 @@ export type NodeView_Serialize = {
 	model: string | null,
 	worker: string | null,
 	dependsOn: string[],
+	/**
+	 *  The column a graph draws it in: 0 without dependencies, else one past its deepest
+	 *  dependency (`dag::columns`).
+	 */
+	column: number,
 	costUsd: number | null,
 	tokensIn: number,
 	tokensOut: number,
@@ -4206,6 +4226,8 @@ export type RunPreview_Deserialize = {
 	mode: RunMode,
 	task: string,
 	nodes: NodeSpec_Deserialize[],
+	/**  The graph column of each node, in `nodes`' order (`dag::columns`). */
+	columns?: number[],
 	/**  Cascade: the ladder. */
 	ladder?: Ladder | null,
 	/**  Plan / swarm: the plan the nodes came from (edit it and send it back in the request). */
@@ -4227,6 +4249,8 @@ export type RunPreview_Serialize = {
 	mode: RunMode,
 	task: string,
 	nodes: NodeSpec_Serialize[],
+	/**  The graph column of each node, in `nodes`' order (`dag::columns`). */
+	columns: number[],
 	/**  Cascade: the ladder. */
 	ladder: Ladder | null,
 	/**  Plan / swarm: the plan the nodes came from (edit it and send it back in the request). */
@@ -4435,6 +4459,8 @@ export type RunState =
 export type RunStateChanged = {
 	runId: string,
 	state: RunState,
+	/**  Whether the run can still change. */
+	live: boolean,
 	seq: number,
 };
 
@@ -4447,6 +4473,8 @@ export type RunSummary_Deserialize = {
 	task: string,
 	mode: RunMode,
 	state: RunState,
+	/**  Whether the run can still change (queued, planning, running). */
+	live?: boolean,
 	reason?: RunReason | null,
 	launcher: string,
 	/**  Spent so far (settled calls, plus reservations of calls lost in a crash). */
@@ -4466,6 +4494,8 @@ export type RunSummary_Serialize = {
 	task: string,
 	mode: RunMode,
 	state: RunState,
+	/**  Whether the run can still change (queued, planning, running). */
+	live: boolean,
 	reason: RunReason | null,
 	launcher: string,
 	/**  Spent so far (settled calls, plus reservations of calls lost in a crash). */

@@ -113,6 +113,9 @@ pub struct AttemptError {
 pub struct AttemptSummary {
     pub id: String,
     pub state: AttemptState,
+    /// Whether the attempt can still change on its own (queued through verifying).
+    #[serde(default)]
+    pub live: bool,
     /// The worker as given (`model:…`, `claude`, `exec:…`).
     pub worker: String,
     /// The worker CLI's `--version` output, when it has one.

@@ -47,6 +47,43 @@ fn by_id(nodes: &[DagNode]) -> HashMap<&str, &DagNode> {
     nodes.iter().map(|n| (n.id.as_str(), n)).collect()
 }
 
+/// The column each node is drawn in: 0 without dependencies, else one past its deepest
+/// dependency (so every arrow points forward). A dependency naming no node, or a cycle, is
+/// tolerated (counted as none) rather than trusted.
+pub fn columns(nodes: &[DagNode]) -> HashMap<String, u32> {
+    fn visit<'a>(
+        id: &'a str,
+        nodes: &HashMap<&'a str, &'a DagNode>,
+        done: &mut HashMap<String, u32>,
+        visiting: &mut Vec<&'a str>,
+    ) -> Option<u32> {
+        if let Some(column) = done.get(id) {
+            return Some(*column);
+        }
+        let node = nodes.get(id)?;
+        if visiting.contains(&id) {
+            return None;
+        }
+        visiting.push(id);
+        let column = node
+            .depends_on
+            .iter()
+            .filter_map(|dep| visit(dep, nodes, done, visiting))
+            .map(|c| c + 1)
+            .max()
+            .unwrap_or(0);
+        visiting.pop();
+        done.insert(id.to_owned(), column);
+        Some(column)
+    }
+    let index = by_id(nodes);
+    let mut done = HashMap::new();
+    for node in nodes {
+        visit(&node.id, &index, &mut done, &mut Vec::new());
+    }
+    done
+}
+
 /// How many nodes the longest chain from each node to a final node holds (the node
 /// included): 1 for a node nothing depends on.
 pub fn levels(nodes: &[DagNode]) -> HashMap<String, u32> {
@@ -296,6 +333,38 @@ pub fn simulate_schedule(nodes: &[DagNode], durations: &[f64], parallel: u32) ->
                 node.state = NodeState::Done;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod column_tests {
+    use super::*;
+
+    fn n(id: &str, deps: &[&str]) -> DagNode {
+        DagNode {
+            id: id.into(),
+            depends_on: deps.iter().map(|d| (*d).to_owned()).collect(),
+            state: NodeState::Pending,
+            join: Join::All,
+        }
+    }
+
+    #[test]
+    fn a_node_sits_one_column_past_its_deepest_dependency_and_a_cycle_is_tolerated() {
+        let nodes = [
+            n("a", &[]),
+            n("b", &["a"]),
+            n("c", &["a", "b"]),
+            n("d", &["missing"]),
+            n("x", &["y"]),
+            n("y", &["x"]),
+        ];
+        let columns = columns(&nodes);
+        assert_eq!(columns["a"], 0);
+        assert_eq!(columns["b"], 1);
+        assert_eq!(columns["c"], 2);
+        assert_eq!(columns["d"], 0);
+        assert!(columns["x"] <= 1 && columns["y"] <= 1);
     }
 }
 

@@ -142,6 +142,9 @@ pub struct RunPreview {
     pub mode: RunMode,
     pub task: String,
     pub nodes: Vec<NodeSpec>,
+    /// The graph column of each node, in `nodes`' order (`dag::columns`).
+    #[serde(default)]
+    pub columns: Vec<u32>,
     /// Cascade: the ladder.
     pub ladder: Option<Ladder>,
     /// Plan / swarm: the plan the nodes came from (edit it and send it back in the request).
@@ -164,6 +167,9 @@ pub struct RunSummary {
     pub task: String,
     pub mode: RunMode,
     pub state: RunState,
+    /// Whether the run can still change (queued, planning, running).
+    #[serde(default)]
+    pub live: bool,
     pub reason: Option<RunReason>,
     pub launcher: String,
     /// Spent so far (settled calls, plus reservations of calls lost in a crash).
@@ -286,6 +292,9 @@ pub struct NodeTry {
     pub error: Option<String>,
     /// Why this try counted as failed (cascade escalation).
     pub signal: Option<FailureSignal>,
+    /// The failure signal in words (`FailureSignal::describe`), for pages to show as is.
+    #[serde(default)]
+    pub signal_text: Option<String>,
     /// A code node's attempt (open it on the review page).
     pub attempt_id: Option<String>,
 }
@@ -303,6 +312,10 @@ pub struct NodeView {
     pub model: Option<String>,
     pub worker: Option<String>,
     pub depends_on: Vec<String>,
+    /// The column a graph draws it in: 0 without dependencies, else one past its deepest
+    /// dependency (`dag::columns`).
+    #[serde(default)]
+    pub column: u32,
     pub cost_usd: f64,
     pub tokens_in: u32,
     pub tokens_out: u32,
@@ -476,6 +489,7 @@ mod tests {
             signal: failed.then(|| FailureSignal::VerificationFailed {
                 detail: "1 failed".into(),
             }),
+            signal_text: None,
             attempt_id: attempt.map(str::to_owned),
         }
     }
@@ -490,6 +504,7 @@ mod tests {
             model: None,
             worker: None,
             depends_on: vec![],
+            column: 0,
             cost_usd: 0.0,
             tokens_in: 0,
             tokens_out: 0,

@@ -51,6 +51,7 @@ pub(crate) fn summary(row: &AttemptRow, now: i64) -> AttemptSummary {
     AttemptSummary {
         id: row.id.clone(),
         state: row.state,
+        live: row.state.is_live(),
         worker: row.worker.clone(),
         worker_version: row.worker_version.clone(),
         task: row.task.clone(),

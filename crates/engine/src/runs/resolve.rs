@@ -508,6 +508,13 @@ impl Engine {
             })
             .collect();
         dag::validate(&graph).map_err(|e| invalid(e.to_string()))?;
+        let columns = {
+            let by_id = dag::columns(&graph);
+            nodes
+                .iter()
+                .map(|n| by_id.get(&n.id).copied().unwrap_or(0))
+                .collect()
+        };
         if nodes.iter().any(|n| !switchyard_core::run::valid_id(&n.id)) {
             return Err(invalid("node ids are 1–64 letters, digits, - or _"));
         }
@@ -559,6 +566,7 @@ impl Engine {
                 mode: request.mode,
                 task: task.to_owned(),
                 nodes,
+                columns,
                 ladder,
                 plan,
                 warnings,

@@ -5,6 +5,7 @@
 use std::time::Duration;
 
 use switchyard_core::error::ErrorCode;
+use switchyard_core::run::dag::{DagNode, Join};
 use switchyard_core::run::savings::{spend_report, SpendEntry, SpendReport};
 use switchyard_core::run::{
     ContextTrace, FailureSignal, Ladder, NodeOutput, NodeRole, NodeState, NodeTry, NodeView,
@@ -53,6 +54,7 @@ fn summary(row: &RunRow, counts: (u32, u32)) -> RunSummary {
         task: row.task.clone(),
         mode: row.mode,
         state: row.state,
+        live: row.state.is_live(),
         reason: row.reason,
         launcher: row.launcher.clone(),
         cost_usd: row.spent_usd,
@@ -66,6 +68,10 @@ fn summary(row: &RunRow, counts: (u32, u32)) -> RunSummary {
 }
 
 fn node_try(call: &CallRow) -> NodeTry {
+    let signal = call
+        .signal_json
+        .as_deref()
+        .and_then(|s| serde_json::from_str::<FailureSignal>(s).ok());
     NodeTry {
         id: format!("{}#{}", call.node_id, call.n),
         n: call.n,
@@ -82,15 +88,27 @@ fn node_try(call: &CallRow) -> NodeTry {
         started_ms: call.started_ms,
         finished_ms: call.finished_ms,
         error: call.error.clone(),
-        signal: call
-            .signal_json
-            .as_deref()
-            .and_then(|s| serde_json::from_str::<FailureSignal>(s).ok()),
+        signal_text: signal.as_ref().map(FailureSignal::describe),
+        signal,
         attempt_id: call.attempt_id.clone(),
     }
 }
 
-fn node_view(node: &NodeRow, calls: &[CallRow]) -> NodeView {
+/// The graph column of every node of a run (`dag::columns`).
+fn columns(nodes: &[NodeRow]) -> std::collections::HashMap<String, u32> {
+    let dag: Vec<DagNode> = nodes
+        .iter()
+        .map(|n| DagNode {
+            id: n.node_id.clone(),
+            depends_on: n.depends_on.clone(),
+            state: n.state,
+            join: Join::default(),
+        })
+        .collect();
+    switchyard_core::run::dag::columns(&dag)
+}
+
+fn node_view(node: &NodeRow, calls: &[CallRow], column: u32) -> NodeView {
     NodeView {
         id: node.node_id.clone(),
         task: node.task.clone(),
@@ -100,6 +118,7 @@ fn node_view(node: &NodeRow, calls: &[CallRow]) -> NodeView {
         model: node.model.clone(),
         worker: node.worker.clone(),
         depends_on: node.depends_on.clone(),
+        column,
         cost_usd: node.cost_usd,
         tokens_in: node.tokens_in,
         tokens_out: node.tokens_out,
@@ -187,7 +206,13 @@ impl Engine {
         );
         Ok(RunDetail {
             summary: summary(&row, counts),
-            nodes: nodes.iter().map(|n| node_view(n, &calls)).collect(),
+            nodes: {
+                let columns = columns(&nodes);
+                nodes
+                    .iter()
+                    .map(|n| node_view(n, &calls, columns.get(&n.node_id).copied().unwrap_or(0)))
+                    .collect()
+            },
             ladder: row
                 .ladder_json
                 .as_deref()
@@ -384,7 +409,11 @@ impl Engine {
             .await?
             .ok_or_else(|| EngineError::NotFound(format!("run {run} has no node {node:?}")))?;
         let calls = self.store().run_calls(run).await?;
-        Ok(node_view(&updated, &calls))
+        let column = columns(&self.store().run_nodes(run).await?)
+            .get(node)
+            .copied()
+            .unwrap_or(0);
+        Ok(node_view(&updated, &calls, column))
     }
 
     /// Spend and savings of runs created since `since_ms` (all when `None`): totals, per

@@ -16,7 +16,6 @@ import {
   failureTitle,
   formatCost,
   formatElapsed,
-  isLive,
   stateTone,
   taskTitle,
 } from "./format";
@@ -81,7 +80,7 @@ export function AttemptDetail({ id, now }: { id: string; now: () => number }) {
     };
   }, [id, reload, follow]);
 
-  const live = review ? isLive(review.summary.state) : false;
+  const live = review?.summary.live ?? false;
   useEffect(() => {
     if (!live) return;
     const timer = setInterval(() => setTick((t) => t + 1), 1000);
@@ -115,7 +114,7 @@ export function AttemptDetail({ id, now }: { id: string; now: () => number }) {
       const next = await reviewIpc.recover(id);
       setReview(next);
       // Re-queued (its worker never ran): it runs again, so follow its log as for a start.
-      if (isLive(next.summary.state)) setFollow((n) => n + 1);
+      if (next.summary.live) setFollow((n) => n + 1);
     } catch (e) {
       setError(describeError(e).message);
     }

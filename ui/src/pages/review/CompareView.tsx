@@ -6,7 +6,6 @@ import {
   defaultCommitMessage,
   formatCost,
   formatElapsed,
-  isLive,
   stateTone,
   taskTitle,
 } from "./format";
@@ -141,9 +140,7 @@ export function CompareView({ id }: { id: string }) {
                   type="button"
                   className="primary"
                   data-pick={s.id}
-                  disabled={
-                    busy || decided || !r.canApprove || isLive(s.state) || commit.trim() === ""
-                  }
+                  disabled={busy || decided || !r.canApprove || s.live || commit.trim() === ""}
                   title={approveBlockedReason(r) ?? undefined}
                   onClick={() => void pick(s.id)}
                 >

@@ -1,6 +1,6 @@
 import type { AttemptReview, CommandVerification, GateResult } from "../../ipc";
 import { formatBytes } from "./diff/model";
-import { formatElapsed, GATE_TITLE, gateDetail, gatesNotRun, isLive } from "./format";
+import { formatElapsed, GATE_TITLE, gateDetail, gatesNotRun } from "./format";
 
 /**
  * Switchyard's verdicts: the diff hash, every gate with its evidence, and the verification it
@@ -10,7 +10,7 @@ export function GatesPanel({ review }: { review: AttemptReview }) {
   const { diff, gates, verification } = review;
   const failed = gates.filter((g) => !g.passed).length;
   const missing = gatesNotRun(gates);
-  const live = isLive(review.summary.state);
+  const live = review.summary.live;
   return (
     <section className="card gates-panel" id="gates-panel" aria-label="Gates">
       <div className="card-title-row">

@@ -43,13 +43,6 @@ export function formatCost(usd: number | null | undefined, estimated = false): s
   return `${estimated ? "~" : ""}$${text}`;
 }
 
-const LIVE: readonly AttemptState[] = ["queued", "preparing", "running", "verifying"];
-
-/** The attempt is still being worked on (worker or gates). */
-export function isLive(state: AttemptState): boolean {
-  return LIVE.includes(state);
-}
-
 /** The pill colour for a state. */
 export function stateTone(state: AttemptState): "ok" | "warn" | "fail" | "" {
   switch (state) {
@@ -77,8 +70,8 @@ export function orderForReview(attempts: readonly AttemptSummary[]): {
   const newest = [...attempts].sort((a, b) => (b.createdMs ?? 0) - (a.createdMs ?? 0));
   return {
     awaiting: newest.filter((a) => a.state === "review"),
-    live: newest.filter((a) => isLive(a.state)),
-    recent: newest.filter((a) => a.state !== "review" && !isLive(a.state)),
+    live: newest.filter((a) => a.live),
+    recent: newest.filter((a) => a.state !== "review" && !a.live),
   };
 }
 

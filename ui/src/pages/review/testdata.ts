@@ -35,6 +35,9 @@ export function summary(id: string, over: Partial<AttemptSummary> = {}): Attempt
     error: null,
     confinement: "bwrap",
     ...over,
+    // What the engine says for this state (the fixture's state may come from `over`).
+    live:
+      over.live ?? ["queued", "preparing", "running", "verifying"].includes(over.state ?? "review"),
   };
 }
 

@@ -10,7 +10,6 @@ import {
   formatElapsed,
   formatTokens,
   nodeStateLabel,
-  signalText,
   stateTone,
   traceSource,
 } from "./format";
@@ -213,9 +212,7 @@ const Facts = memo(function Facts({ node, state }: { node: NodeView; state: Node
                     ? formatElapsed(t.finishedMs - t.startedMs)
                     : "…"}
                 </td>
-                <td className="small">
-                  {t.signal ? signalText(t.signal) : t.error ? t.error : "—"}
-                </td>
+                <td className="small">{t.signalText ?? t.error ?? "—"}</td>
               </tr>
             ))}
           </tbody>

@@ -179,9 +179,10 @@ export function PreviewCard({
         <RunGraph
           id="run-preview-graph"
           selected={null}
-          items={preview.nodes.map((n) => ({
+          items={preview.nodes.map((n, i) => ({
             id: n.id,
             dependsOn: n.dependsOn,
+            column: preview.columns[i] ?? 0,
             task: n.role === "merge" && n.kind === "text" ? "Merge the members' answers" : n.task,
             who: n.worker ?? n.model,
             state: null,

@@ -34,8 +34,6 @@ const LIVE_PANE_CHARS = 700;
 /** The most live output panes shown at once. */
 const PANES = 4;
 
-const LIVE_STATES = ["queued", "planning", "running"];
-
 /** One run, live: its DAG with node states, streaming output, the cost meter, each node's
  * tries, tokens, timings and context, and cancel / resume / recover. */
 export function RunDetail({ id, now }: { id: string; now: () => number }) {
@@ -133,7 +131,7 @@ export function RunDetail({ id, now }: { id: string; now: () => number }) {
   useEffect(() => {
     if (!ended) return;
     const stop = runsEvents.onRunState((change) => {
-      if (change.runId === id && LIVE_STATES.includes(change.state)) setWatchKey((k) => k + 1);
+      if (change.runId === id && change.live) setWatchKey((k) => k + 1);
     });
     return () => void stop.then((f) => f());
   }, [ended, id]);
@@ -203,7 +201,7 @@ export function RunDetail({ id, now }: { id: string; now: () => number }) {
   const summary = detail.summary;
   const shown = selected ?? firstNode(detail, live);
   const node = detail.nodes.find((n) => n.id === shown) ?? null;
-  const isLive = LIVE_STATES.includes(live.state);
+  const isLive = live.live;
   const elapsed =
     detail.startedMs != null ? (summary.finishedMs ?? now()) - detail.startedMs : null;
   const reviewTries = detail.nodes.flatMap((n) =>

@@ -7,6 +7,8 @@ import type { NodeState } from "./types";
 export interface GraphItem {
   id: string;
   dependsOn: readonly string[];
+  /** Its column, from Rust (`dag::columns`). */
+  column: number;
   task: string;
   /** The model or worker. */
   who: string | null;
@@ -99,7 +101,7 @@ const NodeBox = memo(function NodeBox({
   y,
   selected,
   onSelect,
-}: Omit<GraphItem, "dependsOn"> & {
+}: Omit<GraphItem, "dependsOn" | "column"> & {
   x: number;
   y: number;
   selected: boolean;

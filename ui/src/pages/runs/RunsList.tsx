@@ -13,8 +13,6 @@ const POLL_MS = 2500;
 /** Run events come in bursts (a swarm's nodes); one reload per burst. */
 const RELOAD_DELAY_MS = 250;
 
-const LIVE: readonly RunState[] = ["queued", "planning", "running"];
-
 // The filter survives visiting a run and coming back.
 let keptFilter: ListFilter = NO_FILTER;
 
@@ -56,7 +54,7 @@ export function RunsList({ now }: { now: () => number }) {
     const stops = [
       runsEvents.onRunState((change) => {
         soon();
-        if (!LIVE.includes(change.state)) setFinished((n) => n + 1);
+        if (!change.live) setFinished((n) => n + 1);
       }),
       runsEvents.onRunNode(soon),
     ];
@@ -66,7 +64,7 @@ export function RunsList({ now }: { now: () => number }) {
     };
   }, [load]);
 
-  const anyLive = runs?.some((r) => LIVE.includes(r.state)) ?? false;
+  const anyLive = runs?.some((r) => r.live) ?? false;
   useEffect(() => {
     if (!anyLive) return;
     const poll = setInterval(() => void load(), POLL_MS);

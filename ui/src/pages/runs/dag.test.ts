@@ -1,19 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { COL_GAP, layers, layoutRunGraph, NODE_W, PAD } from "./dag";
+import { COL_GAP, layoutRunGraph, NODE_W, PAD } from "./dag";
 
-const node = (id: string, dependsOn: string[] = []) => ({ id, dependsOn });
+const node = (id: string, dependsOn: string[] = [], column = dependsOn.length === 0 ? 0 : 1) => ({
+  id,
+  dependsOn,
+  column,
+});
 
 describe("run graph layout", () => {
-  it("puts each node one column past its deepest dependency", () => {
-    const depth = layers([
-      node("merge", ["m1", "m2", "m3"]),
-      node("m1"),
-      node("m2"),
-      node("m3", ["m1"]),
-    ]);
-    expect(Object.fromEntries(depth)).toEqual({ m1: 0, m2: 0, m3: 1, merge: 2 });
-  });
-
   it("stacks a column in run order and draws one edge per dependency", () => {
     const layout = layoutRunGraph([node("a"), node("b"), node("c", ["a", "b"]), node("d", ["a"])]);
     expect(layout.columns).toBe(2);
@@ -29,10 +23,10 @@ describe("run graph layout", () => {
   });
 
   it("routes an edge that skips a column along a lane, and survives bad input", () => {
-    const layout = layoutRunGraph([node("a"), node("b", ["a"]), node("c", ["b", "a"])]);
+    const layout = layoutRunGraph([node("a"), node("b", ["a"]), node("c", ["b", "a"], 2)]);
     const skip = layout.edges.find((e) => e.from === "a" && e.to === "c");
     expect(skip?.path).toContain(" L ");
-    const odd = layoutRunGraph([node("x", ["y", "ghost"]), node("y", ["x"])]);
+    const odd = layoutRunGraph([node("x", ["y", "ghost"], 0), node("y", ["x"])]);
     expect(odd.nodes).toHaveLength(2);
     expect(odd.edges.every((e) => e.from !== "ghost")).toBe(true);
     expect(layoutRunGraph([]).width).toBe(0);

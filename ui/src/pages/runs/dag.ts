@@ -1,7 +1,6 @@
-// Lays a run's nodes out as a layered graph: a node's column is the length of the longest
-// chain of dependencies before it (so every arrow points right), nodes stacked in run order
-// within a column. Pure, so it is tested alone; the engine validated the graph already, and
-// a dependency that names no node (or a cycle) is tolerated rather than trusted.
+// Lays a run's nodes out as a layered graph: each node in the column Rust gave it (one past
+// its deepest dependency, so every arrow points right), stacked in run order within a
+// column. Pure, so it is tested alone; a dependency that names no node draws no edge.
 
 export const NODE_W = 200;
 export const NODE_H = 74;
@@ -12,6 +11,8 @@ export const PAD = 10;
 export interface GraphNode {
   id: string;
   dependsOn: readonly string[];
+  /** One past its deepest dependency: Rust computes it (`dag::columns`). */
+  column: number;
 }
 
 export interface PlacedNode<T extends GraphNode> {
@@ -37,31 +38,10 @@ export interface RunGraphLayout<T extends GraphNode> {
   columns: number;
 }
 
-/** The column of every node: 0 without dependencies, else one past its deepest dependency. */
-export function layers(nodes: readonly GraphNode[]): Map<string, number> {
-  const byId = new Map(nodes.map((n) => [n.id, n]));
-  const depth = new Map<string, number>();
-  const visiting = new Set<string>();
-  const visit = (id: string): number => {
-    const known = depth.get(id);
-    if (known !== undefined) return known;
-    const node = byId.get(id);
-    if (!node || visiting.has(id)) return -1;
-    visiting.add(id);
-    const deepest = Math.max(-1, ...node.dependsOn.map(visit));
-    visiting.delete(id);
-    depth.set(id, deepest + 1);
-    return deepest + 1;
-  };
-  for (const node of nodes) visit(node.id);
-  return depth;
-}
-
 export function layoutRunGraph<T extends GraphNode>(nodes: readonly T[]): RunGraphLayout<T> {
-  const depth = layers(nodes);
   const rows = new Map<number, number>();
   const placed: PlacedNode<T>[] = nodes.map((node) => {
-    const column = depth.get(node.id) ?? 0;
+    const column = node.column;
     const row = rows.get(column) ?? 0;
     rows.set(column, row + 1);
     return {

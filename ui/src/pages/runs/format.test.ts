@@ -7,19 +7,12 @@ import {
   meterShares,
   reasonText,
   runSavings,
-  signalText,
   stateTone,
   traceSource,
 } from "./format";
 
 describe("runs formatting", () => {
-  it("words failure signals, reasons and context sources", () => {
-    expect(signalText({ kind: "providerFailed", code: "provider", message: "refused" })).toBe(
-      "The provider failed: refused",
-    );
-    expect(signalText({ kind: "judgeBelow", score: 3, threshold: 7 })).toBe(
-      "The judge scored it 3, below 7",
-    );
+  it("words reasons and context sources", () => {
     expect(reasonText("budget_exceeded")).toMatch(/USD cap/);
     expect(traceSource("node:n2")).toBe("Output of n2");
     expect(traceSource("failure:1")).toBe("Failure of rung 1");

@@ -1,7 +1,7 @@
 // How the Runs page words what the engine reports: states, reasons, modes, failure signals,
 // context sources and money. Numbers are the engine's; this only formats them.
 import { formatCost as reviewCost } from "../review/format";
-import type { FailureSignal, NodeState, RunMode, RunReason, RunState } from "./types";
+import type { NodeState, RunMode, RunReason, RunState } from "./types";
 
 export { ago, formatElapsed, taskTitle } from "../review/format";
 
@@ -113,22 +113,6 @@ export function reasonText(reason: RunReason): string {
 /** The short reason shown in lists. */
 export function reasonShort(reason: RunReason): string {
   return reason.replace(/_/g, " ");
-}
-
-/** Why a try counted as failed (the cascade escalated on it). */
-export function signalText(signal: FailureSignal): string {
-  switch (signal.kind) {
-    case "providerFailed":
-      return `The provider failed: ${signal.message}`;
-    case "judgeBelow":
-      return `The judge scored it ${signal.score}, below ${signal.threshold}`;
-    case "verificationFailed":
-      return `Verification failed: ${signal.detail}`;
-    case "gateFailed":
-      return `The ${signal.gate} gate failed: ${signal.detail}`;
-    case "schemaFailed":
-      return `The output failed its schema: ${signal.detail}`;
-  }
 }
 
 /** What a context trace item was: the task, the plan, another node's output, a failure. */

@@ -29,6 +29,7 @@ export function graphItems(detail: RunDetail, live: LiveRun | null): GraphItem[]
     return {
       id: n.id,
       dependsOn: n.dependsOn,
+      column: n.column,
       task: n.role === "merge" && n.kind === "text" ? "Merge the members' answers" : n.task,
       who: n.worker ?? n.model,
       state,

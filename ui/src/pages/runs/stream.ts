@@ -11,6 +11,8 @@ export interface LiveRun {
   /** The newest log entry applied. */
   seq: number;
   state: RunState;
+  /** Whether the run can still change (Rust says so). */
+  live: boolean;
   reason: RunReason | null;
   nodes: Record<string, NodeState>;
   spentUsd: number | null;
@@ -30,6 +32,7 @@ export function liveFrom(detail: RunDetail): LiveRun {
   return {
     seq: detail.seq,
     state: detail.summary.state,
+    live: detail.summary.live,
     reason: detail.summary.reason,
     nodes: Object.fromEntries(detail.nodes.map((n) => [n.id, n.state])),
     spentUsd: detail.summary.costUsd,
@@ -76,11 +79,13 @@ export function applyItems(live: LiveRun, items: readonly RunFeedItem[]): LiveRu
       continue;
     }
     if (item.type === "end") {
-      next = { ...next, state: item.state, ended: true, stale: true };
+      next = { ...next, state: item.state, live: false, ended: true, stale: true };
       continue;
     }
     if (item.type === "state") {
-      if (item.state !== next.state) next = { ...next, state: item.state, stale: true };
+      if (item.state !== next.state || item.live !== next.live) {
+        next = { ...next, state: item.state, live: item.live, stale: true };
+      }
       continue;
     }
     const { seq, entry } = item.entry;

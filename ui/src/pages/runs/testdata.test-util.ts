@@ -25,6 +25,7 @@ export function summary(patch: Partial<RunSummary> = {}): RunSummary {
     nodes: 1,
     nodesDone: 0,
     ...patch,
+    live: patch.live ?? ["queued", "planning", "running"].includes(patch.state ?? "running"),
   };
 }
 
@@ -46,6 +47,7 @@ export function attempt(patch: Partial<NodeTry> = {}): NodeTry {
     finishedMs: 1_766_000_000_300,
     error: "provider: the cheap model refused",
     signal: { kind: "providerFailed", code: "provider", message: "the cheap model refused" },
+    signalText: "The provider failed: the cheap model refused",
     attemptId: null,
     ...patch,
   };
@@ -61,6 +63,7 @@ export function node(patch: Partial<NodeView> = {}): NodeView {
     model: "wtest:openai/gpt-4o",
     worker: null,
     dependsOn: [],
+    column: 0,
     costUsd: 0.0012,
     tokensIn: 120,
     tokensOut: 90,
@@ -144,6 +147,7 @@ export function preview(patch: Partial<RunPreview> = {}): RunPreview {
         contextFrom: [],
       },
     ],
+    columns: [0],
     ladder: {
       rungs: [
         { tier: "low", model: "wtest:openai/gpt-4o-mini" },
