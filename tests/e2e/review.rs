@@ -322,7 +322,6 @@ async fn time_to_first_line(app: &App, id: &str) -> E2eResult<f64> {
         .execute_async(
             "const [id, done] = [arguments[0], arguments[arguments.length - 1]]; \
              const start = performance.now(); \
-             location.hash = '#/review/' + id; \
              const drawn = () => Array.from(document.querySelectorAll('.diff-view *')) \
                .some(el => el.shadowRoot && el.shadowRoot.querySelector('[data-line]')); \
              let pane = -1; \
@@ -351,6 +350,8 @@ async fn large_diff(app: &App, fx: &Fixture) -> E2eResult {
         .ok_or("no attempt id")?;
     wait_attr(app, "#attempt-detail", "data-state", "review").await?;
     app.goto("review").await?;
+    app.click(&format!("a[href='#/review/{id}']")).await?;
+    app.wait_for("#attempt-log").await?;
     app.wait_for(&format!("tr[data-attempt='{id}']")).await?;
     let ms = time_to_first_line(app, &id).await?;
     let pane = app
@@ -431,5 +432,112 @@ async fn a_50000_line_diff_shows_its_first_file_within_a_second_in_under_500_mb(
         let result = large_diff(&app, &fx).await;
         (app, result)
     })
+    .await;
+}
+
+/// The `switchyard` CLI built beside the app (the test command builds the workspace first).
+fn cli_binary() -> E2eResult<PathBuf> {
+    let app = PathBuf::from(env!("CARGO_BIN_EXE_switchyard-desktop"));
+    let cli = app.with_file_name("switchyard");
+    if cli.exists() {
+        Ok(cli)
+    } else {
+        Err(format!(
+            "no CLI at {} (build the workspace first: cargo test --workspace --no-run)",
+            cli.display()
+        ))
+    }
+}
+
+/// An attempt another process owns (`switchyard run --detach`) streams into the open Review
+/// page: each worker line shows within a second of the worker printing it, and the page
+/// says `review` once the attempt gets there.
+async fn detached_attempt_streams(app: &App, fx: &Fixture) -> E2eResult {
+    // Each line carries the moment the worker printed it (ms since the epoch).
+    let ticker = fx.repo.with_file_name("ticker.sh");
+    std::fs::write(
+        &ticker,
+        "for n in $(seq 1 12); do echo \"tick $n at $(date +%s%3N)\"; sleep 0.5; done\n\
+         printf 'add() { echo $(($1 + $2)); }\\n' > calc.sh\necho 'fixed the sign'\n",
+    )
+    .map_err(|e| format!("write worker: {e}"))?;
+    let out = std::process::Command::new(cli_binary()?)
+        .args(["run", "--repo"])
+        .arg(&fx.repo)
+        .args(["--task", "Make add() add, ticking", "--worker"])
+        .arg(format!("exec:sh {}", ticker.display()))
+        .args(["--verify", "sh test.sh", "--detach", "--json"])
+        .env("SWITCHYARD_HOME", &app.home)
+        .output()
+        .map_err(|e| format!("switchyard run: {e}"))?;
+    let started: serde_json::Value = serde_json::from_slice(&out.stdout).map_err(|e| {
+        format!(
+            "switchyard run --detach printed no JSON ({e}): {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })?;
+    let id = started["run"]
+        .as_str()
+        .ok_or_else(|| format!("no attempt id in {started}"))?
+        .to_owned();
+    // Open its page while it runs (from the Review page, so the app is up and routing), and
+    // note when each tick first shows in the log.
+    app.goto("review").await?;
+    app.click(&format!("a[href='#/review/{id}']")).await?;
+    app.wait_for("#attempt-log").await?;
+    let seen = app
+        .client
+        .execute_async(
+            "const [id, done] = [arguments[0], arguments[arguments.length - 1]]; \
+             const seen = {}; const start = Date.now(); \
+             const poll = () => { \
+               const log = document.querySelector('#attempt-log'); \
+               const text = log ? log.textContent : ''; \
+               for (const m of text.matchAll(/tick (\\d+) at (\\d+)/g)) { \
+                 if (!(m[1] in seen)) seen[m[1]] = [Number(m[2]), Date.now()]; } \
+               if (Object.keys(seen).length >= 12 || Date.now() - start > 20000) { \
+                 done({ start, seen, log: text.slice(0, 600) }); return; } \
+               setTimeout(poll, 25); }; \
+             poll();",
+            vec![id.clone().into()],
+        )
+        .await
+        .map_err(|e| format!("watch the log: {e}"))?;
+    // (printed, shown) in ms since the epoch, by tick.
+    let ticks: std::collections::BTreeMap<String, (f64, f64)> =
+        serde_json::from_value(seen["seen"].clone()).map_err(|e| format!("ticks {seen}: {e}"))?;
+    let watching = seen["start"].as_f64().unwrap_or(f64::MAX);
+    // Ticks printed before the page was watching arrive with the replay; the rest stream.
+    let lags: Vec<f64> = ticks
+        .values()
+        .filter(|(printed, _)| *printed >= watching)
+        .map(|(printed, shown)| shown - printed)
+        .collect();
+    if ticks.len() != 12 || lags.len() < 4 || lags.iter().any(|lag| *lag > 1000.0) {
+        return Err(format!(
+            "every line, each printed while watching shown within 1 s; lags {lags:?} ({seen})"
+        ));
+    }
+    eprintln!("detached attempt: each tick shown this many ms after it was printed: {lags:?}");
+    wait_attr(app, "#attempt-detail", "data-state", "review").await?;
+    app.wait_text("#attempt-log", |t| t.contains("fixed the sign"))
+        .await?;
+    app.save_screenshot("review_detached_attempt").await;
+    Ok(())
+}
+
+#[tokio::test]
+#[ignore = "end-to-end: drives the built app; the test command runs it (SWITCHYARD_E2E=1, Xvfb, --ignored)"]
+async fn an_attempt_another_process_runs_streams_into_the_open_review_page() {
+    E2e::enabled("an_attempt_another_process_runs_streams_into_the_open_review_page");
+    let fx = Fixture::new();
+    E2e::run(
+        "review_detached_attempt",
+        Launch::fresh(),
+        |app| async move {
+            let result = detached_attempt_streams(&app, &fx).await;
+            (app, result)
+        },
+    )
     .await;
 }
