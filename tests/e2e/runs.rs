@@ -854,3 +854,95 @@ async fn a_long_run_list_filters_by_state_mode_launcher_and_words_and_a_capped_r
     )
     .await;
 }
+
+/// Every answer streams 40 pieces 100 ms apart: a run lasting about four seconds.
+fn slow_reply(request: &Recorded) -> Reply {
+    let model = request.json()["model"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    let pieces: Vec<String> = (0..40).map(|i| format!("piece {i}. ")).collect();
+    let refs: Vec<&str> = pieces.iter().map(String::as_str).collect();
+    let events = wire::openai_stream_finishing(&model, &refs, Some((400, 300)), "stop");
+    Reply::sse_paced(
+        events
+            .into_iter()
+            .map(|e| (Duration::from_millis(100), e))
+            .collect(),
+        End::Complete,
+    )
+}
+
+/// A run this test process executes (another process than the app, as for the CLI) streams
+/// into the open run page: the page follows it from the shared database and shows its end
+/// within a second of its being stored.
+async fn another_process_run_streams(app: &App, engine: &Arc<Engine>) -> E2eResult {
+    let mut request = RunRequest::new("Explain ownership slowly", RunMode::Single);
+    request.models = Some(vec![GOOD.to_owned()]);
+    request.launcher = "cli".into();
+    let run = engine
+        .start_run(request)
+        .await
+        .map_err(|e| format!("start: {e}"))?;
+    app.goto("runs").await?;
+    app.click(&format!("a[href='#/runs/{}']", run.id)).await?;
+    app.wait_for("#run-detail").await?;
+    let seen = app
+        .client
+        .execute_async(
+            "const done = arguments[arguments.length - 1]; \
+             const start = Date.now(); const states = []; \
+             const poll = () => { \
+               const state = document.querySelector('#run-detail')?.dataset.state ?? ''; \
+               if (states[states.length - 1] !== state) states.push(state); \
+               if (state === 'completed' || Date.now() - start > 20000) { \
+                 done({ at: Date.now(), states }); return; } \
+               setTimeout(poll, 20); }; \
+             poll();",
+            vec![],
+        )
+        .await
+        .map_err(|e| format!("watch the run: {e}"))?;
+    let detail = engine
+        .run_detail(&run.id)
+        .await
+        .map_err(|e| format!("detail: {e}"))?;
+    let finished = detail.summary.finished_ms.unwrap_or(i64::MAX) as f64;
+    let shown = seen["at"].as_f64().unwrap_or(0.0);
+    let states = seen["states"].to_string();
+    if !states.contains("running") || !states.contains("completed") {
+        return Err(format!("the page did not follow the run live: {states}"));
+    }
+    if shown - finished > 1000.0 {
+        return Err(format!(
+            "the page showed the end {} ms after it was stored",
+            shown - finished
+        ));
+    }
+    eprintln!(
+        "another process's run: the page showed its end {} ms after it was stored",
+        shown - finished
+    );
+    app.save_screenshot("runs_other_process").await;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "end-to-end: drives the built app; the test command runs it (SWITCHYARD_E2E=1, Xvfb, --ignored)"]
+async fn a_run_another_process_executes_streams_into_the_open_run_page() {
+    E2e::enabled("a_run_another_process_executes_streams_into_the_open_run_page");
+    let server = TestServer::start_with(slow_reply).await;
+    let home = tempfile::tempdir().expect("home");
+    let engine = seed_home(home.path(), &server, &[]).await;
+    let owner = engine.clone();
+    E2e::run(
+        "runs_other_process",
+        Launch::with_home(home.path()),
+        |app| async move {
+            let result = another_process_run_streams(&app, &owner).await;
+            (app, result)
+        },
+    )
+    .await;
+    engine.close().await;
+}
