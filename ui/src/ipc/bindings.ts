@@ -627,6 +627,8 @@ export type AttemptReview_Deserialize = {
 	previous?: CapturedDiff_Deserialize | null,
 	/**  Each gate's verdict with evidence; verification is the last one. */
 	gates: GateResult_Deserialize[],
+	/**  The gates not (yet) run, in the order they run. */
+	gatesNotRun?: GateName[],
 	/**  Switchyard's own verification record. */
 	verification?: VerificationRecord_Deserialize | null,
 	usage?: Usage_Deserialize | null,
@@ -656,6 +658,8 @@ export type AttemptReview_Serialize = {
 	previous: CapturedDiff_Serialize | null,
 	/**  Each gate's verdict with evidence; verification is the last one. */
 	gates: GateResult_Serialize[],
+	/**  The gates not (yet) run, in the order they run. */
+	gatesNotRun: GateName[],
 	/**  Switchyard's own verification record. */
 	verification: VerificationRecord_Serialize | null,
 	usage: Usage_Serialize | null,

@@ -16,7 +16,7 @@ use specta::Type;
 use crate::confinement::{ConfinementMode, ConfinementReport, Denial};
 use crate::error::ErrorCode;
 use crate::review::diff::{CapturedDiff, FileStatus};
-use crate::review::gates::GateResult;
+use crate::review::gates::{GateName, GateResult};
 use crate::verify::VerificationRecord;
 use crate::worker::{Usage, WorkerEvent};
 
@@ -168,6 +168,9 @@ pub struct AttemptReview {
     pub previous: Option<CapturedDiff>,
     /// Each gate's verdict with evidence; verification is the last one.
     pub gates: Vec<GateResult>,
+    /// The gates not (yet) run, in the order they run.
+    #[serde(default)]
+    pub gates_not_run: Vec<GateName>,
     /// Switchyard's own verification record.
     pub verification: Option<VerificationRecord>,
     pub usage: Option<Usage>,

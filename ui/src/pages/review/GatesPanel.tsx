@@ -1,6 +1,6 @@
 import type { AttemptReview, CommandVerification, GateResult } from "../../ipc";
 import { formatBytes } from "./diff/model";
-import { formatElapsed, GATE_TITLE, gateDetail, gatesNotRun } from "./format";
+import { formatElapsed, GATE_TITLE, gateDetail } from "./format";
 
 /**
  * Switchyard's verdicts: the diff hash, every gate with its evidence, and the verification it
@@ -9,7 +9,7 @@ import { formatElapsed, GATE_TITLE, gateDetail, gatesNotRun } from "./format";
 export function GatesPanel({ review }: { review: AttemptReview }) {
   const { diff, gates, verification } = review;
   const failed = gates.filter((g) => !g.passed).length;
-  const missing = gatesNotRun(gates);
+  const missing = review.gatesNotRun;
   const live = review.summary.live;
   return (
     <section className="card gates-panel" id="gates-panel" aria-label="Gates">

@@ -1,11 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  approveBlockedReason,
-  failureDetail,
-  failureTitle,
-  gateDetail,
-  gatesNotRun,
-} from "./format";
+import { approveBlockedReason, failureDetail, failureTitle, gateDetail } from "./format";
 import { gate, review } from "./testdata";
 
 describe("approveBlockedReason", () => {
@@ -62,16 +56,5 @@ describe("failureDetail", () => {
     expect(failureDetail({ code: "workerFailed", message: "the worker exited with code 3" })).toBe(
       "the worker exited with code 3",
     );
-  });
-});
-
-describe("gatesNotRun", () => {
-  it("lists the gates missing from a result, in run order", () => {
-    expect(gatesNotRun([gate("escape", true), gate("lockedPaths", true)])).toEqual([
-      "secrets",
-      "size",
-      "repository",
-      "verification",
-    ]);
   });
 });

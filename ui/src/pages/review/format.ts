@@ -177,18 +177,3 @@ export function failureDetail(error: { code: ErrorCode; message: string }): stri
   }
   return message;
 }
-
-/** Every gate Switchyard runs, in the order it runs them. */
-export const GATE_ORDER: readonly GateName[] = [
-  "lockedPaths",
-  "escape",
-  "secrets",
-  "size",
-  "repository",
-  "verification",
-];
-
-/** The gates missing from `gates` (an attempt whose worker failed skips verification). */
-export function gatesNotRun(gates: readonly GateResult[]): GateName[] {
-  return GATE_ORDER.filter((name) => !gates.some((g) => g.name === name));
-}

@@ -162,9 +162,19 @@ export function verifyCommand(
   };
 }
 
+/** What the engine sends as `gatesNotRun` for `gates` (`core::review::gates::not_run`). */
+const GATES_IN_ORDER = [
+  "lockedPaths",
+  "escape",
+  "secrets",
+  "size",
+  "repository",
+  "verification",
+] as const;
+
 export function review(id: string, over: Partial<AttemptReview> = {}): AttemptReview {
   const files = [file("src/pager.rs")];
-  return {
+  const built: AttemptReview = {
     summary: summary(id),
     diff: capturedDiff(files),
     previous: null,
@@ -191,7 +201,14 @@ export function review(id: string, over: Partial<AttemptReview> = {}): AttemptRe
       denied: [],
       deniedMore: 0,
     },
+    gatesNotRun: [],
     ...over,
+  };
+  return {
+    ...built,
+    gatesNotRun:
+      over.gatesNotRun ??
+      GATES_IN_ORDER.filter((name) => !built.gates.some((g) => g.name === name)),
   };
 }
 

@@ -52,6 +52,27 @@ pub enum GateName {
     Verification,
 }
 
+impl GateName {
+    /// Every gate, in the order Switchyard runs them.
+    pub const ALL: [GateName; 6] = [
+        GateName::LockedPaths,
+        GateName::Escape,
+        GateName::Secrets,
+        GateName::Size,
+        GateName::Repository,
+        GateName::Verification,
+    ];
+}
+
+/// The gates missing from `results`, in the order they run (an attempt whose worker failed
+/// skips verification; a live one has not run them yet).
+pub fn not_run(results: &[GateResult]) -> Vec<GateName> {
+    GateName::ALL
+        .into_iter()
+        .filter(|name| !results.iter().any(|r| r.name == *name))
+        .collect()
+}
+
 /// One gate's verdict with the evidence behind it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]
