@@ -701,3 +701,74 @@ async fn a_run_whose_owner_died_is_reported_interrupted_not_running_forever() {
         .is_some_and(|n| n.contains("recover")));
     client.cancel().await.expect("close");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn run_status_with_wait_seconds_answers_when_the_run_moves_not_before() {
+    let home = Home::new().await;
+    let server = model_server(&home, |_| {
+        Behavior::after("Hello from the model.", Duration::from_secs(3))
+    })
+    .await;
+    let client = home.connect("claude-code").await;
+    let created = call(
+        &client,
+        "switchyard_run_create",
+        json!({ "task": "Say hello", "models": [MINI] }),
+    )
+    .await;
+    let id = created["runId"].as_str().expect("runId").to_owned();
+
+    // Waiting answers as the run moves, and a live run's next move comes within seconds:
+    // followed to its end in a few calls, none returning before something happened.
+    let started = Instant::now();
+    let mut calls = 0;
+    let mut seen = Vec::new();
+    let status = loop {
+        let status = call(
+            &client,
+            "switchyard_run_status",
+            json!({ "runId": id, "waitSeconds": 30 }),
+        )
+        .await;
+        calls += 1;
+        seen.push(status["state"].clone());
+        if status["state"] == "completed" {
+            break status;
+        }
+        assert!(calls < 10, "never completed: {seen:?}");
+    };
+    let took = started.elapsed();
+    assert!(
+        took < Duration::from_secs(20),
+        "answered when the run moved, not at the wait's end: {took:?}"
+    );
+    assert!(
+        took >= Duration::from_secs(2),
+        "it waited for the model: {took:?}"
+    );
+    assert_eq!(node(&status, "n1")["status"], "done");
+    assert_eq!(server.requests().len(), 1);
+
+    // An ended run answers at once, whatever the wait.
+    let at_once = Instant::now();
+    let again = call(
+        &client,
+        "switchyard_run_status",
+        json!({ "runId": id, "waitSeconds": 30 }),
+    )
+    .await;
+    assert_eq!(again["state"], "completed");
+    assert!(
+        at_once.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        at_once.elapsed()
+    );
+    // An unknown run is still an error, not a wait.
+    let missing = call_err(
+        &client,
+        "switchyard_run_status",
+        json!({ "runId": "nope", "waitSeconds": 30 }),
+    )
+    .await;
+    assert_eq!(missing["error"]["code"], "notFound", "{missing}");
+}

@@ -10,6 +10,9 @@
 
 mod view;
 
+use std::sync::Arc;
+use std::time::Duration;
+
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
 use rmcp::service::RequestContext;
@@ -17,11 +20,12 @@ use rmcp::{tool, tool_router, RoleServer};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use switchyard_core::error::ErrorCode;
+use switchyard_core::feed::FeedItem;
 use switchyard_core::routing::plan::Plan;
 use switchyard_core::run::{
-    NodeKind, NodeState, RunFilter, RunMode, RunOptions, RunRequest, RunState, RunSummary,
+    NodeKind, NodeState, RunFilter, RunLog, RunMode, RunOptions, RunRequest, RunState, RunSummary,
 };
-use switchyard_engine::EngineError;
+use switchyard_engine::{Engine, EngineError};
 
 use crate::inputs::{Budget, Commands, RunModeInput, RunStateInput};
 use crate::reply;
@@ -172,6 +176,47 @@ struct Created {
 pub(crate) struct RunIdInput {
     /// The run id (`runId` from switchyard_run_create).
     run_id: String,
+}
+
+/// `switchyard_run_status`'s input.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct RunStatusInput {
+    /// The run id (`runId` from switchyard_run_create).
+    run_id: String,
+    /// Wait up to this many seconds (at most 60) for the run to move — a node or the run
+    /// changes state, or it ends — before answering, instead of polling.
+    #[serde(default)]
+    wait_seconds: Option<u32>,
+}
+
+/// The longest `switchyard_run_status` waits for a run to move.
+const MAX_STATUS_WAIT_S: u32 = 60;
+
+/// Follows run `id` (the engine's feed, from now on) until it moves or ends, or `wait`
+/// passes. An unknown run returns at once (the status call then says so).
+async fn until_run_moves(engine: &Arc<Engine>, id: &str, wait: Duration) {
+    let Ok(mut feed) = engine.follow_run(id, u32::MAX).await else {
+        return;
+    };
+    let moved = async {
+        // The first item says where the run stands now.
+        if let Some(FeedItem::State { live: false, .. }) = feed.next().await {
+            return;
+        }
+        while let Some(item) = feed.next().await {
+            match item {
+                FeedItem::State { .. } | FeedItem::End { .. } => return,
+                FeedItem::Log { entry }
+                    if matches!(entry.entry, RunLog::Node { .. } | RunLog::State { .. }) =>
+                {
+                    return
+                }
+                _ => {}
+            }
+        }
+    };
+    let _ = tokio::time::timeout(wait, moved).await;
 }
 
 /// `switchyard_run_result`'s input.
@@ -333,11 +378,18 @@ impl Server {
         description = "A run's state and reason, each node's progress (id, task, status, model \
                        or worker, dependsOn, cost, a code node's attempt), the USD spent and \
                        reserved against its cap, and `next`: poll again, read the result, or \
-                       wait for the human's review.",
+                       wait for the human's review. With waitSeconds (up to 60) it answers \
+                       when the run next moves (a node or the run changes state) or ends, \
+                       instead of at once.",
         annotations(title = "Run status", read_only_hint = true, open_world_hint = false)
     )]
-    async fn run_status(&self, Parameters(input): Parameters<RunIdInput>) -> CallToolResult {
-        match self.engine().poll_run(input.run_id.trim()).await {
+    async fn run_status(&self, Parameters(input): Parameters<RunStatusInput>) -> CallToolResult {
+        let id = input.run_id.trim();
+        if let Some(wait) = input.wait_seconds.filter(|w| *w > 0) {
+            let wait = Duration::from_secs(u64::from(wait.min(MAX_STATUS_WAIT_S)));
+            until_run_moves(self.shared_engine(), id, wait).await;
+        }
+        match self.engine().poll_run(id).await {
             Ok(detail) => reply::ok(&RunStatus::of(&detail, self.agents_may_approve())),
             Err(error) => reply::engine_error(&error),
         }
