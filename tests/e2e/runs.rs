@@ -313,7 +313,7 @@ async fn cascade_escalates_once(app: &App, server: &TestServer) -> E2eResult {
     .await?;
     // Each rung's try: the refused one with the provider's reason, then the answer.
     app.wait_text("#run-node-tries tr[data-try='1']", |t| {
-        t.contains("The provider failed") && t.contains("the cheap model refused")
+        t.contains("The model call failed") && t.contains("the cheap model refused")
     })
     .await?;
     app.wait_text("#run-node-tries tr[data-try='2']", |t| {

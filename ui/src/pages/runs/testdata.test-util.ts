@@ -47,7 +47,7 @@ export function attempt(patch: Partial<NodeTry> = {}): NodeTry {
     finishedMs: 1_766_000_000_300,
     error: "provider: the cheap model refused",
     signal: { kind: "providerFailed", code: "provider", message: "the cheap model refused" },
-    signalText: "The provider failed: the cheap model refused",
+    signalText: "The model call failed: the cheap model refused",
     attemptId: null,
     ...patch,
   };
