@@ -9,7 +9,7 @@ APT_PACKAGES=(
   build-essential pkg-config libssl-dev libwebkit2gtk-4.1-dev libgtk-3-dev libsoup-3.0-dev
   libjavascriptcoregtk-4.1-dev librsvg2-dev libayatana-appindicator3-dev xvfb xauth
   webkit2gtk-driver dbus dbus-x11 gnome-keyring libsecret-1-dev libsecret-tools git
-  imagemagick x11-apps file bubblewrap socat python3-venv
+  imagemagick x11-apps file bubblewrap socat python3-venv procps
 )
 TAURI_DRIVER_VERSION=2.1.0
 

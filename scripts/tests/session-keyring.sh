@@ -56,6 +56,8 @@ if [ "$rc" -ne 0 ] || ! grep -q "died; starting it again" <<<"$out"; then
 fi
 # 4. Nothing of a session outlives it: not the daemon started for it, not the one started
 #    again after a crash, not one the bus activated.
+# pgrep (procps) finds them; without it the check below would find nothing and pass.
+command -v pgrep >/dev/null || { echo "FAIL: pgrep (procps) is missing" >&2; exit 1; }
 left_of() {
   local address="$1" pid
   for pid in $(pgrep -x gnome-keyring-d); do

@@ -446,7 +446,6 @@ impl Store {
         if !update_attempt_on(&mut *tx, id, guard, now_ms, changes).await? {
             return Ok(None);
         }
-        journal::between_state_and_event(body_json);
         let seq = journal::append_on(&mut *tx, Journal::Attempt, id, now_ms, body_json).await?;
         tx.commit().await?;
         Ok(Some(seq))

@@ -30,6 +30,8 @@ pub struct EventRow {
 }
 
 /// Appends one event to job `id`'s journal, numbered by the statement itself (MAX + 1).
+/// Inside a transaction that has just written a change, this is the one place between the
+/// change and its event (see [`between_state_and_event`]).
 pub(crate) async fn append_on<'e, E>(
     executor: E,
     journal: Journal,
@@ -40,6 +42,7 @@ pub(crate) async fn append_on<'e, E>(
 where
     E: sqlx::Executor<'e, Database = sqlx::Sqlite>,
 {
+    between_state_and_event(body_json);
     let seq: i64 = sqlx::query_scalar(
         "INSERT INTO events (kind, job_id, seq, at_ms, body_json)
          SELECT ?1, ?2, COALESCE(MAX(seq), 0) + 1, ?3, ?4 FROM events
@@ -62,7 +65,7 @@ where
 /// `SWITCHYARD_FAILPOINT` is `between-state-and-event:<text>` is SIGKILLed here when the
 /// event's body contains `<text>` — so a test can kill a process at that point and check
 /// the store.
-pub(crate) fn between_state_and_event(body_json: &str) {
+fn between_state_and_event(body_json: &str) {
     if cfg!(debug_assertions) {
         if let Ok(point) = std::env::var("SWITCHYARD_FAILPOINT") {
             if point

@@ -191,16 +191,19 @@ trait LogLine {
 
 impl LogLine for RunLogEntry {
     fn line(&self) -> String {
-        let line = serde_json::to_string(&self.entry).unwrap_or_default();
-        format!("{:>5} {line}", self.seq)
+        log_line(self.seq, &self.entry)
     }
 }
 
 impl LogLine for AttemptLogEntry {
     fn line(&self) -> String {
-        let line = serde_json::to_string(&self.entry).unwrap_or_default();
-        format!("{:>5} {line}", self.seq)
+        log_line(self.seq, &self.entry)
     }
+}
+
+fn log_line(seq: u32, entry: &impl serde::Serialize) -> String {
+    let line = serde_json::to_string(entry).unwrap_or_default();
+    format!("{seq:>5} {line}")
 }
 
 fn to_pretty<T: serde::Serialize>(value: &T) -> Result<String, Failure> {

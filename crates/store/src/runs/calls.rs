@@ -8,6 +8,7 @@ use sqlx::Row;
 use switchyard_core::run::{CallPurpose, CallState};
 
 use super::sets::{opt_u32_of, parsed, u32_of};
+use crate::journal::{self, Journal};
 use crate::{Store, StoreError};
 
 /// Builds a reservation's log entry from the call's number and the ledger after it.
@@ -184,9 +185,9 @@ impl Store {
         let after = reserved + call.reserved_usd;
         let seq = match log {
             Some((at_ms, body)) => Some(
-                crate::journal::append_on(
+                journal::append_on(
                     &mut *tx,
-                    crate::journal::Journal::Run,
+                    Journal::Run,
                     &call.run_id,
                     at_ms,
                     &body(n, spent, after),
@@ -326,9 +327,9 @@ impl Store {
         .await?;
         let seq = match log {
             Some((at_ms, body)) => Some(
-                crate::journal::append_on(
+                journal::append_on(
                     &mut *tx,
-                    crate::journal::Journal::Run,
+                    Journal::Run,
                     run_id,
                     at_ms,
                     &body(ledger.0, ledger.1),

@@ -390,7 +390,6 @@ impl Store {
         if !update_run_on(&mut *tx, id, guard, now_ms, changes).await? {
             return Ok(None);
         }
-        journal::between_state_and_event(body_json);
         let seq = journal::append_on(&mut *tx, Journal::Run, id, now_ms, body_json).await?;
         tx.commit().await?;
         Ok(Some(seq))

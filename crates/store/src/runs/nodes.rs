@@ -7,6 +7,7 @@ use switchyard_core::catalog::card::Category;
 use switchyard_core::run::{Join, NodeKind, NodeRole, NodeState};
 
 use super::sets::{opt_int, opt_text, opt_u32_of, parsed, u32_of, Sets, Value};
+use crate::journal::{self, Journal};
 use crate::routing::RatingSource;
 use crate::{Store, StoreError};
 
@@ -341,17 +342,7 @@ impl Store {
         if !update_node_on(&mut *tx, run_id, node_id, state, owner, changes).await? {
             return Ok(None);
         }
-        let seq = {
-            crate::journal::between_state_and_event(body_json);
-            crate::journal::append_on(
-                &mut *tx,
-                crate::journal::Journal::Run,
-                run_id,
-                at_ms,
-                body_json,
-            )
-            .await?
-        };
+        let seq = journal::append_on(&mut *tx, Journal::Run, run_id, at_ms, body_json).await?;
         tx.commit().await?;
         Ok(Some(seq))
     }
