@@ -38,6 +38,7 @@ pub use tauri_specta as __tauri_specta;
 macro_rules! specta_builder {
     ($runtime:ty) => {
         $crate::__tauri_specta::Builder::<$runtime>::new()
+            .disable_serde_phases()
             .commands($crate::__tauri_specta::collect_commands![
                 $crate::commands::app::get_app_info,
                 $crate::commands::app::run_doctor::<$runtime>,

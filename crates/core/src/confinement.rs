@@ -98,16 +98,12 @@ pub struct ConfinementReport {
     pub mode: ConfinementMode,
     pub network: NetworkPolicy,
     /// The origins the worker could reach (`scheme://host:port`), with provider-only network.
-    #[serde(default)]
     pub allowed: Vec<String>,
     /// The paths the worker could write.
-    #[serde(default)]
     pub writable: Vec<String>,
     /// Refused writes and connections, undone repository changes (at most [`MAX_DENIALS`]).
-    #[serde(default)]
     pub denied: Vec<Denial>,
     /// How many denials there were beyond those listed.
-    #[serde(default)]
     pub denied_more: u32,
 }
 

@@ -90,11 +90,9 @@ pub struct WorkerCliStatus {
     pub fix: Option<String>,
     /// "CLI's own account" is chosen for it in Settings: Switchyard passes it no key and
     /// writes no configuration for it, even when it holds a key for its provider.
-    #[serde(default)]
     pub own_account: bool,
     /// Catalog models this CLI can be routed to, in its own naming, cheapest first (at most
     /// 40): the launch forms' model picker.
-    #[serde(default)]
     pub models: Vec<String>,
 }
 
@@ -205,7 +203,6 @@ pub struct DoctorReport {
     pub worker_clis: Vec<WorkerCliStatus>,
     pub local_endpoints: Vec<LocalEndpoint>,
     /// What confines workers here (bubblewrap, or unconfined as allowed), and why not.
-    #[serde(default)]
     pub confinement: Option<crate::confinement::ConfinementSupport>,
 }
 

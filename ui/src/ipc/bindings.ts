@@ -9,14 +9,14 @@ export const commands = {
 	 *  Version, data directory, database file and schema version. Fails with code `startup`
 	 *  when the engine could not start, which the UI shows as its error screen.
 	 */
-	getAppInfo: () => typedError<AppInfo_Serialize, IpcError>(__TAURI_INVOKE("get_app_info")),
+	getAppInfo: () => typedError<AppInfo, IpcError>(__TAURI_INVOKE("get_app_info")),
 	/**  Runs every doctor check now, returns the report and broadcasts it as `DoctorUpdated`. */
-	runDoctor: () => typedError<DoctorReport_Serialize, IpcError>(__TAURI_INVOKE("run_doctor")),
+	runDoctor: () => typedError<DoctorReport, IpcError>(__TAURI_INVOKE("run_doctor")),
 	/**
 	 *  The newest doctor report without running the checks again (`null` before the first one
 	 *  finished; `DoctorUpdated` follows when it does).
 	 */
-	lastDoctorReport: () => typedError<DoctorReport_Serialize | null, IpcError>(__TAURI_INVOKE("last_doctor_report")),
+	lastDoctorReport: () => typedError<DoctorReport | null, IpcError>(__TAURI_INVOKE("last_doctor_report")),
 	/**
 	 *  Opens a plain `http`/`https` link (parsed; no user name or password) in the system
 	 *  browser. Anything else is refused with `invalidInput`.
@@ -29,18 +29,18 @@ export const commands = {
 	 */
 	recordFirstPaint: () => __TAURI_INVOKE<number>("record_first_paint"),
 	/**  Models matching the query, as summaries for the table and the plot. */
-	listModels: (query: ModelQuery_Deserialize) => typedError<ModelSummary_Serialize[], IpcError>(__TAURI_INVOKE("list_models", { query })),
+	listModels: (query: ModelQuery) => typedError<ModelSummary[], IpcError>(__TAURI_INVOKE("list_models", { query })),
 	/**
 	 *  One model in full: every source's raw and normalized values, matches, and each category
 	 *  score taken apart (weights, contributions, the inputs that did not count).
 	 */
-	getModel: (id: string) => typedError<ModelDetail_Serialize, IpcError>(__TAURI_INVOKE("get_model", { id })),
+	getModel: (id: string) => typedError<ModelDetail, IpcError>(__TAURI_INVOKE("get_model", { id })),
 	/**  The metric registry (labels, units, direction) and the category weights. */
 	catalogMetrics: () => typedError<CatalogMetrics, IpcError>(__TAURI_INVOKE("catalog_metrics")),
 	/**  Two to five models side by side. */
-	compareModels: (ids: string[]) => typedError<ModelCard_Serialize[], IpcError>(__TAURI_INVOKE("compare_models", { ids })),
+	compareModels: (ids: string[]) => typedError<ModelCard[], IpcError>(__TAURI_INVOKE("compare_models", { ids })),
 	/**  Per-source dates, counts, errors and unmatched records. */
-	catalogStatus: () => typedError<CatalogStatus_Serialize, IpcError>(__TAURI_INVOKE("catalog_status")),
+	catalogStatus: () => typedError<CatalogStatus, IpcError>(__TAURI_INVOKE("catalog_status")),
 	/**
 	 *  Starts a refresh (from the network, or from a folder laid out like the corpus) and returns
 	 *  at once with its id. Events `CatalogRefreshStarted`, `CatalogRefreshProgress` and
@@ -52,35 +52,35 @@ export const commands = {
 	 *  "Accept anyway": applies the snapshot held back for `source` (zero records, or a drop of
 	 *  more than half) without refetching; returns the new status. `notFound` if none is held.
 	 */
-	acceptHeldSnapshot: (source: SourceId) => typedError<CatalogStatus_Serialize, IpcError>(__TAURI_INVOKE("accept_held_snapshot", { source })),
+	acceptHeldSnapshot: (source: SourceId) => typedError<CatalogStatus, IpcError>(__TAURI_INVOKE("accept_held_snapshot", { source })),
 	/**  Ties a source record to a model, or refuses that match; applied on every refresh. */
-	setMatchOverride: (correction: MatchOverride) => typedError<ModelDetail_Serialize, IpcError>(__TAURI_INVOKE("set_match_override", { correction })),
+	setMatchOverride: (correction: MatchOverride) => typedError<ModelDetail, IpcError>(__TAURI_INVOKE("set_match_override", { correction })),
 	/**  Forgets a stored correction; returns whether there was one. */
 	clearMatchOverride: (source: SourceId, record: string, modelId: string) => typedError<boolean, IpcError>(__TAURI_INVOKE("clear_match_override", { source, record, modelId })),
 	/**  Every block the pickers offer: built-ins by kind, then the user's custom blocks. */
-	listRoleBlocks: () => typedError<RoleBlock_Serialize[], IpcError>(__TAURI_INVOKE("list_role_blocks")),
+	listRoleBlocks: () => typedError<RoleBlock[], IpcError>(__TAURI_INVOKE("list_role_blocks")),
 	/**
 	 *  Composes the full prompt for a selection and a task. Unknown ids come back as warnings;
 	 *  an empty task is `invalidInput`, an unknown preset `notFound`.
 	 */
-	composeRole: (request: ComposeRequest_Deserialize) => typedError<ComposedRole_Serialize, IpcError>(__TAURI_INVOKE("compose_role", { request })),
+	composeRole: (request: ComposeRequest) => typedError<ComposedRole, IpcError>(__TAURI_INVOKE("compose_role", { request })),
 	/**  Every saved preset, by name. */
-	listRolePresets: () => typedError<RolePreset_Serialize[], IpcError>(__TAURI_INVOKE("list_role_presets")),
+	listRolePresets: () => typedError<RolePreset[], IpcError>(__TAURI_INVOKE("list_role_presets")),
 	/**  Saves a preset under its name (replacing one with the same name); returns it as stored. */
-	saveRolePreset: (preset: RolePreset_Deserialize) => typedError<RolePreset_Serialize, IpcError>(__TAURI_INVOKE("save_role_preset", { preset })),
+	saveRolePreset: (preset: RolePreset) => typedError<RolePreset, IpcError>(__TAURI_INVOKE("save_role_preset", { preset })),
 	/**
 	 *  Renames preset `from` to `to`; `notFound` when `from` is missing, `invalidInput` when `to`
 	 *  is invalid or taken.
 	 */
-	renameRolePreset: (from: string, to: string) => typedError<RolePreset_Serialize, IpcError>(__TAURI_INVOKE("rename_role_preset", { from, to })),
+	renameRolePreset: (from: string, to: string) => typedError<RolePreset, IpcError>(__TAURI_INVOKE("rename_role_preset", { from, to })),
 	/**  Copies a preset, as `new_name` or as `<name> copy` (numbered when taken); returns the copy. */
-	duplicateRolePreset: (name: string, newName: string | null) => typedError<RolePreset_Serialize, IpcError>(__TAURI_INVOKE("duplicate_role_preset", { name, newName })),
+	duplicateRolePreset: (name: string, newName: string | null) => typedError<RolePreset, IpcError>(__TAURI_INVOKE("duplicate_role_preset", { name, newName })),
 	/**  Deletes a preset; `notFound` when it does not exist. */
 	deleteRolePreset: (name: string) => typedError<null, IpcError>(__TAURI_INVOKE("delete_role_preset", { name })),
 	/**  Adds a custom block; its id (`custom:<slug of the title>`) is assigned here and returned. */
-	addCustomBlock: (input: CustomBlockInput_Deserialize) => typedError<RoleBlock_Serialize, IpcError>(__TAURI_INVOKE("add_custom_block", { input })),
+	addCustomBlock: (input: CustomBlockInput) => typedError<RoleBlock, IpcError>(__TAURI_INVOKE("add_custom_block", { input })),
 	/**  Replaces the content of custom block `id`; built-in blocks are `notFound` (read-only). */
-	updateCustomBlock: (id: string, input: CustomBlockInput_Deserialize) => typedError<RoleBlock_Serialize, IpcError>(__TAURI_INVOKE("update_custom_block", { id, input })),
+	updateCustomBlock: (id: string, input: CustomBlockInput) => typedError<RoleBlock, IpcError>(__TAURI_INVOKE("update_custom_block", { id, input })),
 	/**  Deletes custom block `id`; presets naming it keep the id and warn when composing. */
 	deleteCustomBlock: (id: string) => typedError<null, IpcError>(__TAURI_INVOKE("delete_custom_block", { id })),
 	/**  The roles file (every custom block and preset) as JSON text, for the UI to save. */
@@ -96,7 +96,7 @@ export const commands = {
 	 *  (variable name and last 4), not needed (local servers, probed for reachability), or
 	 *  `unavailable` with the keychain's reason and fix. Never a key.
 	 */
-	listProviders: () => typedError<ProviderStatus_Serialize[], IpcError>(__TAURI_INVOKE("list_providers")),
+	listProviders: () => typedError<ProviderStatus[], IpcError>(__TAURI_INVOKE("list_providers")),
 	/**
 	 *  Stores (or replaces) `provider`'s key in the OS keychain, bound to the origin of its
 	 *  current base URL; returns the new status (last 4 characters and origin only).
@@ -105,7 +105,7 @@ export const commands = {
 	 *  another host; `notFound` for an unknown provider; `keychain` when no keychain can be used
 	 *  (the message says how to fix it).
 	 */
-	setProviderKey: (provider: string, key: string) => typedError<ProviderStatus_Serialize, IpcError>(__TAURI_INVOKE("set_provider_key", { provider, key })),
+	setProviderKey: (provider: string, key: string) => typedError<ProviderStatus, IpcError>(__TAURI_INVOKE("set_provider_key", { provider, key })),
 	/**
 	 *  Deletes `provider`'s stored key; `false` when there was none. An environment variable, if
 	 *  set, still applies afterwards (the returned list shows it).
@@ -116,19 +116,19 @@ export const commands = {
 	 *  that answers with an error is `ok: false` with the provider's own message and HTTP status,
 	 *  not a command error; `missingCredential` when no key is stored or set in the environment.
 	 */
-	testProvider: (provider: string) => typedError<ProviderTest_Serialize, IpcError>(__TAURI_INVOKE("test_provider", { provider })),
+	testProvider: (provider: string) => typedError<ProviderTest, IpcError>(__TAURI_INVOKE("test_provider", { provider })),
 	/**
 	 *  Points a provider at another base URL (`null`: back to the built-in default); returns its
 	 *  new status. A stored key stays bound to the origin it was entered for and is not sent to a
 	 *  new one (the status says `originMismatch`) until the user confirms `confirm_key_origin`.
 	 *  `invalidInput` for a URL that is not http(s), carries credentials or a query.
 	 */
-	setProviderBaseUrl: (provider: string, baseUrl: string | null) => typedError<ProviderStatus_Serialize, IpcError>(__TAURI_INVOKE("set_provider_base_url", { provider, baseUrl })),
+	setProviderBaseUrl: (provider: string, baseUrl: string | null) => typedError<ProviderStatus, IpcError>(__TAURI_INVOKE("set_provider_base_url", { provider, baseUrl })),
 	/**
 	 *  Adds a custom OpenAI-compatible or Anthropic endpoint (id, optional display name, kind,
 	 *  base URL); returns its status. `invalidInput` for a bad or taken id, URL or name.
 	 */
-	addProvider: (request: AddProviderRequest_Deserialize) => typedError<ProviderStatus_Serialize, IpcError>(__TAURI_INVOKE("add_provider", { request })),
+	addProvider: (request: AddProviderRequest) => typedError<ProviderStatus, IpcError>(__TAURI_INVOKE("add_provider", { request })),
 	/**  Removes a custom provider and its stored key; built-in providers are `invalidInput`. */
 	removeProvider: (provider: string) => typedError<null, IpcError>(__TAURI_INVOKE("remove_provider", { provider })),
 	/**
@@ -139,47 +139,47 @@ export const commands = {
 	 *  `invalidInput` when there is nothing to move, or the URL changed while the dialog was
 	 *  open; `insecureOrigin` when the new origin is plain http to another host.
 	 */
-	confirmKeyOrigin: (provider: string) => typedError<ProviderStatus_Serialize, IpcError>(__TAURI_INVOKE("confirm_key_origin", { provider })),
+	confirmKeyOrigin: (provider: string) => typedError<ProviderStatus, IpcError>(__TAURI_INVOKE("confirm_key_origin", { provider })),
 	/**  How a task reads: category, confidence, needs, stack words, hints and deciding words. */
-	classifyTask: (task: string) => typedError<Classification_Serialize, IpcError>(__TAURI_INVOKE("classify_task", { task })),
+	classifyTask: (task: string) => typedError<Classification, IpcError>(__TAURI_INVOKE("classify_task", { task })),
 	/**  The classifier fallback's settings: ask a model when the classifier is unsure. */
-	classifierSettings: () => typedError<ClassifierSettings_Serialize, IpcError>(__TAURI_INVOKE("classifier_settings")),
+	classifierSettings: () => typedError<ClassifierSettings, IpcError>(__TAURI_INVOKE("classifier_settings")),
 	/**  Saves the classifier fallback's settings; returns them as stored. */
-	setClassifierSettings: (settings: ClassifierSettings_Deserialize) => typedError<ClassifierSettings_Serialize, IpcError>(__TAURI_INVOKE("set_classifier_settings", { settings })),
+	setClassifierSettings: (settings: ClassifierSettings) => typedError<ClassifierSettings, IpcError>(__TAURI_INVOKE("set_classifier_settings", { settings })),
 	/**  The best usable model for the task, recorded so it can be rated by its `pickId`. */
-	pickModel: (request: RouteTaskRequest_Deserialize) => typedError<PickAnswer_Serialize, IpcError>(__TAURI_INVOKE("pick_model", { request })),
+	pickModel: (request: RouteTaskRequest) => typedError<PickAnswer, IpcError>(__TAURI_INVOKE("pick_model", { request })),
 	/**  The best `count` (1–10) models for the task, one per provider first. */
-	recommendModels: (request: RouteTaskRequest_Deserialize, count: number) => typedError<Recommendation_Serialize, IpcError>(__TAURI_INVOKE("recommend_models", { request, count })),
+	recommendModels: (request: RouteTaskRequest, count: number) => typedError<Recommendation, IpcError>(__TAURI_INVOKE("recommend_models", { request, count })),
 	/**
 	 *  The task as sequential steps or a swarm DAG, with a model per step; with the model
 	 *  planner asked for, the first warning says which planner made it.
 	 */
-	planTask: (request: PlanTaskRequest_Deserialize) => typedError<Plan_Serialize, IpcError>(__TAURI_INVOKE("plan_task", { request })),
+	planTask: (request: PlanTaskRequest) => typedError<Plan, IpcError>(__TAURI_INVOKE("plan_task", { request })),
 	/**  An edited plan with recomputed edges and waves, and its problems. */
-	revalidatePlan: (plan: Plan_Deserialize) => typedError<PlanCheck_Serialize, IpcError>(__TAURI_INVOKE("revalidate_plan", { plan })),
+	revalidatePlan: (plan: Plan) => typedError<PlanCheck, IpcError>(__TAURI_INVOKE("revalidate_plan", { plan })),
 	/**  Rates a model 1–5 in a category; returns its ratings there. */
 	rateModel: (modelId: string, category: Category, rating: number) => typedError<FeedbackSummary, IpcError>(__TAURI_INVOKE("rate_model", { modelId, category, rating })),
 	/**  Rates a past pick 1–5 (replacing an earlier rating of it); returns the pick. */
-	ratePick: (pickId: number, rating: number) => typedError<PastPick_Serialize, IpcError>(__TAURI_INVOKE("rate_pick", { pickId, rating })),
+	ratePick: (pickId: number, rating: number) => typedError<PastPick, IpcError>(__TAURI_INVOKE("rate_pick", { pickId, rating })),
 	/**  The newest picks, newest first, with their ratings. */
-	recentPicks: (limit: number) => typedError<PastPick_Serialize[], IpcError>(__TAURI_INVOKE("recent_picks", { limit })),
+	recentPicks: (limit: number) => typedError<PastPick[], IpcError>(__TAURI_INVOKE("recent_picks", { limit })),
 	/**
 	 *  Every adapter (claude, codex, gemini, opencode, aider): installed with its version and
 	 *  where it was found, or missing and why.
 	 */
-	listWorkerClis: () => typedError<WorkerCliStatus_Serialize[], IpcError>(__TAURI_INVOKE("list_worker_clis")),
+	listWorkerClis: () => typedError<WorkerCliStatus[], IpcError>(__TAURI_INVOKE("list_worker_clis")),
 	/**
 	 *  Sets the executable used for `cli` (`null` or blank clears it, back to `PATH`); fails with
 	 *  `invalidInput` when it is not an absolute path to an executable file. Returns the adapter
 	 *  as found afterwards.
 	 */
-	setWorkerPath: (cli: WorkerCli, path: string | null) => typedError<WorkerCliStatus_Serialize, IpcError>(__TAURI_INVOKE("set_worker_path", { cli, path })),
+	setWorkerPath: (cli: WorkerCli, path: string | null) => typedError<WorkerCliStatus, IpcError>(__TAURI_INVOKE("set_worker_path", { cli, path })),
 	/**
 	 *  Settings → Agent CLIs → "Use the CLI's own account": `true` runs `cli` on its own login
 	 *  or settings (Switchyard passes it no key and writes no configuration for it), `false`
 	 *  on Switchyard's key when it holds one. Returns the adapter as found afterwards.
 	 */
-	setWorkerAccount: (cli: WorkerCli, own: boolean) => typedError<WorkerCliStatus_Serialize, IpcError>(__TAURI_INVOKE("set_worker_account", { cli, own })),
+	setWorkerAccount: (cli: WorkerCli, own: boolean) => typedError<WorkerCliStatus, IpcError>(__TAURI_INVOKE("set_worker_account", { cli, own })),
 	/**  Bytes and count of attempt worktrees in the data directory, with the retention setting. */
 	worktreeUsage: () => typedError<WorktreeUsage, IpcError>(__TAURI_INVOKE("worktree_usage")),
 	/**
@@ -197,29 +197,29 @@ export const commands = {
 	 *  What confines workers on this machine: bubblewrap (with its version), socat for the
 	 *  provider-only network, why not when not, and "Allow unconfined workers".
 	 */
-	confinementSupport: () => typedError<ConfinementSupport_Serialize, IpcError>(__TAURI_INVOKE("confinement_support")),
+	confinementSupport: () => typedError<ConfinementSupport, IpcError>(__TAURI_INVOKE("confinement_support")),
 	/**
 	 *  Settings → Workers → "Allow unconfined workers" (off by default): where no sandbox is
 	 *  available, workers may then run as the user. Returns the support with the new setting.
 	 */
-	setAllowUnconfined: (allowed: boolean) => typedError<ConfinementSupport_Serialize, IpcError>(__TAURI_INVOKE("set_allow_unconfined", { allowed })),
+	setAllowUnconfined: (allowed: boolean) => typedError<ConfinementSupport, IpcError>(__TAURI_INVOKE("set_allow_unconfined", { allowed })),
 	/**
 	 *  The snippet each MCP host (Claude Code, Codex, Claude Desktop, Cursor, generic stdio) takes
 	 *  to start `switchyard mcp`, with the absolute path of the `switchyard` binary found next to
 	 *  the app, else on `PATH` (the result says when none was found), and the approve setting.
 	 */
-	agentConnectConfigs: () => typedError<AgentConnect_Serialize, IpcError>(__TAURI_INVOKE("agent_connect_configs")),
+	agentConnectConfigs: () => typedError<AgentConnect, IpcError>(__TAURI_INVOKE("agent_connect_configs")),
 	/**
 	 *  Lets agents approve attempts and runs whose gates all passed (`true`), or keeps approval
 	 *  with the human (`false`, the default). MCP servers started afterwards follow it. Returns
 	 *  the snippets with the setting as stored.
 	 */
-	setAgentsMayApprove: (allowed: boolean) => typedError<AgentConnect_Serialize, IpcError>(__TAURI_INVOKE("set_agents_may_approve", { allowed })),
+	setAgentsMayApprove: (allowed: boolean) => typedError<AgentConnect, IpcError>(__TAURI_INVOKE("set_agents_may_approve", { allowed })),
 	/**
 	 *  Validates the request, pins the base commit and queues the attempt; returns at once.
 	 *  Progress arrives as `AttemptStateChanged` events and through `watch_attempt`.
 	 */
-	startAttempt: (request: AttemptRequest_Deserialize) => typedError<AttemptSummary_Serialize, IpcError>(__TAURI_INVOKE("start_attempt", { request })),
+	startAttempt: (request: AttemptRequest) => typedError<AttemptSummary, IpcError>(__TAURI_INVOKE("start_attempt", { request })),
 	/**
 	 *  Everything review shows for one attempt (diff, gates, verification, usage, decision).
 	 *  Each diff (against the base, and a revision's against the previous attempt) carries hunks
@@ -227,59 +227,59 @@ export const commands = {
 	 *  `hunksDeferred` and come one by one from `attempt_file_diff`, so a huge change opens at
 	 *  once.
 	 */
-	attemptReview: (id: string) => typedError<AttemptReview_Serialize, IpcError>(__TAURI_INVOKE("attempt_review", { id })),
+	attemptReview: (id: string) => typedError<AttemptReview, IpcError>(__TAURI_INVOKE("attempt_review", { id })),
 	/**
 	 *  One changed file of the attempt's diff against `against` (the base, or the previous
 	 *  attempt) with all its hunks (for a file the review payload deferred). `not_found` for an
 	 *  unknown attempt, no such diff, or a path not in it.
 	 */
-	attemptFileDiff: (id: string, path: string, against: DiffAgainst) => typedError<FileChange_Serialize, IpcError>(__TAURI_INVOKE("attempt_file_diff", { id, path, against })),
+	attemptFileDiff: (id: string, path: string, against: DiffAgainst) => typedError<FileChange, IpcError>(__TAURI_INVOKE("attempt_file_diff", { id, path, against })),
 	/**  Every attempt, newest first. */
-	listAttempts: () => typedError<AttemptSummary_Serialize[], IpcError>(__TAURI_INVOKE("list_attempts")),
+	listAttempts: () => typedError<AttemptSummary[], IpcError>(__TAURI_INVOKE("list_attempts")),
 	/**  The stored log entries after `after_seq` (0 = all). */
-	attemptLog: (id: string, afterSeq: number) => typedError<AttemptLogEntry_Serialize[], IpcError>(__TAURI_INVOKE("attempt_log", { id, afterSeq })),
+	attemptLog: (id: string, afterSeq: number) => typedError<AttemptLogEntry[], IpcError>(__TAURI_INVOKE("attempt_log", { id, afterSeq })),
 	/**
 	 *  Follows the attempt for a page (the engine's feed): its state, the stored log after
 	 *  `after_seq`, every new entry as it is stored — also when another process owns the attempt
 	 *  — each state change, and an `end` item. Returns once the feed is set up.
 	 */
-	watchAttempt: (id: string, afterSeq: number, onItem: Channel<FeedItem<AttemptLogEntry_Deserialize, AttemptState>>) => typedError<null, IpcError>(__TAURI_INVOKE("watch_attempt", { id, afterSeq, onItem })),
+	watchAttempt: (id: string, afterSeq: number, onItem: Channel<FeedItem<AttemptLogEntry, AttemptState>>) => typedError<null, IpcError>(__TAURI_INVOKE("watch_attempt", { id, afterSeq, onItem })),
 	/**
 	 *  Stops a live attempt (the worker's whole process group); returns it as `canceled`. One run
 	 *  by another Switchyard process (the CLI) is asked to stop and waited for up to 10 s
 	 *  (`busy` if it has not stopped by then).
 	 */
-	cancelAttempt: (id: string) => typedError<AttemptSummary_Serialize, IpcError>(__TAURI_INVOKE("cancel_attempt", { id })),
+	cancelAttempt: (id: string) => typedError<AttemptSummary, IpcError>(__TAURI_INVOKE("cancel_attempt", { id })),
 	/**
 	 *  Resumes an `interrupted` attempt (its owner went away): takes it over, re-captures the
 	 *  worktree and re-runs the gates and verification, to `review`. One whose worker never ran
 	 *  is re-queued instead and returned `queued` at once; its progress arrives as for a start.
 	 */
-	recoverAttempt: (id: string) => typedError<AttemptReview_Serialize, IpcError>(__TAURI_INVOKE("recover_attempt", { id })),
+	recoverAttempt: (id: string) => typedError<AttemptReview, IpcError>(__TAURI_INVOKE("recover_attempt", { id })),
 	/**
 	 *  Re-hashes the worktree (`changed` if any byte moved since verification), commits exactly
 	 *  the verified change and, with `integrate`, lands it on the target branch (`conflict` names
 	 *  the files and leaves the branch and working tree untouched). Every gate must have passed.
 	 */
-	approveAttempt: (request: ApproveRequest) => typedError<AttemptReview_Serialize, IpcError>(__TAURI_INVOKE("approve_attempt", { request })),
+	approveAttempt: (request: ApproveRequest) => typedError<AttemptReview, IpcError>(__TAURI_INVOKE("approve_attempt", { request })),
 	/**  Rejects the attempt with a reason and removes its worktree. */
-	rejectAttempt: (id: string, reason: string) => typedError<AttemptReview_Serialize, IpcError>(__TAURI_INVOKE("reject_attempt", { id, reason })),
+	rejectAttempt: (id: string, reason: string) => typedError<AttemptReview, IpcError>(__TAURI_INVOKE("reject_attempt", { id, reason })),
 	/**
 	 *  Supersedes the attempt; a new attempt of the same worker continues on the same worktree
 	 *  with the comments as context. Returns the new attempt.
 	 */
-	requestChanges: (request: ChangesRequest) => typedError<AttemptSummary_Serialize, IpcError>(__TAURI_INVOKE("request_changes", { request })),
+	requestChanges: (request: ChangesRequest) => typedError<AttemptSummary, IpcError>(__TAURI_INVOKE("request_changes", { request })),
 	/**  The same task for 2–5 workers, one attempt each, from the same pinned base. */
-	startCompare: (request: AttemptRequest_Deserialize, workers: string[]) => typedError<CompareSummary_Serialize, IpcError>(__TAURI_INVOKE("start_compare", { request, workers })),
+	startCompare: (request: AttemptRequest, workers: string[]) => typedError<CompareSummary, IpcError>(__TAURI_INVOKE("start_compare", { request, workers })),
 	/**  A compare group with its attempts (oldest first). */
-	compareGroup: (id: string) => typedError<CompareSummary_Serialize, IpcError>(__TAURI_INVOKE("compare_group", { id })),
+	compareGroup: (id: string) => typedError<CompareSummary, IpcError>(__TAURI_INVOKE("compare_group", { id })),
 	/**  Approves and integrates the winner, rejects the other attempts of the group. */
-	pickAttempt: (request: PickRequest) => typedError<AttemptReview_Serialize, IpcError>(__TAURI_INVOKE("pick_attempt", { request })),
+	pickAttempt: (request: PickRequest) => typedError<AttemptReview, IpcError>(__TAURI_INVOKE("pick_attempt", { request })),
 	/**
 	 *  The repository around `repo`: top level, branch, head, uncommitted paths and the
 	 *  verification commands detected from its files (for the New task form).
 	 */
-	detectVerification: (repo: string) => typedError<RepoProbe_Serialize, IpcError>(__TAURI_INVOKE("detect_verification", { repo })),
+	detectVerification: (repo: string) => typedError<RepoProbe, IpcError>(__TAURI_INVOKE("detect_verification", { repo })),
 	/**
 	 *  Asks the user for a repository folder in the OS dialog (raised here, never by the page);
 	 *  `null` when they closed it.
@@ -290,70 +290,70 @@ export const commands = {
 	 *  warnings and the worst-case cost — without recording anything. The launch form sends an
 	 *  edited plan, ladder or member list back through here to have it checked again.
 	 */
-	previewRun: (request: RunRequest_Deserialize) => typedError<RunPreview_Serialize, IpcError>(__TAURI_INVOKE("preview_run", { request })),
+	previewRun: (request: RunRequest) => typedError<RunPreview, IpcError>(__TAURI_INVOKE("preview_run", { request })),
 	/**
 	 *  Records the run (`queued`, or `paused` when it should stop after planning) and executes
 	 *  it in the background; returns at once. Progress arrives as `RunStateChanged` events and
 	 *  through `watch_run`.
 	 */
-	startRun: (request: RunRequest_Deserialize) => typedError<RunSummary_Serialize, IpcError>(__TAURI_INVOKE("start_run", { request })),
+	startRun: (request: RunRequest) => typedError<RunSummary, IpcError>(__TAURI_INVOKE("start_run", { request })),
 	/**  Continues a paused run. */
-	resumeRun: (id: string) => typedError<RunSummary_Serialize, IpcError>(__TAURI_INVOKE("resume_run", { id })),
+	resumeRun: (id: string) => typedError<RunSummary, IpcError>(__TAURI_INVOKE("resume_run", { id })),
 	/**
 	 *  Approves a code run in review: its result's attempt is re-hashed, committed and
 	 *  integrated into the branch it targets (for a collective, `attempt` names the member
 	 *  picked). Refused while a gate failed.
 	 */
-	approveRun: (id: string, attempt: string | null, message: string) => typedError<RunDetail_Serialize, IpcError>(__TAURI_INVOKE("approve_run", { id, attempt, message })),
+	approveRun: (id: string, attempt: string | null, message: string) => typedError<RunDetail, IpcError>(__TAURI_INVOKE("approve_run", { id, attempt, message })),
 	/**  Rejects a code run in review: every result still in review is rejected with `reason`. */
-	rejectRun: (id: string, reason: string) => typedError<RunDetail_Serialize, IpcError>(__TAURI_INVOKE("reject_run", { id, reason })),
+	rejectRun: (id: string, reason: string) => typedError<RunDetail, IpcError>(__TAURI_INVOKE("reject_run", { id, reason })),
 	/**  Runs matching the filter (state, mode, launcher, words of the task), newest first. */
-	listRuns: (filter: RunFilter_Deserialize) => typedError<RunSummary_Serialize[], IpcError>(__TAURI_INVOKE("list_runs", { filter })),
+	listRuns: (filter: RunFilter) => typedError<RunSummary[], IpcError>(__TAURI_INVOKE("list_runs", { filter })),
 	/**
 	 *  Everything the run page shows: nodes with their tries, tokens, timings and context
 	 *  traces, the ladder, the baseline, the limits and the newest event number.
 	 */
-	runDetail: (id: string) => typedError<RunDetail_Serialize, IpcError>(__TAURI_INVOKE("run_detail", { id })),
+	runDetail: (id: string) => typedError<RunDetail, IpcError>(__TAURI_INVOKE("run_detail", { id })),
 	/**  The run's stored log entries after `after_seq` (0 = from the start). */
-	runLog: (id: string, afterSeq: number) => typedError<RunLogEntry_Serialize[], IpcError>(__TAURI_INVOKE("run_log", { id, afterSeq })),
+	runLog: (id: string, afterSeq: number) => typedError<RunLogEntry[], IpcError>(__TAURI_INVOKE("run_log", { id, afterSeq })),
 	/**
 	 *  The run's result text and each node's output (or only `node`'s); a running node's text
 	 *  is what it streamed so far.
 	 */
-	runOutput: (id: string, node: string | null) => typedError<RunOutput_Serialize, IpcError>(__TAURI_INVOKE("run_output", { id, node })),
+	runOutput: (id: string, node: string | null) => typedError<RunOutput, IpcError>(__TAURI_INVOKE("run_output", { id, node })),
 	/**
 	 *  Follows the run for a page (the engine's feed): its state, the log after `after_seq`, the
 	 *  text running nodes streamed so far, then every new entry and text piece — also when
 	 *  another process executes the run — until an `end` item. Returns once the feed is set up.
 	 */
-	watchRun: (id: string, afterSeq: number, onItem: Channel<FeedItem<RunLogEntry_Deserialize, RunState>>) => typedError<null, IpcError>(__TAURI_INVOKE("watch_run", { id, afterSeq, onItem })),
+	watchRun: (id: string, afterSeq: number, onItem: Channel<FeedItem<RunLogEntry, RunState>>) => typedError<null, IpcError>(__TAURI_INVOKE("watch_run", { id, afterSeq, onItem })),
 	/**  Cancels the run: every in-flight call and worker stops; returns it once `canceled`. */
-	cancelRun: (id: string) => typedError<RunSummary_Serialize, IpcError>(__TAURI_INVOKE("cancel_run", { id })),
+	cancelRun: (id: string) => typedError<RunSummary, IpcError>(__TAURI_INVOKE("cancel_run", { id })),
 	/**
 	 *  Takes over an interrupted run: finished nodes are kept (never paid for twice), the rest
 	 *  resume. Returns once it is queued again.
 	 */
-	recoverRun: (id: string) => typedError<RunSummary_Serialize, IpcError>(__TAURI_INVOKE("recover_run", { id })),
+	recoverRun: (id: string) => typedError<RunSummary, IpcError>(__TAURI_INVOKE("recover_run", { id })),
 	/**  Rates a finished node's output 1–5 (replacing an earlier rating); routing learns from it. */
-	rateRunNode: (run: string, node: string, rating: number) => typedError<NodeView_Serialize, IpcError>(__TAURI_INVOKE("rate_run_node", { run, node, rating })),
+	rateRunNode: (run: string, node: string, rating: number) => typedError<NodeView, IpcError>(__TAURI_INVOKE("rate_run_node", { run, node, rating })),
 	/**
 	 *  Spend and savings of the runs created since `since_ms` (all when `null`): totals, per
 	 *  model, per mode and per day.
 	 */
 	runsSpend: (sinceMs: number | null) => typedError<SpendReport, IpcError>(__TAURI_INVOKE("runs_spend", { sinceMs })),
 	/**  The defaults new runs start with (max parallel runs, limits, the savings baseline). */
-	runDefaults: () => typedError<RunDefaults_Serialize, IpcError>(__TAURI_INVOKE("run_defaults")),
+	runDefaults: () => typedError<RunDefaults, IpcError>(__TAURI_INVOKE("run_defaults")),
 	/**  Saves the run defaults; returns them as stored. */
-	setRunDefaults: (defaults: RunDefaults_Deserialize) => typedError<RunDefaults_Serialize, IpcError>(__TAURI_INVOKE("set_run_defaults", { defaults })),
+	setRunDefaults: (defaults: RunDefaults) => typedError<RunDefaults, IpcError>(__TAURI_INVOKE("set_run_defaults", { defaults })),
 };
 
 /** Events */
 export const events = {
 	attemptStateChanged: makeEvent<AttemptStateChanged, AttemptStateChanged>("attempt-state-changed"),
-	catalogRefreshProgress: makeEvent<CatalogRefreshProgress_Serialize, CatalogRefreshProgress_Deserialize>("catalog-refresh-progress"),
-	catalogRefreshStarted: makeEvent<CatalogRefreshStarted_Serialize, CatalogRefreshStarted_Deserialize>("catalog-refresh-started"),
-	catalogRefreshed: makeEvent<CatalogRefreshed_Serialize, CatalogRefreshed_Deserialize>("catalog-refreshed"),
-	doctorUpdated: makeEvent<DoctorUpdated_Serialize, DoctorUpdated_Deserialize>("doctor-updated"),
+	catalogRefreshProgress: makeEvent<CatalogRefreshProgress, CatalogRefreshProgress>("catalog-refresh-progress"),
+	catalogRefreshStarted: makeEvent<CatalogRefreshStarted, CatalogRefreshStarted>("catalog-refresh-started"),
+	catalogRefreshed: makeEvent<CatalogRefreshed, CatalogRefreshed>("catalog-refreshed"),
+	doctorUpdated: makeEvent<DoctorUpdated, DoctorUpdated>("doctor-updated"),
 	runBudgetChanged: makeEvent<RunBudgetChanged, RunBudgetChanged>("run-budget-changed"),
 	runNodeChanged: makeEvent<RunNodeChanged, RunNodeChanged>("run-node-changed"),
 	runStateChanged: makeEvent<RunStateChanged, RunStateChanged>("run-state-changed"),
@@ -361,22 +361,7 @@ export const events = {
 
 /* Types */
 /**  Adds a user-defined provider (`switchyard providers add`). */
-export type AddProviderRequest = AddProviderRequest_Serialize | AddProviderRequest_Deserialize;
-
-/**  Adds a user-defined provider (`switchyard providers add`). */
-export type AddProviderRequest_Deserialize = {
-	/**  New id; must pass [`validate_provider_id`] and not be a built-in id. */
-	id: string,
-	/**  Display name; defaults to the id. */
-	name?: string | null,
-	/**  `openai-compatible` or `anthropic`. */
-	kind: ProviderKind,
-	/**  Base URL, e.g. `http://127.0.0.1:8000/v1`. */
-	baseUrl: string,
-};
-
-/**  Adds a user-defined provider (`switchyard providers add`). */
-export type AddProviderRequest_Serialize = {
+export type AddProviderRequest = {
 	/**  New id; must pass [`validate_provider_id`] and not be a built-in id. */
 	id: string,
 	/**  Display name; defaults to the id. */
@@ -413,25 +398,7 @@ export type AgentConfig = {
 };
 
 /**  What Settings → "Connect an agent" shows. */
-export type AgentConnect = AgentConnect_Serialize | AgentConnect_Deserialize;
-
-/**  What Settings → "Connect an agent" shows. */
-export type AgentConnect_Deserialize = {
-	/**  Absolute path of the `switchyard` binary the snippets start, when one was found. */
-	binary?: string | null,
-	/**
-	 *  Why no binary was found (the snippets then name plain `switchyard`, which works only
-	 *  if the host's PATH has it).
-	 */
-	problem?: string | null,
-	/**  One snippet per host, in [`AgentClient::ALL`] order. */
-	configs: AgentConfig[],
-	/**  Whether agents may approve attempts and runs whose gates all passed (off by default). */
-	agentsMayApprove: boolean,
-};
-
-/**  What Settings → "Connect an agent" shows. */
-export type AgentConnect_Serialize = {
+export type AgentConnect = {
 	/**  Absolute path of the `switchyard` binary the snippets start, when one was found. */
 	binary: string | null,
 	/**
@@ -446,26 +413,7 @@ export type AgentConnect_Serialize = {
 };
 
 /**  What the app knows about itself and where it keeps its data. */
-export type AppInfo = AppInfo_Serialize | AppInfo_Deserialize;
-
-/**  What the app knows about itself and where it keeps its data. */
-export type AppInfo_Deserialize = {
-	/**  The app's semantic version (the workspace version). */
-	version: string,
-	/**  Absolute path of the data directory (`SWITCHYARD_HOME` or the platform app data dir). */
-	dataDir: string,
-	/**  Absolute path of the SQLite database file. */
-	databasePath: string,
-	/**  The newest migration version applied to the database. */
-	schemaVersion: string,
-	/**  Number of migrations applied. */
-	migrationsApplied: number,
-	/**  Date of the catalog snapshot in use (`YYYY-MM-DD`), `None` until a catalog is loaded. */
-	catalogSnapshotDate?: string | null,
-};
-
-/**  What the app knows about itself and where it keeps its data. */
-export type AppInfo_Serialize = {
+export type AppInfo = {
 	/**  The app's semantic version (the workspace version). */
 	version: string,
 	/**  Absolute path of the data directory (`SWITCHYARD_HOME` or the platform app data dir). */
@@ -508,80 +456,22 @@ export type AttemptError = {
 };
 
 /**  What happened. */
-export type AttemptLog = AttemptLog_Serialize | AttemptLog_Deserialize;
-
-/**
- *  One entry of an attempt's event log: state changes, gate results and the worker's
- *  normalized output, numbered per attempt.
- */
-export type AttemptLogEntry = AttemptLogEntry_Serialize | AttemptLogEntry_Deserialize;
-
-/**
- *  One entry of an attempt's event log: state changes, gate results and the worker's
- *  normalized output, numbered per attempt.
- */
-export type AttemptLogEntry_Deserialize = {
-	seq: number,
-	atMs: number | null,
-	entry: AttemptLog_Deserialize,
-};
-
-/**
- *  One entry of an attempt's event log: state changes, gate results and the worker's
- *  normalized output, numbered per attempt.
- */
-export type AttemptLogEntry_Serialize = {
-	seq: number,
-	atMs: number | null,
-	entry: AttemptLog_Serialize,
-};
-
-/**  What happened. */
-export type AttemptLog_Deserialize = { type: "state"; state: AttemptState; note?: string | null } | { type: "worker"; event: WorkerEvent_Deserialize } | { type: "gate"; result: GateResult_Deserialize } | 
+export type AttemptLog = { type: "state"; state: AttemptState; note: string | null } | { type: "worker"; event: WorkerEvent } | { type: "gate"; result: GateResult } | 
 /**  A write or connection the sandbox refused, or a repository change undone. */
 { type: "denied"; denial: Denial };
 
-/**  What happened. */
-export type AttemptLog_Serialize = { type: "state"; state: AttemptState; note: string | null } | { type: "worker"; event: WorkerEvent_Serialize } | { type: "gate"; result: GateResult_Serialize } | 
-/**  A write or connection the sandbox refused, or a repository change undone. */
-{ type: "denied"; denial: Denial };
-
-/**  What a user asks for when starting an attempt (the New task form, `switchyard run`). */
-export type AttemptRequest = AttemptRequest_Serialize | AttemptRequest_Deserialize;
-
-/**  What a user asks for when starting an attempt (the New task form, `switchyard run`). */
-export type AttemptRequest_Deserialize = {
-	/**  A folder inside a local git repository. */
-	repo: string,
-	/**  What to do, in the user's words. */
-	task: string,
-	/**  `model:<id>`, `claude`, `codex`, `gemini`, `opencode`, `aider` or `exec:<command>`. */
-	worker: string,
-	/**
-	 *  Verification commands run by Switchyard in the worktree (`sh -c`), in order. `None`:
-	 *  detected from the repository ([`AttemptRequest::verify`] empty = none at all).
-	 */
-	verify?: string[] | null,
-	/**  Globs locked in addition to the defaults. */
-	lock: string[],
-	/**  Seconds the worker may run; `None`: the default. */
-	timeoutSecs?: number | null,
-	/**  A saved role preset whose composed prompt is prepended to the task. */
-	preset?: string | null,
-	/**
-	 *  Lets the worker's and the verification's processes reach the network (by default an
-	 *  `exec:` worker and verification have none, and a CLI worker reaches only its provider).
-	 */
-	allowNetwork?: boolean,
-	/**
-	 *  More folders the worker and the verification may write (absolute paths: a build cache,
-	 *  a shared fixture folder). Never the repository's git directory or the user's checkout.
-	 */
-	allowWrite?: string[],
+/**
+ *  One entry of an attempt's event log: state changes, gate results and the worker's
+ *  normalized output, numbered per attempt.
+ */
+export type AttemptLogEntry = {
+	seq: number,
+	atMs: number | null,
+	entry: AttemptLog,
 };
 
 /**  What a user asks for when starting an attempt (the New task form, `switchyard run`). */
-export type AttemptRequest_Serialize = {
+export type AttemptRequest = {
 	/**  A folder inside a local git repository. */
 	repo: string,
 	/**  What to do, in the user's words. */
@@ -603,68 +493,34 @@ export type AttemptRequest_Serialize = {
 	 *  Lets the worker's and the verification's processes reach the network (by default an
 	 *  `exec:` worker and verification have none, and a CLI worker reaches only its provider).
 	 */
-	allowNetwork: boolean,
+	allowNetwork?: boolean,
 	/**
 	 *  More folders the worker and the verification may write (absolute paths: a build cache,
 	 *  a shared fixture folder). Never the repository's git directory or the user's checkout.
 	 */
-	allowWrite: string[],
+	allowWrite?: string[],
 };
 
 /**  Everything review shows for one attempt. */
-export type AttemptReview = AttemptReview_Serialize | AttemptReview_Deserialize;
-
-/**  Everything review shows for one attempt. */
-export type AttemptReview_Deserialize = {
-	summary: AttemptSummary_Deserialize,
+export type AttemptReview = {
+	summary: AttemptSummary,
 	/**  The change against the base, captured from the worktree by Switchyard. */
-	diff?: CapturedDiff_Deserialize | null,
+	diff: CapturedDiff | null,
 	/**
 	 *  For a revision (an attempt with a parent): the change against the parent attempt's
 	 *  captured tree, i.e. what this revision changed (`base` is that tree's id). `None`
 	 *  without a parent, before capture, or when the parent's tree is not known.
 	 */
-	previous?: CapturedDiff_Deserialize | null,
+	previous: CapturedDiff | null,
 	/**  Each gate's verdict with evidence; verification is the last one. */
-	gates: GateResult_Deserialize[],
-	/**  The gates not (yet) run, in the order they run. */
-	gatesNotRun?: GateName[],
-	/**  Switchyard's own verification record. */
-	verification?: VerificationRecord_Deserialize | null,
-	usage?: Usage_Deserialize | null,
-	/**  What the user decided, once they did. */
-	decision?: ReviewDecision_Deserialize | null,
-	integration?: IntegrationRecord | null,
-	/**  Approve is possible now (state `review`, every gate passed). */
-	canApprove: boolean,
-	/**  Why approve is not possible, for people. */
-	approveBlocked?: string | null,
-	/**  The verification commands as configured. */
-	verifyCommands: string[],
-	/**  How the worker and the verification were confined, and what was refused. */
-	confinement?: ConfinementReport_Deserialize | null,
-};
-
-/**  Everything review shows for one attempt. */
-export type AttemptReview_Serialize = {
-	summary: AttemptSummary_Serialize,
-	/**  The change against the base, captured from the worktree by Switchyard. */
-	diff: CapturedDiff_Serialize | null,
-	/**
-	 *  For a revision (an attempt with a parent): the change against the parent attempt's
-	 *  captured tree, i.e. what this revision changed (`base` is that tree's id). `None`
-	 *  without a parent, before capture, or when the parent's tree is not known.
-	 */
-	previous: CapturedDiff_Serialize | null,
-	/**  Each gate's verdict with evidence; verification is the last one. */
-	gates: GateResult_Serialize[],
+	gates: GateResult[],
 	/**  The gates not (yet) run, in the order they run. */
 	gatesNotRun: GateName[],
 	/**  Switchyard's own verification record. */
-	verification: VerificationRecord_Serialize | null,
-	usage: Usage_Serialize | null,
+	verification: VerificationRecord | null,
+	usage: Usage | null,
 	/**  What the user decided, once they did. */
-	decision: ReviewDecision_Serialize | null,
+	decision: ReviewDecision | null,
 	integration: IntegrationRecord | null,
 	/**  Approve is possible now (state `review`, every gate passed). */
 	canApprove: boolean,
@@ -673,7 +529,7 @@ export type AttemptReview_Serialize = {
 	/**  The verification commands as configured. */
 	verifyCommands: string[],
 	/**  How the worker and the verification were confined, and what was refused. */
-	confinement: ConfinementReport_Serialize | null,
+	confinement: ConfinementReport | null,
 };
 
 /**
@@ -723,53 +579,7 @@ export type AttemptStateChanged = {
 };
 
 /**  One attempt as lists show it. */
-export type AttemptSummary = AttemptSummary_Serialize | AttemptSummary_Deserialize;
-
-/**  One attempt as lists show it. */
-export type AttemptSummary_Deserialize = {
-	id: string,
-	state: AttemptState,
-	/**  Whether the attempt can still change on its own (queued through verifying). */
-	live?: boolean,
-	/**  The worker as given (`model:…`, `claude`, `exec:…`). */
-	worker: string,
-	/**  The worker CLI's `--version` output, when it has one. */
-	workerVersion?: string | null,
-	task: string,
-	/**  The repository's top-level folder. */
-	repo: string,
-	/**  The pinned base commit (full id). */
-	base: string,
-	/**  The branch approve integrates into (the branch checked out when the attempt started). */
-	targetBranch?: string | null,
-	/**  The attempt this one revises (request changes), if any. */
-	parent?: string | null,
-	/**  The compare group this attempt belongs to, if any. */
-	compare?: string | null,
-	/**  Who started it: `app`, `cli`, or an agent's name. */
-	launcher: string,
-	/**  Milliseconds since the Unix epoch. */
-	createdMs: number | null,
-	updatedMs: number | null,
-	/**  Worker start to the end of verification (or to now while running). */
-	elapsedMs?: number | null,
-	/**  Diff totals once captured. */
-	filesChanged?: number | null,
-	additions?: number | null,
-	deletions?: number | null,
-	/**  All gates (verification included) passed; `None` before the gates ran. */
-	gatesPassed?: boolean | null,
-	costUsd?: number | null,
-	error?: AttemptError | null,
-	/**
-	 *  What confined the worker (`None` until it starts, and for attempts from before
-	 *  confinement existed).
-	 */
-	confinement?: ConfinementMode | null,
-};
-
-/**  One attempt as lists show it. */
-export type AttemptSummary_Serialize = {
+export type AttemptSummary = {
 	id: string,
 	state: AttemptState,
 	/**  Whether the attempt can still change on its own (queued through verifying). */
@@ -815,27 +625,7 @@ export type AttemptSummary_Serialize = {
  *  One metric of one source for one model: its raw value and its 0–100 normalized value
  *  (`None` when the metric is not normalized: fewer than 5 values or zero spread).
  */
-export type BenchmarkValue = BenchmarkValue_Serialize | BenchmarkValue_Deserialize;
-
-/**
- *  One metric of one source for one model: its raw value and its 0–100 normalized value
- *  (`None` when the metric is not normalized: fewer than 5 values or zero spread).
- */
-export type BenchmarkValue_Deserialize = {
-	source: SourceId,
-	/**  Source-qualified metric id, e.g. `aa.gpqa`. */
-	metric: string,
-	raw: number | null,
-	normalized?: number | null,
-	/**  The source record (key) the value came from; for collapsed variants, the best one. */
-	record: string,
-};
-
-/**
- *  One metric of one source for one model: its raw value and its 0–100 normalized value
- *  (`None` when the metric is not normalized: fewer than 5 values or zero spread).
- */
-export type BenchmarkValue_Serialize = {
+export type BenchmarkValue = {
 	source: SourceId,
 	/**  Source-qualified metric id, e.g. `aa.gpqa`. */
 	metric: string,
@@ -866,7 +656,12 @@ export type BlockSource =
 "custom";
 
 /**  A budget: a tier and an optional hard cap on the input price. */
-export type Budget = Budget_Serialize | Budget_Deserialize;
+export type Budget = {
+	/**  The price band. */
+	tier: BudgetTier,
+	/**  Maximum USD per million input tokens, on top of the tier. */
+	maxPricePerM: number | null,
+};
 
 /**  A price band on USD per million input tokens. */
 export type BudgetTier = 
@@ -878,22 +673,6 @@ export type BudgetTier =
 "high" | 
 /**  Any price, unknown prices included. */
 "any";
-
-/**  A budget: a tier and an optional hard cap on the input price. */
-export type Budget_Deserialize = {
-	/**  The price band. */
-	tier: BudgetTier,
-	/**  Maximum USD per million input tokens, on top of the tier. */
-	maxPricePerM?: number | null,
-};
-
-/**  A budget: a tier and an optional hard cap on the input price. */
-export type Budget_Serialize = {
-	/**  The price band. */
-	tier: BudgetTier,
-	/**  Maximum USD per million input tokens, on top of the tier. */
-	maxPricePerM: number | null,
-};
 
 /**  What a call was for. */
 export type CallPurpose = 
@@ -916,10 +695,7 @@ export type CallState =
 "released";
 
 /**  A worktree's change against the pinned base commit. */
-export type CapturedDiff = CapturedDiff_Serialize | CapturedDiff_Deserialize;
-
-/**  A worktree's change against the pinned base commit. */
-export type CapturedDiff_Deserialize = {
+export type CapturedDiff = {
 	/**  The base commit the change is measured against (full object id). */
 	base: string,
 	/**  Lowercase hex SHA-256 of the canonical patch bytes. */
@@ -927,23 +703,7 @@ export type CapturedDiff_Deserialize = {
 	/**  Length of the canonical patch in bytes. */
 	patchBytes: number | null,
 	/**  Changed files in git's order (by path). */
-	files: FileChange_Deserialize[],
-	/**  Added lines over all text files. */
-	additions: number,
-	/**  Removed lines over all text files. */
-	deletions: number,
-};
-
-/**  A worktree's change against the pinned base commit. */
-export type CapturedDiff_Serialize = {
-	/**  The base commit the change is measured against (full object id). */
-	base: string,
-	/**  Lowercase hex SHA-256 of the canonical patch bytes. */
-	sha256: string,
-	/**  Length of the canonical patch in bytes. */
-	patchBytes: number | null,
-	/**  Changed files in git's order (by path). */
-	files: FileChange_Serialize[],
+	files: FileChange[],
 	/**  Added lines over all text files. */
 	additions: number,
 	/**  Removed lines over all text files. */
@@ -961,42 +721,16 @@ export type CatalogMetrics = {
 };
 
 /**  One step of a running catalog refresh (a source started, failed, was saved, held back…). */
-export type CatalogRefreshProgress = CatalogRefreshProgress_Serialize | CatalogRefreshProgress_Deserialize;
-
-/**  One step of a running catalog refresh (a source started, failed, was saved, held back…). */
-export type CatalogRefreshProgress_Deserialize = {
+export type CatalogRefreshProgress = {
 	refreshId: RefreshId,
-	progress: RefreshProgress_Deserialize,
-};
-
-/**  One step of a running catalog refresh (a source started, failed, was saved, held back…). */
-export type CatalogRefreshProgress_Serialize = {
-	refreshId: RefreshId,
-	progress: RefreshProgress_Serialize,
+	progress: RefreshProgress,
 };
 
 /**
  *  A catalog refresh began (on request or on the engine's schedule). Exactly one
  *  `CatalogRefreshed` with the same id follows.
  */
-export type CatalogRefreshStarted = CatalogRefreshStarted_Serialize | CatalogRefreshStarted_Deserialize;
-
-/**
- *  A catalog refresh began (on request or on the engine's schedule). Exactly one
- *  `CatalogRefreshed` with the same id follows.
- */
-export type CatalogRefreshStarted_Deserialize = {
-	refreshId: RefreshId,
-	trigger: RefreshTrigger,
-	/**  The folder imported from; `null` = the network. */
-	fromDir?: string | null,
-};
-
-/**
- *  A catalog refresh began (on request or on the engine's schedule). Exactly one
- *  `CatalogRefreshed` with the same id follows.
- */
-export type CatalogRefreshStarted_Serialize = {
+export type CatalogRefreshStarted = {
 	refreshId: RefreshId,
 	trigger: RefreshTrigger,
 	/**  The folder imported from; `null` = the network. */
@@ -1007,54 +741,14 @@ export type CatalogRefreshStarted_Serialize = {
  *  A catalog refresh ended: its per-source report, or why it stopped (`canceled` when the
  *  app is closing).
  */
-export type CatalogRefreshed = CatalogRefreshed_Serialize | CatalogRefreshed_Deserialize;
-
-/**
- *  A catalog refresh ended: its per-source report, or why it stopped (`canceled` when the
- *  app is closing).
- */
-export type CatalogRefreshed_Deserialize = {
+export type CatalogRefreshed = {
 	refreshId: RefreshId,
-	report?: RefreshReport_Deserialize | null,
-	error?: IpcError | null,
-};
-
-/**
- *  A catalog refresh ended: its per-source report, or why it stopped (`canceled` when the
- *  app is closing).
- */
-export type CatalogRefreshed_Serialize = {
-	refreshId: RefreshId,
-	report: RefreshReport_Serialize | null,
+	report: RefreshReport | null,
 	error: IpcError | null,
 };
 
 /**  Where the catalog's data stands. */
-export type CatalogStatus = CatalogStatus_Serialize | CatalogStatus_Deserialize;
-
-/**  Where the catalog's data stands. */
-export type CatalogStatus_Deserialize = {
-	/**  Date of the newest source snapshot in use, `YYYY-MM-DD`. */
-	snapshotDate?: string | null,
-	modelCount: number,
-	/**  Sources currently served from the snapshot bundled with the app (never refreshed). */
-	bundledSources: SourceId[],
-	/**  Date the bundled snapshot was produced. */
-	bundledDate?: string | null,
-	sources: SourceStatus_Deserialize[],
-	/**  Whether a refresh is running now. */
-	refreshing: boolean,
-	/**  The running refresh, so a view that opens late can follow its events. */
-	refreshId?: RefreshId | null,
-	/**
-	 *  Refreshed snapshots held back instead of replacing the data in use (zero records, or
-	 *  fewer than half the previous count); each can be accepted anyway.
-	 */
-	held: HeldSnapshot[],
-};
-
-/**  Where the catalog's data stands. */
-export type CatalogStatus_Serialize = {
+export type CatalogStatus = {
 	/**  Date of the newest source snapshot in use, `YYYY-MM-DD`. */
 	snapshotDate: string | null,
 	modelCount: number,
@@ -1062,7 +756,7 @@ export type CatalogStatus_Serialize = {
 	bundledSources: SourceId[],
 	/**  Date the bundled snapshot was produced. */
 	bundledDate: string | null,
-	sources: SourceStatus_Serialize[],
+	sources: SourceStatus[],
 	/**  Whether a refresh is running now. */
 	refreshing: boolean,
 	/**  The running refresh, so a view that opens late can follow its events. */
@@ -1140,10 +834,7 @@ export type CheckStatus =
 "fail";
 
 /**  The answer of [`classify`]. */
-export type Classification = Classification_Serialize | Classification_Deserialize;
-
-/**  The answer of [`classify`]. */
-export type Classification_Deserialize = {
+export type Classification = {
 	/**  The winning category; `general` when the text has nothing the model knows. */
 	category: Category,
 	/**
@@ -1152,43 +843,12 @@ export type Classification_Deserialize = {
 	 */
 	confidence: number | null,
 	/**  Needs, stack ids and hints. */
-	signals: Signals_Deserialize,
+	signals: Signals,
 	/**
 	 *  Every lexicon term that matched, in order of first appearance (the lexicon's weights
 	 *  are features of the model; its terms also set the signals).
 	 */
-	matched: MatchedTerm_Deserialize[],
-	/**  The model's probability per category (those above 0.1%), highest first. */
-	scores: CategoryWeight[],
-	/**  The lexicon's summed weight per category with any matched term, highest first. */
-	lexicon: CategoryWeight[],
-	/**
-	 *  The features that raised `category` most, strongest first (at most
-	 *  [`EXPLAINED_FEATURES`]).
-	 */
-	features: FeatureWeight[],
-	/**  The model that decided; `None` when it could not load and the lexicon decided. */
-	model?: ModelInfo | null,
-	/**  Set when a language model was asked because the classifier was unsure. */
-	assist?: AssistVerdict | null,
-};
-
-/**  The answer of [`classify`]. */
-export type Classification_Serialize = {
-	/**  The winning category; `general` when the text has nothing the model knows. */
-	category: Category,
-	/**
-	 *  0–1: the model's calibrated probability of `category` ([`NO_SIGNAL_CONFIDENCE`] for a
-	 *  task with nothing the model knows).
-	 */
-	confidence: number | null,
-	/**  Needs, stack ids and hints. */
-	signals: Signals_Serialize,
-	/**
-	 *  Every lexicon term that matched, in order of first appearance (the lexicon's weights
-	 *  are features of the model; its terms also set the signals).
-	 */
-	matched: MatchedTerm_Serialize[],
+	matched: MatchedTerm[],
 	/**  The model's probability per category (those above 0.1%), highest first. */
 	scores: CategoryWeight[],
 	/**  The lexicon's summed weight per category with any matched term, highest first. */
@@ -1205,23 +865,7 @@ export type Classification_Serialize = {
 };
 
 /**  The fallback's settings, as the Settings page edits them. */
-export type ClassifierSettings = ClassifierSettings_Serialize | ClassifierSettings_Deserialize;
-
-/**  The fallback's settings, as the Settings page edits them. */
-export type ClassifierSettings_Deserialize = {
-	/**  Ask a model when the classifier is unsure (off by default). */
-	assist: boolean,
-	/**  Ask when the confidence is below this (0–1). */
-	threshold: number | null,
-	/**
-	 *  The model to ask (`ollama:qwen3`, `openai/gpt-5-mini`); `None` picks the cheapest
-	 *  usable one (a local server first).
-	 */
-	model?: string | null,
-};
-
-/**  The fallback's settings, as the Settings page edits them. */
-export type ClassifierSettings_Serialize = {
+export type ClassifierSettings = {
 	/**  Ask a model when the classifier is unsure (off by default). */
 	assist: boolean,
 	/**  Ask when the confidence is below this (0–1). */
@@ -1245,41 +889,7 @@ export type CommandOutcome =
 "spawnFailed";
 
 /**  Switchyard's record of one verification command. */
-export type CommandVerification = CommandVerification_Serialize | CommandVerification_Deserialize;
-
-/**  Switchyard's record of one verification command. */
-export type CommandVerification_Deserialize = {
-	/**  The command as run with `sh -c`. */
-	command: string,
-	outcome: CommandOutcome,
-	exitCode?: number | null,
-	/**  The signal that ended it, when one did. */
-	signal?: number | null,
-	/**  See [`command_passed`]. */
-	passed: boolean,
-	durationMs: number,
-	/**  Every runner summary recognised in its log (usually one). */
-	counts: TestCounts[],
-	/**
-	 *  Lowercase hex SHA-256 of the whole log (stdout and stderr in arrival order), however
-	 *  long; the tail below is only its end.
-	 */
-	logSha256: string,
-	/**  Bytes in the whole log. */
-	logBytes: number | null,
-	/**  The last [`LOG_TAIL_BYTES`] of the log as text. */
-	logTail: string,
-	/**  Why it could not start, for [`CommandOutcome::SpawnFailed`]. */
-	error?: string | null,
-	/**
-	 *  Paths the command could not write because its sandbox made them read-only (as its
-	 *  own output reported them), at most [`MAX_REFUSED_WRITES`].
-	 */
-	refusedWrites?: string[],
-};
-
-/**  Switchyard's record of one verification command. */
-export type CommandVerification_Serialize = {
+export type CommandVerification = {
 	/**  The command as run with `sh -c`. */
 	command: string,
 	outcome: CommandOutcome,
@@ -1310,18 +920,9 @@ export type CommandVerification_Serialize = {
 };
 
 /**  A compare group: the same task sent to several workers, one attempt each, same base. */
-export type CompareSummary = CompareSummary_Serialize | CompareSummary_Deserialize;
-
-/**  A compare group: the same task sent to several workers, one attempt each, same base. */
-export type CompareSummary_Deserialize = {
+export type CompareSummary = {
 	id: string,
-	attempts: AttemptSummary_Deserialize[],
-};
-
-/**  A compare group: the same task sent to several workers, one attempt each, same base. */
-export type CompareSummary_Serialize = {
-	id: string,
-	attempts: AttemptSummary_Serialize[],
+	attempts: AttemptSummary[],
 };
 
 /**
@@ -1330,15 +931,7 @@ export type CompareSummary_Serialize = {
  *  Every field but `task` may be omitted in JSON. Ids are matched case-insensitively, by id
  *  or alias (`pg` finds `postgresql`).
  */
-export type ComposeRequest = ComposeRequest_Serialize | ComposeRequest_Deserialize;
-
-/**
- *  What to compose: block ids per slot, the task, and optionally a saved preset to start from.
- * 
- *  Every field but `task` may be omitted in JSON. Ids are matched case-insensitively, by id
- *  or alias (`pg` finds `postgresql`).
- */
-export type ComposeRequest_Deserialize = {
+export type ComposeRequest = {
 	/**  What the model should do. Required: empty is an error. */
 	task?: string,
 	persona?: string | null,
@@ -1354,28 +947,6 @@ export type ComposeRequest_Deserialize = {
 	preset?: string | null,
 };
 
-/**
- *  What to compose: block ids per slot, the task, and optionally a saved preset to start from.
- * 
- *  Every field but `task` may be omitted in JSON. Ids are matched case-insensitively, by id
- *  or alias (`pg` finds `postgresql`).
- */
-export type ComposeRequest_Serialize = {
-	/**  What the model should do. Required: empty is an error. */
-	task: string,
-	persona: string | null,
-	/**  In the order they should appear. */
-	stack: string[],
-	domain: string | null,
-	format: string | null,
-	guardrails: string[],
-	/**
-	 *  Name of a saved preset to start from. [`compose`] does not read presets: callers
-	 *  resolve it first with [`super::resolve_preset`], which explains the merge rules.
-	 */
-	preset: string | null,
-};
-
 /**  One block that made it into the prompt. */
 export type ComposedBlock = {
 	kind: BlockKind,
@@ -1386,30 +957,13 @@ export type ComposedBlock = {
 };
 
 /**  The result: what will be sent, and what went into it. */
-export type ComposedRole = ComposedRole_Serialize | ComposedRole_Deserialize;
-
-/**  The result: what will be sent, and what went into it. */
-export type ComposedRole_Deserialize = {
+export type ComposedRole = {
 	/**  True when at least one block resolved; otherwise `full_prompt` is the task alone. */
 	hasRole: boolean,
 	/**  The complete prompt: role sections in fixed order, then the task. */
 	fullPrompt: string,
 	/**  One per unknown id, in request order (persona, stack, domain, format, guardrails). */
-	warnings: RoleWarning_Deserialize[],
-	/**  The blocks used, in prompt order. */
-	blocks: ComposedBlock[],
-	/**  Estimated tokens of `full_prompt` (see [`super::estimate_tokens`]). */
-	tokenEstimate: number,
-};
-
-/**  The result: what will be sent, and what went into it. */
-export type ComposedRole_Serialize = {
-	/**  True when at least one block resolved; otherwise `full_prompt` is the task alone. */
-	hasRole: boolean,
-	/**  The complete prompt: role sections in fixed order, then the task. */
-	fullPrompt: string,
-	/**  One per unknown id, in request order (persona, stack, domain, format, guardrails). */
-	warnings: RoleWarning_Serialize[],
+	warnings: RoleWarning[],
 	/**  The blocks used, in prompt order. */
 	blocks: ComposedBlock[],
 	/**  Estimated tokens of `full_prompt` (see [`super::estimate_tokens`]). */
@@ -1429,24 +983,7 @@ export type ConfinementMode =
 "none";
 
 /**  An attempt's confinement, as applied. */
-export type ConfinementReport = ConfinementReport_Serialize | ConfinementReport_Deserialize;
-
-/**  An attempt's confinement, as applied. */
-export type ConfinementReport_Deserialize = {
-	mode: ConfinementMode,
-	network: NetworkPolicy,
-	/**  The origins the worker could reach (`scheme://host:port`), with provider-only network. */
-	allowed?: string[],
-	/**  The paths the worker could write. */
-	writable?: string[],
-	/**  Refused writes and connections, undone repository changes (at most [`MAX_DENIALS`]). */
-	denied?: Denial[],
-	/**  How many denials there were beyond those listed. */
-	deniedMore?: number,
-};
-
-/**  An attempt's confinement, as applied. */
-export type ConfinementReport_Serialize = {
+export type ConfinementReport = {
 	mode: ConfinementMode,
 	network: NetworkPolicy,
 	/**  The origins the worker could reach (`scheme://host:port`), with provider-only network. */
@@ -1460,27 +997,7 @@ export type ConfinementReport_Serialize = {
 };
 
 /**  What this machine offers for confining workers (for `doctor` and Settings). */
-export type ConfinementSupport = ConfinementSupport_Serialize | ConfinementSupport_Deserialize;
-
-/**  What this machine offers for confining workers (for `doctor` and Settings). */
-export type ConfinementSupport_Deserialize = {
-	/**  The mode a new attempt gets here. */
-	mode: ConfinementMode,
-	/**  `bwrap` was found and could start a sandbox. */
-	bwrap: boolean,
-	bwrapVersion?: string | null,
-	/**  `socat` was found (it bridges the egress proxy into the sandbox). */
-	socat: boolean,
-	/**  Why bubblewrap cannot be used here, when it cannot. */
-	reason?: string | null,
-	/**  Settings → Workers → "Allow unconfined workers". */
-	allowUnconfined: boolean,
-	/**  One line for people: what applies and, when something is missing, the fix. */
-	detail: string,
-};
-
-/**  What this machine offers for confining workers (for `doctor` and Settings). */
-export type ConfinementSupport_Serialize = {
+export type ConfinementSupport = {
 	/**  The mode a new attempt gets here. */
 	mode: ConfinementMode,
 	/**  `bwrap` was found and could start a sandbox. */
@@ -1522,13 +1039,7 @@ export type CountUnit = "tests" |
  *  What the user writes to add or edit a custom block; the id is assigned by the engine
  *  ([`custom_id`]) and never changes.
  */
-export type CustomBlockInput = CustomBlockInput_Serialize | CustomBlockInput_Deserialize;
-
-/**
- *  What the user writes to add or edit a custom block; the id is assigned by the engine
- *  ([`custom_id`]) and never changes.
- */
-export type CustomBlockInput_Deserialize = {
+export type CustomBlockInput = {
 	kind: BlockKind,
 	title: string,
 	description: string,
@@ -1537,21 +1048,6 @@ export type CustomBlockInput_Deserialize = {
 	aliases?: string[],
 	/**  Optional, meaningful for stack blocks only. */
 	group?: StackGroup | null,
-};
-
-/**
- *  What the user writes to add or edit a custom block; the id is assigned by the engine
- *  ([`custom_id`]) and never changes.
- */
-export type CustomBlockInput_Serialize = {
-	kind: BlockKind,
-	title: string,
-	description: string,
-	prompt: string,
-	/**  Optional other names; may be empty. */
-	aliases: string[],
-	/**  Optional, meaningful for stack blocks only. */
-	group: StackGroup | null,
 };
 
 /**  One refused write or connection, or one undone change. */
@@ -1587,24 +1083,7 @@ export type DiffAgainst =
 "previous";
 
 /**  One line of a hunk. */
-export type DiffLine = DiffLine_Serialize | DiffLine_Deserialize;
-
-/**  One line of a hunk. */
-export type DiffLine_Deserialize = {
-	/**  Context, added or removed. */
-	kind: LineKind,
-	/**  The text without its prefix and newline (U+FFFD for bytes that are not UTF-8). */
-	text: string,
-	/**  Its number on the old side. */
-	oldLine?: number | null,
-	/**  Its number on the new side. */
-	newLine?: number | null,
-	/**  The line has no trailing newline (`\ No newline at end of file`). */
-	noNewline: boolean,
-};
-
-/**  One line of a hunk. */
-export type DiffLine_Serialize = {
+export type DiffLine = {
 	/**  Context, added or removed. */
 	kind: LineKind,
 	/**  The text without its prefix and newline (U+FFFD for bytes that are not UTF-8). */
@@ -1618,45 +1097,21 @@ export type DiffLine_Serialize = {
 };
 
 /**  Everything `switchyard doctor` reports. */
-export type DoctorReport = DoctorReport_Serialize | DoctorReport_Deserialize;
-
-/**  Everything `switchyard doctor` reports. */
-export type DoctorReport_Deserialize = {
-	/**  RFC 3339 time the report was gathered. */
-	generatedAt: string,
-	checks: Check[],
-	/**  `git --version` output, when git runs. */
-	gitVersion?: string | null,
-	workerClis: WorkerCliStatus_Deserialize[],
-	localEndpoints: LocalEndpoint_Deserialize[],
-	/**  What confines workers here (bubblewrap, or unconfined as allowed), and why not. */
-	confinement?: ConfinementSupport_Deserialize | null,
-};
-
-/**  Everything `switchyard doctor` reports. */
-export type DoctorReport_Serialize = {
+export type DoctorReport = {
 	/**  RFC 3339 time the report was gathered. */
 	generatedAt: string,
 	checks: Check[],
 	/**  `git --version` output, when git runs. */
 	gitVersion: string | null,
-	workerClis: WorkerCliStatus_Serialize[],
-	localEndpoints: LocalEndpoint_Serialize[],
+	workerClis: WorkerCliStatus[],
+	localEndpoints: LocalEndpoint[],
 	/**  What confines workers here (bubblewrap, or unconfined as allowed), and why not. */
-	confinement: ConfinementSupport_Serialize | null,
+	confinement: ConfinementSupport | null,
 };
 
 /**  A fresh doctor report: sent once after start-up and after every `run_doctor`. */
-export type DoctorUpdated = DoctorUpdated_Serialize | DoctorUpdated_Deserialize;
-
-/**  A fresh doctor report: sent once after start-up and after every `run_doctor`. */
-export type DoctorUpdated_Deserialize = {
-	report: DoctorReport_Deserialize,
-};
-
-/**  A fresh doctor report: sent once after start-up and after every `run_doctor`. */
-export type DoctorUpdated_Serialize = {
-	report: DoctorReport_Serialize,
+export type DoctorUpdated = {
+	report: DoctorReport,
 };
 
 /**
@@ -1810,62 +1265,7 @@ export type FeedbackSummary = {
 };
 
 /**  One changed file. */
-export type FileChange = FileChange_Serialize | FileChange_Deserialize;
-
-/**  One changed file. */
-export type FileChange_Deserialize = {
-	/**
-	 *  Path relative to the repository root (the new path of a rename). Bytes that are not
-	 *  UTF-8 are replaced with U+FFFD.
-	 */
-	path: string,
-	/**  The source path of a rename or copy. */
-	oldPath?: string | null,
-	/**  How it changed. */
-	status: FileStatus,
-	/**
-	 *  Old mode in octal (`100644`, `100755`, `120000` symlink, `160000` submodule); `None`
-	 *  for an added file.
-	 */
-	oldMode?: string | null,
-	/**  New mode in octal; `None` for a deleted file. */
-	newMode?: string | null,
-	/**  Old blob id; `None` for an added file. */
-	oldOid?: string | null,
-	/**  New blob id; `None` for a deleted file. */
-	newOid?: string | null,
-	/**  Rename similarity (0–100). */
-	similarity?: number | null,
-	/**  Git treats the content as binary (no line diff). */
-	isBinary: boolean,
-	/**  The file is a symlink (the new side, or the old side of a deletion). */
-	isSymlink: boolean,
-	/**  Where the new side's symlink points, verbatim. */
-	symlinkTarget?: string | null,
-	/**  Added lines. */
-	additions: number,
-	/**  Removed lines. */
-	deletions: number,
-	/**  Size in bytes of the new side (the old side for a deletion). */
-	size: number | null,
-	/**  Size in bytes of the old side; `None` for an added file. */
-	oldSize?: number | null,
-	/**  Either side is over [`CONTENT_LIMIT_BYTES`]: `hunks` is empty on purpose. */
-	contentOmitted: boolean,
-	/**
-	 *  The line diff (three lines of context), empty for binary and omitted files, and for
-	 *  a file whose hunks were left out of a budgeted payload (see `hunks_deferred`).
-	 */
-	hunks: Hunk_Deserialize[],
-	/**
-	 *  `hunks` was emptied to keep a large review payload small; fetch this one file's
-	 *  change to see them. Never set in the stored diff, so absent from most JSON.
-	 */
-	hunksDeferred?: boolean,
-};
-
-/**  One changed file. */
-export type FileChange_Serialize = {
+export type FileChange = {
 	/**
 	 *  Path relative to the repository root (the new path of a rename). Bytes that are not
 	 *  UTF-8 are replaced with U+FFFD.
@@ -1908,7 +1308,7 @@ export type FileChange_Serialize = {
 	 *  The line diff (three lines of context), empty for binary and omitted files, and for
 	 *  a file whose hunks were left out of a budgeted payload (see `hunks_deferred`).
 	 */
-	hunks: Hunk_Serialize[],
+	hunks: Hunk[],
 	/**
 	 *  `hunks` was emptied to keep a large review payload small; fetch this one file's
 	 *  change to see them. Never set in the stored diff, so absent from most JSON.
@@ -1932,22 +1332,7 @@ export type FileStatus =
 "typeChanged";
 
 /**  One thing a gate found. */
-export type Finding = Finding_Serialize | Finding_Deserialize;
-
-/**  One thing a gate found. */
-export type Finding_Deserialize = {
-	/**  The file (repository-relative). */
-	path: string,
-	/**  The line in the new file, when the finding is about a line. */
-	line?: number | null,
-	/**  The glob, key or rule id that matched. */
-	rule?: string | null,
-	/**  What is wrong, for people (never a secret). */
-	message: string,
-};
-
-/**  One thing a gate found. */
-export type Finding_Serialize = {
+export type Finding = {
 	/**  The file (repository-relative). */
 	path: string,
 	/**  The line in the new file, when the finding is about a line. */
@@ -1981,10 +1366,7 @@ export type GateName =
 "verification";
 
 /**  One gate's verdict with the evidence behind it. */
-export type GateResult = GateResult_Serialize | GateResult_Deserialize;
-
-/**  One gate's verdict with the evidence behind it. */
-export type GateResult_Deserialize = {
+export type GateResult = {
 	/**  The gate. */
 	name: GateName,
 	/**  `true` when nothing blocks. */
@@ -1992,19 +1374,7 @@ export type GateResult_Deserialize = {
 	/**  One sentence for people: what was checked, or what blocks. */
 	detail: string,
 	/**  What the gate found (empty when it passed), capped at [`MAX_FINDINGS`]. */
-	evidence: Finding_Deserialize[],
-};
-
-/**  One gate's verdict with the evidence behind it. */
-export type GateResult_Serialize = {
-	/**  The gate. */
-	name: GateName,
-	/**  `true` when nothing blocks. */
-	passed: boolean,
-	/**  One sentence for people: what was checked, or what blocks. */
-	detail: string,
-	/**  What the gate found (empty when it passed), capped at [`MAX_FINDINGS`]. */
-	evidence: Finding_Serialize[],
+	evidence: Finding[],
 };
 
 /**
@@ -2054,10 +1424,7 @@ previous: number;
 candidate: number };
 
 /**  One hunk of a file's line diff. */
-export type Hunk = Hunk_Serialize | Hunk_Deserialize;
-
-/**  One hunk of a file's line diff. */
-export type Hunk_Deserialize = {
+export type Hunk = {
 	/**  First old line (1-based; 0 when the old side is empty). */
 	oldStart: number,
 	/**  Old lines covered. */
@@ -2069,23 +1436,7 @@ export type Hunk_Deserialize = {
 	/**  The function context git prints after the range, possibly empty. */
 	section: string,
 	/**  The lines, in order. */
-	lines: DiffLine_Deserialize[],
-};
-
-/**  One hunk of a file's line diff. */
-export type Hunk_Serialize = {
-	/**  First old line (1-based; 0 when the old side is empty). */
-	oldStart: number,
-	/**  Old lines covered. */
-	oldLines: number,
-	/**  First new line (1-based; 0 when the new side is empty). */
-	newStart: number,
-	/**  New lines covered. */
-	newLines: number,
-	/**  The function context git prints after the range, possibly empty. */
-	section: string,
-	/**  The lines, in order. */
-	lines: DiffLine_Serialize[],
+	lines: DiffLine[],
 };
 
 /**  How an import treats what is already stored. */
@@ -2157,65 +1508,7 @@ export type KeySource =
 "environment";
 
 /**  What the Keys page shows about a provider's key. Never the key itself. */
-export type KeyStatus = KeyStatus_Serialize | KeyStatus_Deserialize;
-
-/**  What the Keys page shows about a provider's key. Never the key itself. */
-export type KeyStatus_Deserialize = 
-/**  The provider needs a key and none is stored or set in the environment. */
-{ state: "missing" } | 
-/**
- *  A key is stored in the keychain for the origin requests go to now; the UI may show its
- *  last four characters.
- */
-{ state: "stored"; 
-/**  Last four characters of the key. */
-last4: string; 
-/**  The origin the key is held for (`scheme://host[:port]`), which is where requests go. */
-origin: string } | 
-/**
- *  A key exists but is bound to another origin than the one requests go to now (the base
- *  URL changed): it is not sent there until the user moves it (a native confirmation in
- *  the app, `providers set --keep-key` in the CLI) or stores a key for the new origin.
- */
-{ state: "originMismatch"; 
-/**  Last four characters of the key. */
-last4: string; 
-/**
- *  The origin the key is held for: where it was entered, or for an environment
- *  variable the provider's built-in default origin.
- */
-origin: string; 
-/**  Where requests go now (the origin of the base URL). */
-targetOrigin: string; 
-/**
- *  Set when the key is an environment variable's rather than the keychain's; such a
- *  key goes only to the default origin or to loopback and cannot be moved.
- */
-variable?: string | null } | 
-/**
- *  A key is stored for a plain-`http` origin that is not this machine (a key entered
- *  before keys were bound to origins): it is never sent. Use `https`, or delete the key.
- */
-{ state: "insecureOrigin"; 
-/**  Last four characters of the key. */
-last4: string; 
-/**  The `http://` origin the key is held for. */
-origin: string } | 
-/**  No key in the keychain, but the provider's environment variable is set. */
-{ state: "environment"; 
-/**  The variable's name, e.g. `OPENROUTER_API_KEY`. */
-variable: string; 
-/**  Last four characters of its value. */
-last4: string } | 
-/**  The provider takes no key (local servers). */
-{ state: "notNeeded" } | 
-/**  The keychain could not be read; the message says why and how to fix it. */
-{ state: "unavailable"; 
-/**  Reason and fix, e.g. "no keychain available: no D-Bus session bus …". */
-message: string };
-
-/**  What the Keys page shows about a provider's key. Never the key itself. */
-export type KeyStatus_Serialize = 
+export type KeyStatus = 
 /**  The provider needs a key and none is stored or set in the environment. */
 { state: "missing" } | 
 /**
@@ -2291,26 +1584,7 @@ export type LineKind =
 "removed";
 
 /**  A local model server (Ollama, LM Studio) and whether it answered. */
-export type LocalEndpoint = LocalEndpoint_Serialize | LocalEndpoint_Deserialize;
-
-/**  A local model server (Ollama, LM Studio) and whether it answered. */
-export type LocalEndpoint_Deserialize = {
-	/**  Provider id, e.g. `ollama`. */
-	id: string,
-	/**  Display name. */
-	name: string,
-	/**  Base URL probed. */
-	url: string,
-	/**  Whether it answered with a model list. */
-	reachable: boolean,
-	/**  Number of models it lists when reachable. */
-	modelCount?: number | null,
-	/**  Why it is not reachable (connection refused, timeout, unexpected body). */
-	error?: string | null,
-};
-
-/**  A local model server (Ollama, LM Studio) and whether it answered. */
-export type LocalEndpoint_Serialize = {
+export type LocalEndpoint = {
 	/**  Provider id, e.g. `ollama`. */
 	id: string,
 	/**  Display name. */
@@ -2326,20 +1600,7 @@ export type LocalEndpoint_Serialize = {
 };
 
 /**  Whether a local server answered. */
-export type LocalReachability = LocalReachability_Serialize | LocalReachability_Deserialize;
-
-/**  Whether a local server answered. */
-export type LocalReachability_Deserialize = {
-	/**  It answered with a model list. */
-	reachable: boolean,
-	/**  Number of models it lists when reachable. */
-	modelCount?: number | null,
-	/**  Why not (connection refused, timeout, unexpected body). */
-	error?: string | null,
-};
-
-/**  Whether a local server answered. */
-export type LocalReachability_Serialize = {
+export type LocalReachability = {
 	/**  It answered with a model list. */
 	reachable: boolean,
 	/**  Number of models it lists when reachable. */
@@ -2384,22 +1645,7 @@ export type MatchRule =
 "localFamilySize";
 
 /**  One matched term and what it contributed. */
-export type MatchedTerm = MatchedTerm_Serialize | MatchedTerm_Deserialize;
-
-/**  One matched term and what it contributed. */
-export type MatchedTerm_Deserialize = {
-	/**  The term as listed in the data (lowercase, words joined by one space). */
-	word: string,
-	/**  The category it weighs for; `None` for pure signals. */
-	category?: Category | null,
-	/**  Its weight in that category (0 for pure signals). */
-	weight: number | null,
-	/**  Signals it set: `need:vision`, `need:longContext=200000`, `hint:cost`, `stack:rust`. */
-	signals: string[],
-};
-
-/**  One matched term and what it contributed. */
-export type MatchedTerm_Serialize = {
+export type MatchedTerm = {
 	/**  The term as listed in the data (lowercase, words joined by one space). */
 	word: string,
 	/**  The category it weighs for; `None` for pure signals. */
@@ -2464,49 +1710,7 @@ export type MetricWeight = {
 };
 
 /**  A base model with everything Switchyard knows about it. */
-export type ModelCard = ModelCard_Serialize | ModelCard_Deserialize;
-
-/**  A base model with everything Switchyard knows about it. */
-export type ModelCard_Deserialize = {
-	/**  OpenRouter base id (`anthropic/claude-opus-4.5`) or `local/<server>/<name>`. */
-	id: string,
-	/**  Display name without the vendor prefix. */
-	name: string,
-	/**  Provider / vendor slug (`anthropic`, `openai`, `ollama`). */
-	provider: string,
-	description?: string | null,
-	/**  Release date `YYYY-MM-DD` when known. */
-	created?: string | null,
-	contextLength?: number | null,
-	inputModalities: string[],
-	outputModalities: string[],
-	supportedParameters: string[],
-	huggingFaceId?: string | null,
-	pricing: Pricing_Deserialize,
-	tier: Tier,
-	tags: Tag[],
-	/**  Only categories with evidence appear here (no evidence, no score). */
-	categories: Partial<{ [key in Category]: CategoryScore }>,
-	/**  Score per blended $/M (3:1) per category; defined for free models too. */
-	efficiency: Partial<{ [key in Category]: number | null }>,
-	benchmarks: BenchmarkValue_Deserialize[],
-	matches: SourceMatch[],
-	/**  Variant ids collapsed onto this model (`:free`, `:batch`, `~…-latest`). */
-	variants: string[],
-	/**  Median output tokens/s when measured. */
-	outputSpeed?: number | null,
-	/**  Median seconds to first token when measured. */
-	ttftSeconds?: number | null,
-	local: boolean,
-	/**
-	 *  [`Pricing::blended_per_m`] of `pricing` (0 for a local model), sent so the UI shows
-	 *  and sorts by the same figure routing uses instead of recomputing it.
-	 */
-	blendedPerM?: number | null,
-};
-
-/**  A base model with everything Switchyard knows about it. */
-export type ModelCard_Serialize = {
+export type ModelCard = {
 	/**  OpenRouter base id (`anthropic/claude-opus-4.5`) or `local/<server>/<name>`. */
 	id: string,
 	/**  Display name without the vendor prefix. */
@@ -2521,14 +1725,14 @@ export type ModelCard_Serialize = {
 	outputModalities: string[],
 	supportedParameters: string[],
 	huggingFaceId: string | null,
-	pricing: Pricing_Serialize,
+	pricing: Pricing,
 	tier: Tier,
 	tags: Tag[],
 	/**  Only categories with evidence appear here (no evidence, no score). */
 	categories: Partial<{ [key in Category]: CategoryScore }>,
 	/**  Score per blended $/M (3:1) per category; defined for free models too. */
 	efficiency: Partial<{ [key in Category]: number | null }>,
-	benchmarks: BenchmarkValue_Serialize[],
+	benchmarks: BenchmarkValue[],
 	matches: SourceMatch[],
 	/**  Variant ids collapsed onto this model (`:free`, `:batch`, `~…-latest`). */
 	variants: string[],
@@ -2545,22 +1749,11 @@ export type ModelCard_Serialize = {
 };
 
 /**  One model in full, with each category score taken apart (the drawer's "why this score"). */
-export type ModelDetail = ModelDetail_Serialize | ModelDetail_Deserialize;
-
-/**  One model in full, with each category score taken apart (the drawer's "why this score"). */
-export type ModelDetail_Deserialize = {
+export type ModelDetail = {
 	/**  The card. */
-	card: ModelCard_Deserialize,
+	card: ModelCard,
 	/**  One breakdown per scored category, in category order. */
-	breakdown: ScoreBreakdown_Deserialize[],
-};
-
-/**  One model in full, with each category score taken apart (the drawer's "why this score"). */
-export type ModelDetail_Serialize = {
-	/**  The card. */
-	card: ModelCard_Serialize,
-	/**  One breakdown per scored category, in category order. */
-	breakdown: ScoreBreakdown_Serialize[],
+	breakdown: ScoreBreakdown[],
 };
 
 /**  Which model decided a classification. */
@@ -2572,10 +1765,7 @@ export type ModelInfo = {
 };
 
 /**  A filter and sort over the catalog. Every filter is optional; all given filters must hold. */
-export type ModelQuery = ModelQuery_Serialize | ModelQuery_Deserialize;
-
-/**  A filter and sort over the catalog. Every filter is optional; all given filters must hold. */
-export type ModelQuery_Deserialize = {
+export type ModelQuery = {
 	/**
 	 *  Whitespace-separated words that must all occur (case-insensitive) in the model's id,
 	 *  name, provider, variant ids or matched source names.
@@ -2601,62 +1791,12 @@ export type ModelQuery_Deserialize = {
 	limit?: number | null,
 };
 
-/**  A filter and sort over the catalog. Every filter is optional; all given filters must hold. */
-export type ModelQuery_Serialize = {
-	/**
-	 *  Whitespace-separated words that must all occur (case-insensitive) in the model's id,
-	 *  name, provider, variant ids or matched source names.
-	 */
-	search: string | null,
-	/**  Only models scored in this category; also the category score and efficiency sort by. */
-	category: Category | null,
-	/**  Only models of this tier. */
-	tier: Tier | null,
-	/**  Models having every one of these tags. */
-	tags: Tag[],
-	/**  Models of any of these providers (case-insensitive); empty = all. */
-	providers: string[],
-	/**  Highest blended 3:1 price per million tokens; models with unknown price are excluded. */
-	maxPrice: number | null,
-	/**  Least context length in tokens; models with unknown context are excluded. */
-	minContext: number | null,
-	/**  What to sort by. */
-	sort: SortKey,
-	/**  Highest first. Models without the sort value come last either way. */
-	descending: boolean,
-	/**  At most this many results. */
-	limit: number | null,
-};
-
 /**  What the table and the plot need of a model (the detail view fetches the full card). */
-export type ModelSummary = ModelSummary_Serialize | ModelSummary_Deserialize;
-
-/**  What the table and the plot need of a model (the detail view fetches the full card). */
-export type ModelSummary_Deserialize = {
+export type ModelSummary = {
 	id: string,
 	name: string,
 	provider: string,
-	pricing: Pricing_Deserialize,
-	/**  Blended 3:1 price per million tokens when both prices are known. */
-	blendedPerM?: number | null,
-	contextLength?: number | null,
-	tier: Tier,
-	tags: Tag[],
-	categories: Partial<{ [key in Category]: ScoreBrief }>,
-	efficiency: Partial<{ [key in Category]: number | null }>,
-	outputSpeed?: number | null,
-	local: boolean,
-	/**  Number of sources (besides OpenRouter) that supplied values. */
-	sources: number,
-	variants: number,
-};
-
-/**  What the table and the plot need of a model (the detail view fetches the full card). */
-export type ModelSummary_Serialize = {
-	id: string,
-	name: string,
-	provider: string,
-	pricing: Pricing_Serialize,
+	pricing: Pricing,
 	/**  Blended 3:1 price per million tokens when both prices are known. */
 	blendedPerM: number | null,
 	contextLength: number | null,
@@ -2672,22 +1812,7 @@ export type ModelSummary_Serialize = {
 };
 
 /**  What a task needs from a model, beyond its category. */
-export type Needs = Needs_Serialize | Needs_Deserialize;
-
-/**  What a task needs from a model, beyond its category. */
-export type Needs_Deserialize = {
-	/**  Image input. */
-	vision: boolean,
-	/**  Estimated context in tokens, when the task needs a long one. */
-	longContext?: number | null,
-	/**  Tool / function calling. */
-	tools: boolean,
-	/**  JSON-schema structured output. */
-	structuredOutput: boolean,
-};
-
-/**  What a task needs from a model, beyond its category. */
-export type Needs_Serialize = {
+export type Needs = {
 	/**  Image input. */
 	vision: boolean,
 	/**  Estimated context in tokens, when the task needs a long one. */
@@ -2715,21 +1840,7 @@ export type NodeKind =
 "code";
 
 /**  One node's output. */
-export type NodeOutput = NodeOutput_Serialize | NodeOutput_Deserialize;
-
-/**  One node's output. */
-export type NodeOutput_Deserialize = {
-	nodeId: string,
-	state: NodeState,
-	/**  The text so far (a running node's streamed text, or the stored artifact). */
-	text: string,
-	/**  `true` once the artifact is stored (its SHA-256 checked when read). */
-	complete: boolean,
-	sha256?: string | null,
-};
-
-/**  One node's output. */
-export type NodeOutput_Serialize = {
+export type NodeOutput = {
 	nodeId: string,
 	state: NodeState,
 	/**  The text so far (a running node's streamed text, or the stored artifact). */
@@ -2753,31 +1864,7 @@ export type NodeRole =
 "step";
 
 /**  One node as planned (what the preview shows and the engine records). */
-export type NodeSpec = NodeSpec_Serialize | NodeSpec_Deserialize;
-
-/**  One node as planned (what the preview shows and the engine records). */
-export type NodeSpec_Deserialize = {
-	/**  Unique in the run: `n1`, `m1`…, `merge`, `c1`, or the plan's step ids. */
-	id: string,
-	/**  The node's own task (the run's task for single, member and cascade nodes). */
-	task: string,
-	kind: NodeKind,
-	role: NodeRole,
-	/**  The model reference (text nodes; the first rung for a cascade). */
-	model?: string | null,
-	/**  The worker (code nodes). */
-	worker?: string | null,
-	dependsOn: string[],
-	join: Join,
-	/**
-	 *  The nodes whose outputs go into this node's context (its dependencies, or every
-	 *  earlier step of a plan).
-	 */
-	contextFrom: string[],
-};
-
-/**  One node as planned (what the preview shows and the engine records). */
-export type NodeSpec_Serialize = {
+export type NodeSpec = {
 	/**  Unique in the run: `n1`, `m1`…, `merge`, `c1`, or the plan's step ids. */
 	id: string,
 	/**  The node's own task (the run's task for single, member and cascade nodes). */
@@ -2831,39 +1918,7 @@ export type NodeState =
 "skipped";
 
 /**  One try of a node: a model call, or a code node's attempt. */
-export type NodeTry = NodeTry_Serialize | NodeTry_Deserialize;
-
-/**  One try of a node: a model call, or a code node's attempt. */
-export type NodeTry_Deserialize = {
-	/**  `<node>#<n>`: unique in the run. */
-	id: string,
-	/**  1, 2, … per node. */
-	n: number,
-	purpose: CallPurpose,
-	model: string,
-	worker?: string | null,
-	state: CallState,
-	/**  The cascade rung (1-based) it tried. */
-	rung?: number | null,
-	reservedUsd: number | null,
-	costUsd: number | null,
-	tokensIn: number,
-	tokensOut: number,
-	/**  `tokens_in + tokens_out`. */
-	tokens: number,
-	startedMs: number | null,
-	finishedMs?: number | null,
-	error?: string | null,
-	/**  Why this try counted as failed (cascade escalation). */
-	signal?: FailureSignal | null,
-	/**  The failure signal in words (`FailureSignal::describe`), for pages to show as is. */
-	signalText?: string | null,
-	/**  A code node's attempt (open it on the review page). */
-	attemptId?: string | null,
-};
-
-/**  One try of a node: a model call, or a code node's attempt. */
-export type NodeTry_Serialize = {
+export type NodeTry = {
 	/**  `<node>#<n>`: unique in the run. */
 	id: string,
 	/**  1, 2, … per node. */
@@ -2892,49 +1947,7 @@ export type NodeTry_Serialize = {
 };
 
 /**  One node with its tries, its context trace and its output's size. */
-export type NodeView = NodeView_Serialize | NodeView_Deserialize;
-
-/**  One node with its tries, its context trace and its output's size. */
-export type NodeView_Deserialize = {
-	id: string,
-	task: string,
-	kind: NodeKind,
-	role: NodeRole,
-	state: NodeState,
-	/**  The model that produced (or is producing) its result. */
-	model?: string | null,
-	worker?: string | null,
-	dependsOn: string[],
-	/**
-	 *  The column a graph draws it in: 0 without dependencies, else one past its deepest
-	 *  dependency (`dag::columns`).
-	 */
-	column?: number,
-	costUsd: number | null,
-	tokensIn: number,
-	tokensOut: number,
-	startedMs?: number | null,
-	finishedMs?: number | null,
-	/**  Cascade: the rung (1-based) being tried, or the one that succeeded. */
-	rung?: number | null,
-	attempts: NodeTry_Deserialize[],
-	trace: ContextTrace,
-	outputChars: number,
-	/**  The user's rating (1–5) of its output. */
-	rating?: number | null,
-	error?: RunError | null,
-	/**  Merge nodes: the member answers (1-based) the merge says it used. */
-	usedInputs?: number[] | null,
-	/**
-	 *  A code node's current attempt as the engine recorded it: the rung working or the one
-	 *  that succeeded, and after "request changes" the revision (which is not a try of its
-	 *  own: no model call is reserved for it).
-	 */
-	attemptId?: string | null,
-};
-
-/**  One node with its tries, its context trace and its output's size. */
-export type NodeView_Serialize = {
+export type NodeView = {
 	id: string,
 	task: string,
 	kind: NodeKind,
@@ -2956,7 +1969,7 @@ export type NodeView_Serialize = {
 	finishedMs: number | null,
 	/**  Cascade: the rung (1-based) being tried, or the one that succeeded. */
 	rung: number | null,
-	attempts: NodeTry_Serialize[],
+	attempts: NodeTry[],
 	trace: ContextTrace,
 	outputChars: number,
 	/**  The user's rating (1–5) of its output. */
@@ -2983,28 +1996,7 @@ export type OverrideAction =
 "remove";
 
 /**  A pick made earlier, with its rating. */
-export type PastPick = PastPick_Serialize | PastPick_Deserialize;
-
-/**  A pick made earlier, with its rating. */
-export type PastPick_Deserialize = {
-	/**  The id to rate it with. */
-	id: number,
-	/**  The task as typed. */
-	task: string,
-	/**  The category it was picked in. */
-	category: Category,
-	/**  The picked model's catalog id. */
-	modelId: string,
-	/**  Its display name (the id when the model left the catalog). */
-	modelName: string,
-	/**  RFC 3339 timestamp. */
-	createdAt: string,
-	/**  The rating given to it (1–5). */
-	rating?: number | null,
-};
-
-/**  A pick made earlier, with its rating. */
-export type PastPick_Serialize = {
+export type PastPick = {
 	/**  The id to rate it with. */
 	id: number,
 	/**  The task as typed. */
@@ -3039,38 +2031,40 @@ export type Phase =
 "docs";
 
 /**  The chosen model, why, and what came next. */
-export type Pick = Pick_Serialize | Pick_Deserialize;
-
-/**
- *  A pick, the classification it was made from, and the id it was recorded under (rate it
- *  with that id).
- */
-export type PickAnswer = PickAnswer_Serialize | PickAnswer_Deserialize;
-
-/**
- *  A pick, the classification it was made from, and the id it was recorded under (rate it
- *  with that id).
- */
-export type PickAnswer_Deserialize = {
-	/**  The recorded pick's id. */
-	pickId: number,
-	/**  How the task was read. */
-	classification: Classification_Deserialize,
-	/**  The model chosen, its reason and the runner-ups. */
-	pick: Pick_Deserialize,
+export type Pick = {
+	/**  Catalog id (`anthropic/claude-opus-4.5`). */
+	id: string,
+	/**  Display name. */
+	name: string,
+	/**  Provider slug. */
+	provider: string,
+	/**  Blended score. */
+	score: number | null,
+	/**  The category it was picked for. */
+	category: Category,
+	/**  Its prices. */
+	pricing: Pricing,
+	/**  0–1, from coverage and the number of ratings. */
+	confidence: number | null,
+	/**  The numbers behind the choice. */
+	reason: Reason,
+	/**  The next best models, best first, each with its own reason. */
+	alternatives: RankedModel[],
+	/**  For a coding task, the worker that would run it here (the engine fills it in). */
+	worker?: WorkerSuggestion | null,
 };
 
 /**
  *  A pick, the classification it was made from, and the id it was recorded under (rate it
  *  with that id).
  */
-export type PickAnswer_Serialize = {
+export type PickAnswer = {
 	/**  The recorded pick's id. */
 	pickId: number,
 	/**  How the task was read. */
-	classification: Classification_Serialize,
+	classification: Classification,
 	/**  The model chosen, its reason and the runner-ups. */
-	pick: Pick_Serialize,
+	pick: Pick,
 };
 
 /**  What "Pick this one" sends. */
@@ -3080,77 +2074,42 @@ export type PickRequest = {
 	message: string,
 };
 
-/**  The chosen model, why, and what came next. */
-export type Pick_Deserialize = {
-	/**  Catalog id (`anthropic/claude-opus-4.5`). */
-	id: string,
-	/**  Display name. */
-	name: string,
-	/**  Provider slug. */
-	provider: string,
-	/**  Blended score. */
-	score: number | null,
-	/**  The category it was picked for. */
-	category: Category,
-	/**  Its prices. */
-	pricing: Pricing_Deserialize,
-	/**  0–1, from coverage and the number of ratings. */
-	confidence: number | null,
-	/**  The numbers behind the choice. */
-	reason: Reason_Deserialize,
-	/**  The next best models, best first, each with its own reason. */
-	alternatives: RankedModel_Deserialize[],
-	/**  For a coding task, the worker that would run it here (the engine fills it in). */
-	worker?: WorkerSuggestion | null,
-};
-
-/**  The chosen model, why, and what came next. */
-export type Pick_Serialize = {
-	/**  Catalog id (`anthropic/claude-opus-4.5`). */
-	id: string,
-	/**  Display name. */
-	name: string,
-	/**  Provider slug. */
-	provider: string,
-	/**  Blended score. */
-	score: number | null,
-	/**  The category it was picked for. */
-	category: Category,
-	/**  Its prices. */
-	pricing: Pricing_Serialize,
-	/**  0–1, from coverage and the number of ratings. */
-	confidence: number | null,
-	/**  The numbers behind the choice. */
-	reason: Reason_Serialize,
-	/**  The next best models, best first, each with its own reason. */
-	alternatives: RankedModel_Serialize[],
-	/**  For a coding task, the worker that would run it here (the engine fills it in). */
-	worker: WorkerSuggestion | null,
-};
-
 /**
  *  A plan or a swarm DAG, tagged by `mode` in JSON (`{"mode": "plan", "steps": …}` or
  *  `{"mode": "swarm", "nodes": …}`).
  */
-export type Plan = Plan_Serialize | Plan_Deserialize;
+export type Plan = 
+/**  Steps run in list order. */
+{ mode: "plan"; 
+/**  The original task. */
+task: string; 
+/**  The steps in run order. */
+steps: PlanStep[]; 
+/**  Each step after the one before it. */
+edges: PlanEdge[]; 
+/**  What the user should know. */
+warnings: string[]; 
+/**  Who proposed it. */
+origin: PlanOrigin } | 
+/**  Nodes run as their dependencies finish. */
+{ mode: "swarm"; 
+/**  The original task. */
+task: string; 
+/**  The nodes, in the task's order. */
+nodes: PlanStep[]; 
+/**  Dependencies (transitively reduced when inferred). */
+edges: PlanEdge[]; 
+/**  What the user should know (cycles, steps without a model, fallbacks). */
+warnings: string[]; 
+/**  Who proposed it. */
+origin: PlanOrigin };
 
 /**  An edited plan with its edges and waves recomputed, and what is wrong with it. */
-export type PlanCheck = PlanCheck_Serialize | PlanCheck_Deserialize;
-
-/**  An edited plan with its edges and waves recomputed, and what is wrong with it. */
-export type PlanCheck_Deserialize = {
+export type PlanCheck = {
 	/**  The plan with recomputed edges and waves. */
-	plan: Plan_Deserialize,
+	plan: Plan,
 	/**  Errors block a launch; warnings do not. */
-	issues: PlanIssue_Deserialize[],
-};
-
-/**  An edited plan with its edges and waves recomputed, and what is wrong with it. */
-export type PlanCheck_Serialize = {
-	/**  The plan with recomputed edges and waves. */
-	plan: Plan_Serialize,
-	/**  Errors block a launch; warnings do not. */
-	issues: PlanIssue_Serialize[],
+	issues: PlanIssue[],
 };
 
 /**  A dependency: `to` waits for `from`. */
@@ -3167,7 +2126,18 @@ export type PlanEdge = {
 };
 
 /**  One problem found by [`validate_plan`] or [`validate_models`]. */
-export type PlanIssue = PlanIssue_Serialize | PlanIssue_Deserialize;
+export type PlanIssue = {
+	/**  What kind of problem. */
+	code: PlanIssueCode,
+	/**  Whether it stops a run. */
+	severity: Severity,
+	/**  The step concerned, when one is. */
+	step: string | null,
+	/**  For people. */
+	message: string,
+	/**  The edges involved (cycles). */
+	edges: PlanEdge[],
+};
 
 /**  What is wrong with a plan. */
 export type PlanIssueCode = 
@@ -3198,34 +2168,6 @@ export type PlanIssueCode =
 /**  A step's model is not in the catalog. */
 "unknownModel";
 
-/**  One problem found by [`validate_plan`] or [`validate_models`]. */
-export type PlanIssue_Deserialize = {
-	/**  What kind of problem. */
-	code: PlanIssueCode,
-	/**  Whether it stops a run. */
-	severity: Severity,
-	/**  The step concerned, when one is. */
-	step?: string | null,
-	/**  For people. */
-	message: string,
-	/**  The edges involved (cycles). */
-	edges: PlanEdge[],
-};
-
-/**  One problem found by [`validate_plan`] or [`validate_models`]. */
-export type PlanIssue_Serialize = {
-	/**  What kind of problem. */
-	code: PlanIssueCode,
-	/**  Whether it stops a run. */
-	severity: Severity,
-	/**  The step concerned, when one is. */
-	step: string | null,
-	/**  For people. */
-	message: string,
-	/**  The edges involved (cycles). */
-	edges: PlanEdge[],
-};
-
 /**  How a plan's steps run. */
 export type PlanMode = 
 /**  One after another, in list order. */
@@ -3241,10 +2183,7 @@ export type PlanOrigin =
 "model";
 
 /**  One step (a node of a swarm). */
-export type PlanStep = PlanStep_Serialize | PlanStep_Deserialize;
-
-/**  One step (a node of a swarm). */
-export type PlanStep_Deserialize = {
+export type PlanStep = {
 	/**  Unique within the plan: `s1`, `s2`, … (`n1`, … in a swarm). */
 	id: string,
 	/**  What the step must do. */
@@ -3252,33 +2191,7 @@ export type PlanStep_Deserialize = {
 	/**  The category of model it needs. */
 	category: Category,
 	/**  Its price band (the plan's, nudged by the step's words). */
-	budget: Budget_Deserialize,
-	/**  The model chosen for the step (catalog id); `None` when none fits. */
-	model?: string | null,
-	/**  Ids of the steps this one waits for. */
-	dependsOn: string[],
-	/**  Dependency level: 0 for steps without dependencies; `None` inside or after a cycle. */
-	wave?: number | null,
-	/**  The work phase its words name, if any. */
-	phase?: Phase | null,
-	/**  Artifacts its words name (`schema`, `api`, `component`, `config`, `tests`, `docs`). */
-	artifacts: string[],
-	/**  Needs found in the step (plus the plan's own). */
-	needs: Needs_Deserialize,
-	/**  How the category, budget and model were decided. */
-	notes: string[],
-};
-
-/**  One step (a node of a swarm). */
-export type PlanStep_Serialize = {
-	/**  Unique within the plan: `s1`, `s2`, … (`n1`, … in a swarm). */
-	id: string,
-	/**  What the step must do. */
-	task: string,
-	/**  The category of model it needs. */
-	category: Category,
-	/**  Its price band (the plan's, nudged by the step's words). */
-	budget: Budget_Serialize,
+	budget: Budget,
 	/**  The model chosen for the step (catalog id); `None` when none fits. */
 	model: string | null,
 	/**  Ids of the steps this one waits for. */
@@ -3290,7 +2203,7 @@ export type PlanStep_Serialize = {
 	/**  Artifacts its words name (`schema`, `api`, `component`, `config`, `tests`, `docs`). */
 	artifacts: string[],
 	/**  Needs found in the step (plus the plan's own). */
-	needs: Needs_Serialize,
+	needs: Needs,
 	/**  How the category, budget and model were decided. */
 	notes: string[],
 };
@@ -3300,39 +2213,7 @@ export type PlanStep_Serialize = {
  *  takes and what the CLI's `plan` flags make. [`PlanTaskRequest::validate`] is the one check
  *  both go through.
  */
-export type PlanTaskRequest = PlanTaskRequest_Serialize | PlanTaskRequest_Deserialize;
-
-/**
- *  Plan a task as sequential steps or a swarm DAG: what the desktop's `plan_task` command
- *  takes and what the CLI's `plan` flags make. [`PlanTaskRequest::validate`] is the one check
- *  both go through.
- */
-export type PlanTaskRequest_Deserialize = {
-	/**  The task as typed. */
-	task: string,
-	/**  Sequential plan or swarm. */
-	mode: PlanMode,
-	/**  The run's price band; step words may nudge it one tier. */
-	budget: BudgetTier,
-	/**  Maximum USD per million input tokens for every step. */
-	maxPrice?: number | null,
-	/**  Ignore whether a key or local endpoint exists for the models. */
-	anyProvider: boolean,
-	/**  Ask a model to propose the plan (falls back to the deterministic planner, saying so). */
-	useModelPlanner?: boolean,
-	/**
-	 *  The planner model (`ollama:qwen3`, `openai/gpt-5-mini`); chosen when absent. Naming
-	 *  one without `use_model_planner` is an error, not silently ignored.
-	 */
-	plannerModel?: string | null,
-};
-
-/**
- *  Plan a task as sequential steps or a swarm DAG: what the desktop's `plan_task` command
- *  takes and what the CLI's `plan` flags make. [`PlanTaskRequest::validate`] is the one check
- *  both go through.
- */
-export type PlanTaskRequest_Serialize = {
+export type PlanTaskRequest = {
 	/**  The task as typed. */
 	task: string,
 	/**  Sequential plan or swarm. */
@@ -3352,77 +2233,8 @@ export type PlanTaskRequest_Serialize = {
 	plannerModel?: string | null,
 };
 
-/**
- *  A plan or a swarm DAG, tagged by `mode` in JSON (`{"mode": "plan", "steps": …}` or
- *  `{"mode": "swarm", "nodes": …}`).
- */
-export type Plan_Deserialize = 
-/**  Steps run in list order. */
-{ mode: "plan"; 
-/**  The original task. */
-task: string; 
-/**  The steps in run order. */
-steps: PlanStep_Deserialize[]; 
-/**  Each step after the one before it. */
-edges: PlanEdge[]; 
-/**  What the user should know. */
-warnings: string[]; 
-/**  Who proposed it. */
-origin: PlanOrigin } | 
-/**  Nodes run as their dependencies finish. */
-{ mode: "swarm"; 
-/**  The original task. */
-task: string; 
-/**  The nodes, in the task's order. */
-nodes: PlanStep_Deserialize[]; 
-/**  Dependencies (transitively reduced when inferred). */
-edges: PlanEdge[]; 
-/**  What the user should know (cycles, steps without a model, fallbacks). */
-warnings: string[]; 
-/**  Who proposed it. */
-origin: PlanOrigin };
-
-/**
- *  A plan or a swarm DAG, tagged by `mode` in JSON (`{"mode": "plan", "steps": …}` or
- *  `{"mode": "swarm", "nodes": …}`).
- */
-export type Plan_Serialize = 
-/**  Steps run in list order. */
-{ mode: "plan"; 
-/**  The original task. */
-task: string; 
-/**  The steps in run order. */
-steps: PlanStep_Serialize[]; 
-/**  Each step after the one before it. */
-edges: PlanEdge[]; 
-/**  What the user should know. */
-warnings: string[]; 
-/**  Who proposed it. */
-origin: PlanOrigin } | 
-/**  Nodes run as their dependencies finish. */
-{ mode: "swarm"; 
-/**  The original task. */
-task: string; 
-/**  The nodes, in the task's order. */
-nodes: PlanStep_Serialize[]; 
-/**  Dependencies (transitively reduced when inferred). */
-edges: PlanEdge[]; 
-/**  What the user should know (cycles, steps without a model, fallbacks). */
-warnings: string[]; 
-/**  Who proposed it. */
-origin: PlanOrigin };
-
 /**  USD per million tokens. `None` = unknown or dynamic (never silently zero). */
-export type Pricing = Pricing_Serialize | Pricing_Deserialize;
-
-/**  USD per million tokens. `None` = unknown or dynamic (never silently zero). */
-export type Pricing_Deserialize = {
-	promptPerM?: number | null,
-	completionPerM?: number | null,
-};
-
-/**  USD per million tokens. `None` = unknown or dynamic (never silently zero). */
-export type Pricing_Serialize = {
+export type Pricing = {
 	promptPerM: number | null,
 	completionPerM: number | null,
 };
@@ -3439,37 +2251,7 @@ export type ProviderKind =
 "data-source";
 
 /**  One row of the Keys page / `switchyard providers list`. */
-export type ProviderStatus = ProviderStatus_Serialize | ProviderStatus_Deserialize;
-
-/**  One row of the Keys page / `switchyard providers list`. */
-export type ProviderStatus_Deserialize = {
-	/**  Stable id (`openrouter`, `ollama`, or a custom id). */
-	id: string,
-	/**  Display name. */
-	name: string,
-	/**  Wire format / role. */
-	kind: ProviderKind,
-	/**  The base URL in use (override or default). */
-	baseUrl: string,
-	/**
-	 *  The origin of `base_url` (`scheme://host[:port]`): where requests, and so keys, go.
-	 *  A stored key is bound to one origin; [`KeyStatus`] says whether it is this one.
-	 */
-	origin?: string | null,
-	/**  The built-in default base URL; `None` for custom providers. */
-	defaultBaseUrl?: string | null,
-	/**  Added by the user rather than built in. */
-	custom: boolean,
-	/**  Environment variable honoured when the keychain has no key. */
-	envVar?: string | null,
-	/**  Key presence. */
-	key: KeyStatus_Deserialize,
-	/**  For local servers: whether they answered just now. */
-	local?: LocalReachability_Deserialize | null,
-};
-
-/**  One row of the Keys page / `switchyard providers list`. */
-export type ProviderStatus_Serialize = {
+export type ProviderStatus = {
 	/**  Stable id (`openrouter`, `ollama`, or a custom id). */
 	id: string,
 	/**  Display name. */
@@ -3490,36 +2272,13 @@ export type ProviderStatus_Serialize = {
 	/**  Environment variable honoured when the keychain has no key. */
 	envVar: string | null,
 	/**  Key presence. */
-	key: KeyStatus_Serialize,
+	key: KeyStatus,
 	/**  For local servers: whether they answered just now. */
-	local: LocalReachability_Serialize | null,
+	local: LocalReachability | null,
 };
 
 /**  The outcome of "Test": one real request to the provider's model-list endpoint. */
-export type ProviderTest = ProviderTest_Serialize | ProviderTest_Deserialize;
-
-/**  The outcome of "Test": one real request to the provider's model-list endpoint. */
-export type ProviderTest_Deserialize = {
-	/**  Which provider was tested. */
-	providerId: string,
-	/**  The URL requested (never carries the key). */
-	url: string,
-	/**  The provider answered with a model list. */
-	ok: boolean,
-	/**  Round-trip time of the request in milliseconds. */
-	latencyMs: number,
-	/**  Number of models listed when `ok`. */
-	modelCount?: number | null,
-	/**  HTTP status when the server answered. */
-	httpStatus?: number | null,
-	/**  The provider's own error message, or why no answer came. */
-	error?: string | null,
-	/**  Which key was sent; `None` when none was needed. */
-	keySource?: KeySource | null,
-};
-
-/**  The outcome of "Test": one real request to the provider's model-list endpoint. */
-export type ProviderTest_Serialize = {
+export type ProviderTest = {
 	/**  Which provider was tested. */
 	providerId: string,
 	/**  The URL requested (never carries the key). */
@@ -3539,10 +2298,7 @@ export type ProviderTest_Serialize = {
 };
 
 /**  A ranked model with its reason. */
-export type RankedModel = RankedModel_Serialize | RankedModel_Deserialize;
-
-/**  A ranked model with its reason. */
-export type RankedModel_Deserialize = {
+export type RankedModel = {
 	/**  Catalog id. */
 	id: string,
 	/**  Display name. */
@@ -3554,78 +2310,17 @@ export type RankedModel_Deserialize = {
 	/**  The category ranked in. */
 	category: Category,
 	/**  Its prices. */
-	pricing: Pricing_Deserialize,
+	pricing: Pricing,
 	/**  0–1: how much evidence stands behind the score (coverage and number of ratings). */
 	confidence: number | null,
 	/**  The numbers behind its place. */
-	reason: Reason_Deserialize,
+	reason: Reason,
 	/**  For a coding task, the worker that would run it here (the engine fills it in). */
 	worker?: WorkerSuggestion | null,
 };
 
-/**  A ranked model with its reason. */
-export type RankedModel_Serialize = {
-	/**  Catalog id. */
-	id: string,
-	/**  Display name. */
-	name: string,
-	/**  Provider slug. */
-	provider: string,
-	/**  Blended score. */
-	score: number | null,
-	/**  The category ranked in. */
-	category: Category,
-	/**  Its prices. */
-	pricing: Pricing_Serialize,
-	/**  0–1: how much evidence stands behind the score (coverage and number of ratings). */
-	confidence: number | null,
-	/**  The numbers behind its place. */
-	reason: Reason_Serialize,
-	/**  For a coding task, the worker that would run it here (the engine fills it in). */
-	worker: WorkerSuggestion | null,
-};
-
 /**  The numbers behind one model's place in a ranking. */
-export type Reason = Reason_Serialize | Reason_Deserialize;
-
-/**  The numbers behind one model's place in a ranking. */
-export type Reason_Deserialize = {
-	/**  One sentence quoting the numbers below. */
-	text: string,
-	/**  The category ranked in. */
-	category: Category,
-	/**  The catalog's 0–100 category score. */
-	categoryScore: number | null,
-	/**  Share (0–1) of the category's evidence the score rests on. */
-	coverage: number | null,
-	/**  Points lost for missing evidence (≤ 0). */
-	coverageAdjustment: number | null,
-	/**  USD per million input tokens; `None` when unknown. */
-	pricePerM?: number | null,
-	/**  USD per million output tokens; `None` when unknown. */
-	completionPricePerM?: number | null,
-	/**  Points added (or removed) by user ratings. */
-	feedbackAdjustment: number | null,
-	/**  How many ratings the adjustment rests on. */
-	feedbackCount: number,
-	/**  Their mean (1–5), when rated. */
-	feedbackMean?: number | null,
-	/**  Points added (or removed) by the stack's own metrics. */
-	contextBoost: number | null,
-	/**  The metric values behind the boost. */
-	contextMetrics: MetricValue[],
-	/**  categoryScore + coverageAdjustment + feedbackAdjustment + contextBoost. */
-	blendedScore: number | null,
-	/**  1-based place in the answer (pick: best first, then the alternatives). */
-	rank: number,
-	/**  How many models passed every filter. */
-	qualified: number,
-	/**  The budget the ranking respected. */
-	budget: Budget_Deserialize,
-};
-
-/**  The numbers behind one model's place in a ranking. */
-export type Reason_Serialize = {
+export type Reason = {
 	/**  One sentence quoting the numbers below. */
 	text: string,
 	/**  The category ranked in. */
@@ -3657,36 +2352,18 @@ export type Reason_Serialize = {
 	/**  How many models passed every filter. */
 	qualified: number,
 	/**  The budget the ranking respected. */
-	budget: Budget_Serialize,
+	budget: Budget,
 };
 
 /**  A recommendation set. */
-export type Recommendation = Recommendation_Serialize | Recommendation_Deserialize;
-
-/**  A recommendation set. */
-export type Recommendation_Deserialize = {
+export type Recommendation = {
 	/**  The category ranked in. */
 	category: Category,
 	/**
 	 *  Best first. One model per provider is taken first (the best of each), then the
 	 *  remaining places are filled by score; fewer than asked when fewer models qualify.
 	 */
-	models: RankedModel_Deserialize[],
-	/**  Models that passed every filter. */
-	qualified: number,
-	/**  Why the others were left out. */
-	rejected: Rejections,
-};
-
-/**  A recommendation set. */
-export type Recommendation_Serialize = {
-	/**  The category ranked in. */
-	category: Category,
-	/**
-	 *  Best first. One model per provider is taken first (the best of each), then the
-	 *  remaining places are filled by score; fewer than asked when fewer models qualify.
-	 */
-	models: RankedModel_Serialize[],
+	models: RankedModel[],
 	/**  Models that passed every filter. */
 	qualified: number,
 	/**  Why the others were left out. */
@@ -3700,18 +2377,7 @@ export type Recommendation_Serialize = {
 export type RefreshId = number;
 
 /**  Progress of a refresh, one event per source stage. */
-export type RefreshProgress = RefreshProgress_Serialize | RefreshProgress_Deserialize;
-
-/**  Progress of a refresh, one event per source stage. */
-export type RefreshProgress_Deserialize = {
-	/**  `None` for the whole refresh (`started` / `finished`). */
-	source?: SourceId | null,
-	stage: RefreshStage,
-	message?: string | null,
-};
-
-/**  Progress of a refresh, one event per source stage. */
-export type RefreshProgress_Serialize = {
+export type RefreshProgress = {
 	/**  `None` for the whole refresh (`started` / `finished`). */
 	source: SourceId | null,
 	stage: RefreshStage,
@@ -3719,18 +2385,8 @@ export type RefreshProgress_Serialize = {
 };
 
 /**  What a refresh did, per source. */
-export type RefreshReport = RefreshReport_Serialize | RefreshReport_Deserialize;
-
-/**  What a refresh did, per source. */
-export type RefreshReport_Deserialize = {
-	sources: SourceRefresh_Deserialize[],
-	modelCount: number,
-	snapshotDate?: string | null,
-};
-
-/**  What a refresh did, per source. */
-export type RefreshReport_Serialize = {
-	sources: SourceRefresh_Serialize[],
+export type RefreshReport = {
+	sources: SourceRefresh[],
 	modelCount: number,
 	snapshotDate: string | null,
 };
@@ -3783,24 +2439,7 @@ export type Rejections = {
 };
 
 /**  What the New task form shows about a repository before starting. */
-export type RepoProbe = RepoProbe_Serialize | RepoProbe_Deserialize;
-
-/**  What the New task form shows about a repository before starting. */
-export type RepoProbe_Deserialize = {
-	/**  The repository's top-level folder. */
-	toplevel: string,
-	/**  The branch checked out (`None`: detached `HEAD`). */
-	branch?: string | null,
-	/**  The commit a new attempt would be pinned to. */
-	head: string,
-	/**  Uncommitted or untracked paths (not part of the base), the first few. */
-	dirty: string[],
-	/**  The detected default verification commands. */
-	verify: string[],
-};
-
-/**  What the New task form shows about a repository before starting. */
-export type RepoProbe_Serialize = {
+export type RepoProbe = {
 	/**  The repository's top-level folder. */
 	toplevel: string,
 	/**  The branch checked out (`None`: detached `HEAD`). */
@@ -3814,17 +2453,7 @@ export type RepoProbe_Serialize = {
 };
 
 /**  What the user decided in review. */
-export type ReviewDecision = ReviewDecision_Serialize | ReviewDecision_Deserialize;
-
-/**  What the user decided in review. */
-export type ReviewDecision_Deserialize = { kind: "approved"; message: string; 
-/**  The commit made on `switchyard/<attempt>` from the verified tree. */
-commit?: string | null } | { kind: "rejected"; reason: string } | { kind: "changesRequested"; comment: string; lines: LineComment[]; 
-/**  The attempt that carries the revision. */
-nextAttempt: string };
-
-/**  What the user decided in review. */
-export type ReviewDecision_Serialize = { kind: "approved"; message: string; 
+export type ReviewDecision = { kind: "approved"; message: string; 
 /**  The commit made on `switchyard/<attempt>` from the verified tree. */
 commit: string | null } | { kind: "rejected"; reason: string } | { kind: "changesRequested"; comment: string; lines: LineComment[]; 
 /**  The attempt that carries the revision. */
@@ -3837,40 +2466,7 @@ nextAttempt: string };
  *  with [`CUSTOM_PREFIX`] exactly when `source` is custom; title, description and prompt are
  *  sanitized, non-empty and within [`super::limits`]; aliases are lowercase and unique.
  */
-export type RoleBlock = RoleBlock_Serialize | RoleBlock_Deserialize;
-
-/**
- *  One block of the library.
- * 
- *  Invariants (checked by [`validate_block`]): `id` is a lowercase kebab-case slug, prefixed
- *  with [`CUSTOM_PREFIX`] exactly when `source` is custom; title, description and prompt are
- *  sanitized, non-empty and within [`super::limits`]; aliases are lowercase and unique.
- */
-export type RoleBlock_Deserialize = {
-	/**  Stable id: `backend-engineer`, `postgresql`, `custom:my-review`. */
-	id: string,
-	kind: BlockKind,
-	/**  Display name. */
-	title: string,
-	/**  One line for pickers. */
-	description: string,
-	/**  The text inserted into the composed prompt. */
-	prompt: string,
-	/**  Other words for the same thing (`pg`, `k8s`, `golang`), lowercase; resolve like the id. */
-	aliases: string[],
-	/**  For stack blocks: language, framework, database, cloud or tool. */
-	group?: StackGroup | null,
-	source: BlockSource,
-};
-
-/**
- *  One block of the library.
- * 
- *  Invariants (checked by [`validate_block`]): `id` is a lowercase kebab-case slug, prefixed
- *  with [`CUSTOM_PREFIX`] exactly when `source` is custom; title, description and prompt are
- *  sanitized, non-empty and within [`super::limits`]; aliases are lowercase and unique.
- */
-export type RoleBlock_Serialize = {
+export type RoleBlock = {
 	/**  Stable id: `backend-engineer`, `postgresql`, `custom:my-review`. */
 	id: string,
 	kind: BlockKind,
@@ -3891,13 +2487,7 @@ export type RoleBlock_Serialize = {
  *  A saved selection of blocks. Ids may name blocks that do not exist (any more): they
  *  become warnings when composing, never errors.
  */
-export type RolePreset = RolePreset_Serialize | RolePreset_Deserialize;
-
-/**
- *  A saved selection of blocks. Ids may name blocks that do not exist (any more): they
- *  become warnings when composing, never errors.
- */
-export type RolePreset_Deserialize = {
+export type RolePreset = {
 	/**  Unique, 1–80 characters, shown in pickers and passed as `--preset NAME`. */
 	name: string,
 	persona?: string | null,
@@ -3907,37 +2497,8 @@ export type RolePreset_Deserialize = {
 	guardrails?: string[],
 };
 
-/**
- *  A saved selection of blocks. Ids may name blocks that do not exist (any more): they
- *  become warnings when composing, never errors.
- */
-export type RolePreset_Serialize = {
-	/**  Unique, 1–80 characters, shown in pickers and passed as `--preset NAME`. */
-	name: string,
-	persona: string | null,
-	stack: string[],
-	domain: string | null,
-	format: string | null,
-	guardrails: string[],
-};
-
 /**  An id that matched no block of its kind. Never an error: the rest still composes. */
-export type RoleWarning = RoleWarning_Serialize | RoleWarning_Deserialize;
-
-/**  An id that matched no block of its kind. Never an error: the rest still composes. */
-export type RoleWarning_Deserialize = {
-	/**  The slot the id was given for. */
-	kind: BlockKind,
-	/**  The id as given (normalized: trimmed, lowercase). */
-	id: string,
-	/**  The closest valid id of that kind, when one is close. */
-	suggestion?: string | null,
-	/**  For people: `unknown persona 'backend-enginer'; did you mean 'backend-engineer'?`. */
-	message: string,
-};
-
-/**  An id that matched no block of its kind. Never an error: the rest still composes. */
-export type RoleWarning_Serialize = {
+export type RoleWarning = {
 	/**  The slot the id was given for. */
 	kind: BlockKind,
 	/**  The id as given (normalized: trimmed, lowercase). */
@@ -3949,27 +2510,7 @@ export type RoleWarning_Serialize = {
 };
 
 /**  Pick or recommend models for a task. */
-export type RouteTaskRequest = RouteTaskRequest_Serialize | RouteTaskRequest_Deserialize;
-
-/**  Pick or recommend models for a task. */
-export type RouteTaskRequest_Deserialize = {
-	/**  The task as typed. */
-	task: string,
-	/**  The price band. */
-	budget: BudgetTier,
-	/**  Maximum USD per million input tokens, on top of the band. */
-	maxPrice?: number | null,
-	/**
-	 *  Needs on top of those the task's words imply: `vision`, `tools`,
-	 *  `structured-output`, `long-context` or `long-context=200000`.
-	 */
-	needs: string[],
-	/**  Ignore whether a key or local endpoint exists for the model. */
-	anyProvider: boolean,
-};
-
-/**  Pick or recommend models for a task. */
-export type RouteTaskRequest_Serialize = {
+export type RouteTaskRequest = {
 	/**  The task as typed. */
 	task: string,
 	/**  The price band. */
@@ -3994,10 +2535,7 @@ export type RunBudgetChanged = {
 };
 
 /**  What every new run starts with unless its request overrides it. */
-export type RunDefaults = RunDefaults_Serialize | RunDefaults_Deserialize;
-
-/**  What every new run starts with unless its request overrides it. */
-export type RunDefaults_Deserialize = {
+export type RunDefaults = {
 	/**  Runs one process executes at once (the others wait queued). */
 	maxParallelRuns: number,
 	limits: RunLimits,
@@ -4010,44 +2548,10 @@ export type RunDefaults_Deserialize = {
 	defaultBaseline?: string | null,
 };
 
-/**  What every new run starts with unless its request overrides it. */
-export type RunDefaults_Serialize = {
-	/**  Runs one process executes at once (the others wait queued). */
-	maxParallelRuns: number,
-	limits: RunLimits,
-	/**  The model savings are measured against; `None`: the catalog's top general model. */
-	baselineModel: string | null,
-	/**
-	 *  What `None` means now: the catalog's top general model with known prices (read only;
-	 *  ignored when saving).
-	 */
-	defaultBaseline: string | null,
-};
-
 /**  Everything the run detail page shows. */
-export type RunDetail = RunDetail_Serialize | RunDetail_Deserialize;
-
-/**  Everything the run detail page shows. */
-export type RunDetail_Deserialize = {
-	summary: RunSummary_Deserialize,
-	nodes: NodeView_Deserialize[],
-	ladder?: Ladder | null,
-	baselineModel?: string | null,
-	baselineUsd?: number | null,
-	limits: RunLimits,
-	/**  Reserved by calls in flight. */
-	reservedUsd: number | null,
-	repo?: string | null,
-	startedMs?: number | null,
-	error?: RunError | null,
-	/**  The newest event number (a page loads this snapshot, then follows later events). */
-	seq: number,
-};
-
-/**  Everything the run detail page shows. */
-export type RunDetail_Serialize = {
-	summary: RunSummary_Serialize,
-	nodes: NodeView_Serialize[],
+export type RunDetail = {
+	summary: RunSummary,
+	nodes: NodeView[],
 	ladder: Ladder | null,
 	baselineModel: string | null,
 	baselineUsd: number | null,
@@ -4068,10 +2572,7 @@ export type RunError = {
 };
 
 /**  Which runs a list shows; every field set narrows it. */
-export type RunFilter = RunFilter_Serialize | RunFilter_Deserialize;
-
-/**  Which runs a list shows; every field set narrows it. */
-export type RunFilter_Deserialize = {
+export type RunFilter = {
 	state?: RunState | null,
 	mode?: RunMode | null,
 	launcher?: string | null,
@@ -4079,17 +2580,6 @@ export type RunFilter_Deserialize = {
 	text?: string | null,
 	/**  At most this many, newest first (default and cap: 500). */
 	limit?: number | null,
-};
-
-/**  Which runs a list shows; every field set narrows it. */
-export type RunFilter_Serialize = {
-	state: RunState | null,
-	mode: RunMode | null,
-	launcher: string | null,
-	/**  Words found in the task (case-insensitive). */
-	text: string | null,
-	/**  At most this many, newest first (default and cap: 500). */
-	limit: number | null,
 };
 
 /**
@@ -4114,10 +2604,7 @@ export type RunLimits = {
 };
 
 /**  Per-run changes to the limits; `None` keeps the setting. */
-export type RunLimitsOverride = RunLimitsOverride_Serialize | RunLimitsOverride_Deserialize;
-
-/**  Per-run changes to the limits; `None` keeps the setting. */
-export type RunLimitsOverride_Deserialize = {
+export type RunLimitsOverride = {
 	maxParallelNodes?: number | null,
 	nodeTimeoutS?: number | null,
 	codeNodeTimeoutS?: number | null,
@@ -4127,54 +2614,21 @@ export type RunLimitsOverride_Deserialize = {
 	maxOutputTokens?: number | null,
 };
 
-/**  Per-run changes to the limits; `None` keeps the setting. */
-export type RunLimitsOverride_Serialize = {
-	maxParallelNodes: number | null,
-	nodeTimeoutS: number | null,
-	codeNodeTimeoutS: number | null,
-	runTimeoutS: number | null,
-	maxUsd: number | null,
-	cliReservationUsd: number | null,
-	maxOutputTokens: number | null,
-};
-
 /**  What happened in a run. */
-export type RunLog = RunLog_Serialize | RunLog_Deserialize;
-
-/**  One entry of a run's event log, numbered per run. */
-export type RunLogEntry = RunLogEntry_Serialize | RunLogEntry_Deserialize;
-
-/**  One entry of a run's event log, numbered per run. */
-export type RunLogEntry_Deserialize = {
-	seq: number,
-	atMs: number | null,
-	entry: RunLog_Deserialize,
-};
-
-/**  One entry of a run's event log, numbered per run. */
-export type RunLogEntry_Serialize = {
-	seq: number,
-	atMs: number | null,
-	entry: RunLog_Serialize,
-};
-
-/**  What happened in a run. */
-export type RunLog_Deserialize = 
-/**  The run moved to `state`. */
-{ type: "state"; state: RunState; reason?: RunReason | null; note?: string | null } | 
-/**  A node moved to `state`. */
-{ type: "node"; nodeId: string; state: NodeState; note?: string | null } | 
-/**  A call was reserved, settled, failed or released; the ledger after it. */
-{ type: "call"; nodeId: string; n: number; model: string; state: CallState; reservedUsd: number | null; costUsd: number | null; spentUsd: number | null; runReservedUsd: number | null };
-
-/**  What happened in a run. */
-export type RunLog_Serialize = 
+export type RunLog = 
 /**  The run moved to `state`. */
 { type: "state"; state: RunState; reason: RunReason | null; note: string | null } | 
 /**  A node moved to `state`. */
 { type: "node"; nodeId: string; state: NodeState; note: string | null } | 
 /**  A call was reserved, settled, failed or released; the ledger after it. */
 { type: "call"; nodeId: string; n: number; model: string; state: CallState; reservedUsd: number | null; costUsd: number | null; spentUsd: number | null; runReservedUsd: number | null };
+
+/**  One entry of a run's event log, numbered per run. */
+export type RunLogEntry = {
+	seq: number,
+	atMs: number | null,
+	entry: RunLog,
+};
 
 /**  How a run executes its task. */
 export type RunMode = 
@@ -4198,67 +2652,27 @@ export type RunNodeChanged = {
 };
 
 /**  A run's text: its result and each node's output. */
-export type RunOutput = RunOutput_Serialize | RunOutput_Deserialize;
-
-/**  A run's text: its result and each node's output. */
-export type RunOutput_Deserialize = {
+export type RunOutput = {
 	runId: string,
 	/**
 	 *  The result: the single or cascade answer, the merge, the last step, or a swarm's
 	 *  final nodes one after another.
 	 */
 	text: string,
-	nodes: NodeOutput_Deserialize[],
-};
-
-/**  A run's text: its result and each node's output. */
-export type RunOutput_Serialize = {
-	runId: string,
-	/**
-	 *  The result: the single or cascade answer, the merge, the last step, or a swarm's
-	 *  final nodes one after another.
-	 */
-	text: string,
-	nodes: NodeOutput_Serialize[],
+	nodes: NodeOutput[],
 };
 
 /**  What a launch would do, for the launch form to show and edit. */
-export type RunPreview = RunPreview_Serialize | RunPreview_Deserialize;
-
-/**  What a launch would do, for the launch form to show and edit. */
-export type RunPreview_Deserialize = {
+export type RunPreview = {
 	mode: RunMode,
 	task: string,
-	nodes: NodeSpec_Deserialize[],
-	/**  The graph column of each node, in `nodes`' order (`dag::columns`). */
-	columns?: number[],
-	/**  Cascade: the ladder. */
-	ladder?: Ladder | null,
-	/**  Plan / swarm: the plan the nodes came from (edit it and send it back in the request). */
-	plan?: Plan_Deserialize | null,
-	/**  What the user should know (unpriced models, planner fallbacks, …). */
-	warnings: string[],
-	/**
-	 *  The most the run could cost if every call used its whole output cap (cascades: every
-	 *  rung); `None` when a model's price is unknown.
-	 */
-	worstCaseUsd?: number | null,
-	limits: RunLimits,
-	/**  The model savings are measured against. */
-	baselineModel?: string | null,
-};
-
-/**  What a launch would do, for the launch form to show and edit. */
-export type RunPreview_Serialize = {
-	mode: RunMode,
-	task: string,
-	nodes: NodeSpec_Serialize[],
+	nodes: NodeSpec[],
 	/**  The graph column of each node, in `nodes`' order (`dag::columns`). */
 	columns: number[],
 	/**  Cascade: the ladder. */
 	ladder: Ladder | null,
 	/**  Plan / swarm: the plan the nodes came from (edit it and send it back in the request). */
-	plan: Plan_Serialize | null,
+	plan: Plan | null,
 	/**  What the user should know (unpriced models, planner fallbacks, …). */
 	warnings: string[],
 	/**
@@ -4291,10 +2705,7 @@ export type RunReason =
 "rejected";
 
 /**  Launch a run (the Runs page form, the Route page's Launch, `switchyard run`). */
-export type RunRequest = RunRequest_Serialize | RunRequest_Deserialize;
-
-/**  Launch a run (the Runs page form, the Route page's Launch, `switchyard run`). */
-export type RunRequest_Deserialize = {
+export type RunRequest = {
 	/**  What to do, in the user's words. */
 	task: string,
 	mode: RunMode,
@@ -4303,7 +2714,7 @@ export type RunRequest_Deserialize = {
 	/**  The hard USD cap of this run (default: the `runs.max_usd` setting). */
 	maxUsd?: number | null,
 	/**  Other limits for this run only. */
-	limits?: RunLimitsOverride_Deserialize | null,
+	limits?: RunLimitsOverride | null,
 	/**  A saved role preset: its composed prompt becomes every node's system prompt. */
 	preset?: string | null,
 	/**  A repository folder: the run's nodes are code nodes working in worktrees of it. */
@@ -4333,7 +2744,7 @@ export type RunRequest_Deserialize = {
 	/**  Cascade: the models of the ladder, cheapest first. `None`: one per tier from routing. */
 	ladder?: string[] | null,
 	/**  Plan / swarm: the (edited) plan or DAG from the preview. `None`: planned at launch. */
-	plan?: Plan_Deserialize | null,
+	plan?: Plan | null,
 	/**  Cascade (text): a judge whose score below the threshold escalates. */
 	judge?: JudgeSpec | null,
 	/**  Collective: how many members routing recommends (default 3, 2–6). */
@@ -4356,71 +2767,6 @@ export type RunRequest_Deserialize = {
 	 *  `PARENT_AGENT`).
 	 */
 	launcher?: string,
-};
-
-/**  Launch a run (the Runs page form, the Route page's Launch, `switchyard run`). */
-export type RunRequest_Serialize = {
-	/**  What to do, in the user's words. */
-	task: string,
-	mode: RunMode,
-	/**  The price band models are picked from (default: medium). */
-	budget: BudgetTier | null,
-	/**  The hard USD cap of this run (default: the `runs.max_usd` setting). */
-	maxUsd: number | null,
-	/**  Other limits for this run only. */
-	limits: RunLimitsOverride_Serialize | null,
-	/**  A saved role preset: its composed prompt becomes every node's system prompt. */
-	preset: string | null,
-	/**  A repository folder: the run's nodes are code nodes working in worktrees of it. */
-	repo: string | null,
-	/**  Verification commands for code nodes (`None`: detected from the repository). */
-	verify: string[] | null,
-	/**
-	 *  Lets code nodes' workers and verification reach the network (see
-	 *  [`crate::attempt::AttemptRequest::allow_network`]).
-	 */
-	allowNetwork: boolean,
-	/**
-	 *  More folders code nodes' workers and verification may write (see
-	 *  [`crate::attempt::AttemptRequest::allow_write`]).
-	 */
-	allowWrite: string[],
-	/**
-	 *  The worker of code nodes (`model:<id>`, `claude`, `codex`, …); `None`: the model
-	 *  worker with the node's model.
-	 */
-	worker: string | null,
-	/**
-	 *  Single: the model. Collective: the members. Plan / swarm: the model for steps that
-	 *  have none. `None`: chosen by routing.
-	 */
-	models: string[] | null,
-	/**  Cascade: the models of the ladder, cheapest first. `None`: one per tier from routing. */
-	ladder: string[] | null,
-	/**  Plan / swarm: the (edited) plan or DAG from the preview. `None`: planned at launch. */
-	plan: Plan_Serialize | null,
-	/**  Cascade (text): a judge whose score below the threshold escalates. */
-	judge: JudgeSpec | null,
-	/**  Collective: how many members routing recommends (default 3, 2–6). */
-	members: number | null,
-	/**  Stop after planning, before any node runs; `resume_run` continues. */
-	pauseAfterPlan: boolean,
-	/**
-	 *  Code plans and swarms: stop once the steps are merged on the run branch, before they
-	 *  are combined for review; `resume_run` continues.
-	 */
-	pauseBeforeIntegration: boolean,
-	/**
-	 *  Text runs: a JSON Schema (the document, as text) the result must match. Single nodes,
-	 *  each cascade rung and a collective's merge are checked (after recovering the JSON
-	 *  from fences or prose, and one repair request); a cascade escalates when it fails.
-	 */
-	schema: string | null,
-	/**
-	 *  Who launched it (`app`, `cli`, or the calling agent's name: its MCP client's or its
-	 *  `PARENT_AGENT`).
-	 */
-	launcher: string,
 };
 
 /**
@@ -4469,31 +2815,7 @@ export type RunStateChanged = {
 };
 
 /**  A run as lists show it. */
-export type RunSummary = RunSummary_Serialize | RunSummary_Deserialize;
-
-/**  A run as lists show it. */
-export type RunSummary_Deserialize = {
-	id: string,
-	task: string,
-	mode: RunMode,
-	state: RunState,
-	/**  Whether the run can still change (queued, planning, running). */
-	live?: boolean,
-	reason?: RunReason | null,
-	launcher: string,
-	/**  Spent so far (settled calls, plus reservations of calls lost in a crash). */
-	costUsd: number | null,
-	maxUsd: number | null,
-	/**  Baseline cost of the same tokens minus the cost; `None` without a priced baseline. */
-	savingsUsd?: number | null,
-	createdMs: number | null,
-	finishedMs?: number | null,
-	nodes: number,
-	nodesDone: number,
-};
-
-/**  A run as lists show it. */
-export type RunSummary_Serialize = {
+export type RunSummary = {
 	id: string,
 	task: string,
 	mode: RunMode,
@@ -4521,10 +2843,7 @@ export type Rung = {
 };
 
 /**  A category score taken apart. */
-export type ScoreBreakdown = ScoreBreakdown_Serialize | ScoreBreakdown_Deserialize;
-
-/**  A category score taken apart. */
-export type ScoreBreakdown_Deserialize = {
+export type ScoreBreakdown = {
 	/**  The category. */
 	category: Category,
 	/**  0–100: Σ weight × normalized ÷ used weight over the used terms. */
@@ -4541,28 +2860,7 @@ export type ScoreBreakdown_Deserialize = {
 	 *  Used terms first, then those that did not count; each group heaviest first (then by
 	 *  metric id).
 	 */
-	terms: ScoreTerm_Deserialize[],
-};
-
-/**  A category score taken apart. */
-export type ScoreBreakdown_Serialize = {
-	/**  The category. */
-	category: Category,
-	/**  0–100: Σ weight × normalized ÷ used weight over the used terms. */
-	score: number | null,
-	/**  used weight ÷ total weight. */
-	coverage: number | null,
-	/**  Σ weight of the used terms. */
-	usedWeight: number | null,
-	/**  Σ weight of every metric the category weighs. */
-	totalWeight: number | null,
-	/**  The least coverage a score may rest on (below it the category has no score). */
-	minCoverage: number | null,
-	/**
-	 *  Used terms first, then those that did not count; each group heaviest first (then by
-	 *  metric id).
-	 */
-	terms: ScoreTerm_Serialize[],
+	terms: ScoreTerm[],
 };
 
 /**  Score and coverage of one category, without the inputs (those are in the detail). */
@@ -4579,31 +2877,7 @@ export type ScoreInput = {
 };
 
 /**  One metric of a category, for one model. */
-export type ScoreTerm = ScoreTerm_Serialize | ScoreTerm_Deserialize;
-
-/**  One metric of a category, for one model. */
-export type ScoreTerm_Deserialize = {
-	/**  Source-qualified metric id (`aa.gpqa`); its label and unit are in the registry. */
-	metric: string,
-	/**  The metric's weight in the category. */
-	weight: number | null,
-	/**  The model's raw value, in the metric's unit; `None` without data. */
-	raw?: number | null,
-	/**  The 0–100 normalized value; `None` unless the term is used. */
-	normalized?: number | null,
-	/**
-	 *  Points of the score this term gives: weight × normalized ÷ used weight. The used
-	 *  terms' contributions add up to the score; `None` for terms that did not count.
-	 */
-	contribution?: number | null,
-	/**  Share (0–1) of the score: contribution ÷ score (`0` for a score of 0). */
-	share?: number | null,
-	/**  Whether and why not it counted. */
-	status: TermStatus,
-};
-
-/**  One metric of a category, for one model. */
-export type ScoreTerm_Serialize = {
+export type ScoreTerm = {
 	/**  Source-qualified metric id (`aa.gpqa`); its label and unit are in the registry. */
 	metric: string,
 	/**  The metric's weight in the category. */
@@ -4631,22 +2905,9 @@ export type Severity =
 "warning";
 
 /**  Everything a task says about what it needs, besides its category. */
-export type Signals = Signals_Serialize | Signals_Deserialize;
-
-/**  Everything a task says about what it needs, besides its category. */
-export type Signals_Deserialize = {
+export type Signals = {
 	/**  Hard requirements on the model. */
-	needs: Needs_Deserialize,
-	/**  Stack ids (roles library ids: `rust`, `postgresql`), in order of first mention. */
-	stack: string[],
-	/**  Speed, cost and stakes words. */
-	hints: Hints,
-};
-
-/**  Everything a task says about what it needs, besides its category. */
-export type Signals_Serialize = {
-	/**  Hard requirements on the model. */
-	needs: Needs_Serialize,
+	needs: Needs,
 	/**  Stack ids (roles library ids: `rust`, `postgresql`), in order of first mention. */
 	stack: string[],
 	/**  Speed, cost and stakes words. */
@@ -4703,25 +2964,7 @@ export type SourceMatch = {
 };
 
 /**  One source's outcome in a refresh. */
-export type SourceRefresh = SourceRefresh_Serialize | SourceRefresh_Deserialize;
-
-/**  One source's outcome in a refresh. */
-export type SourceRefresh_Deserialize = {
-	source: SourceId,
-	/**  The file or URL read. */
-	origin?: string | null,
-	records: number,
-	matched: number,
-	unmatched: number,
-	skipped: number,
-	/**  Why this source failed; its previous snapshot stays in use. */
-	error?: string | null,
-	/**  Set when the refreshed snapshot was held back (then `error` says why in words). */
-	held?: HoldReason | null,
-};
-
-/**  One source's outcome in a refresh. */
-export type SourceRefresh_Serialize = {
+export type SourceRefresh = {
 	source: SourceId,
 	/**  The file or URL read. */
 	origin: string | null,
@@ -4736,27 +2979,7 @@ export type SourceRefresh_Serialize = {
 };
 
 /**  One source's state after the last refresh. */
-export type SourceStatus = SourceStatus_Serialize | SourceStatus_Deserialize;
-
-/**  One source's state after the last refresh. */
-export type SourceStatus_Deserialize = {
-	source: SourceId,
-	/**  RFC 3339 time of the snapshot in use. */
-	fetchedAt?: string | null,
-	/**  Data date of the snapshot (from the file name or content), `YYYY-MM-DD`. */
-	dataDate?: string | null,
-	records: number,
-	matched: number,
-	unmatched: number,
-	skipped: number,
-	/**  Error of the last attempt, when it failed (the previous snapshot is kept). */
-	error?: string | null,
-	/**  Keys of records that matched no model (first 200). */
-	unmatchedKeys: string[],
-};
-
-/**  One source's state after the last refresh. */
-export type SourceStatus_Serialize = {
+export type SourceStatus = {
 	source: SourceId,
 	/**  RFC 3339 time of the snapshot in use. */
 	fetchedAt: string | null,
@@ -4860,23 +3083,7 @@ export type Tier = "premium" | "standard" | "budget";
  *  What a tool call did, as far as the worker's own report says. Shown, never trusted: the
  *  diff is always computed from the worktree.
  */
-export type ToolAction = ToolAction_Serialize | ToolAction_Deserialize;
-
-/**
- *  What a tool call did, as far as the worker's own report says. Shown, never trusted: the
- *  diff is always computed from the worktree.
- */
-export type ToolAction_Deserialize = { type: "fileRead"; path: string } | { type: "fileEdit"; path: string } | { type: "command"; command: string; 
-/**  Known once the command finished, when the CLI reports it. */
-exitCode?: number | null } | 
-/**  A search over files or the web (glob, grep, list, web search / fetch). */
-{ type: "search"; query?: string | null } | { type: "other" };
-
-/**
- *  What a tool call did, as far as the worker's own report says. Shown, never trusted: the
- *  diff is always computed from the worktree.
- */
-export type ToolAction_Serialize = { type: "fileRead"; path: string } | { type: "fileEdit"; path: string } | { type: "command"; command: string; 
+export type ToolAction = { type: "fileRead"; path: string } | { type: "fileEdit"; path: string } | { type: "command"; command: string; 
 /**  Known once the command finished, when the CLI reports it. */
 exitCode: number | null } | 
 /**  A search over files or the web (glob, grep, list, web search / fetch). */
@@ -4889,23 +3096,7 @@ exitCode: number | null } |
 export type ToolStatus = "started" | "completed" | "failed";
 
 /**  Token usage and cost **so far** for the attempt: each report replaces the previous one. */
-export type Usage = Usage_Serialize | Usage_Deserialize;
-
-/**  Token usage and cost **so far** for the attempt: each report replaces the previous one. */
-export type Usage_Deserialize = {
-	/**  Input tokens, including those served from cache. */
-	input: number,
-	output: number,
-	/**  Of `input`, read from a prompt cache. */
-	cached: number,
-	/**  Cost in USD, when the CLI reported it or it was estimated. */
-	costUsd?: number | null,
-	/**  `cost_usd` was computed by Switchyard from tokens × catalog price, not reported. */
-	estimated: boolean,
-};
-
-/**  Token usage and cost **so far** for the attempt: each report replaces the previous one. */
-export type Usage_Serialize = {
+export type Usage = {
 	/**  Input tokens, including those served from cache. */
 	input: number,
 	output: number,
@@ -4918,28 +3109,14 @@ export type Usage_Serialize = {
 };
 
 /**  The whole verification: every command, in order. */
-export type VerificationRecord = VerificationRecord_Serialize | VerificationRecord_Deserialize;
-
-/**  The whole verification: every command, in order. */
-export type VerificationRecord_Deserialize = {
+export type VerificationRecord = {
 	/**
 	 *  Every command passed (vacuously true for none: the caller decides whether no commands
 	 *  is acceptable).
 	 */
 	passed: boolean,
 	durationMs: number,
-	commands: CommandVerification_Deserialize[],
-};
-
-/**  The whole verification: every command, in order. */
-export type VerificationRecord_Serialize = {
-	/**
-	 *  Every command passed (vacuously true for none: the caller decides whether no commands
-	 *  is acceptable).
-	 */
-	passed: boolean,
-	durationMs: number,
-	commands: CommandVerification_Serialize[],
+	commands: CommandVerification[],
 };
 
 /**  Whose account a worker CLI calls its provider with. */
@@ -4966,56 +3143,7 @@ export type WorkerAccount =
 export type WorkerCli = "claude" | "codex" | "gemini" | "opencode" | "aider";
 
 /**  A coding-agent CLI Switchyard can drive as a worker, as this machine has it. */
-export type WorkerCliStatus = WorkerCliStatus_Serialize | WorkerCliStatus_Deserialize;
-
-/**  A coding-agent CLI Switchyard can drive as a worker, as this machine has it. */
-export type WorkerCliStatus_Deserialize = {
-	/**  Executable name looked up on `PATH` (same as `program`; kept for older readers). */
-	name: string,
-	/**  Which adapter. */
-	cli: WorkerCli,
-	/**  Executable name looked up on `PATH`. */
-	program: string,
-	/**  Absolute path of the executable that would run, when found. */
-	path?: string | null,
-	/**  First line of `<program> --version`, when it answered. */
-	version?: string | null,
-	/**  How `path` was found. */
-	source?: WorkerSource | null,
-	/**  Found and answered `--version`: attempts can use it. */
-	installed: boolean,
-	/**  The path set in Settings, if any (shown in the path field even when it is broken). */
-	configuredPath?: string | null,
-	/**
-	 *  Why it is not installed or its version is unknown (a set path that is not executable,
-	 *  a `--version` that failed or hung).
-	 */
-	problem?: string | null,
-	/**  Whose account the CLI will call its provider with; `None` when it is not installed. */
-	account?: WorkerAccount | null,
-	/**  The account in words: which key for which origin, or which login. */
-	accountDetail?: string | null,
-	/**
-	 *  Installed and with an account it can use: an attempt can start it and expect it to
-	 *  reach its provider.
-	 */
-	ready: boolean,
-	/**  One line that makes it ready, when it is not. */
-	fix?: string | null,
-	/**
-	 *  "CLI's own account" is chosen for it in Settings: Switchyard passes it no key and
-	 *  writes no configuration for it, even when it holds a key for its provider.
-	 */
-	ownAccount?: boolean,
-	/**
-	 *  Catalog models this CLI can be routed to, in its own naming, cheapest first (at most
-	 *  40): the launch forms' model picker.
-	 */
-	models?: string[],
-};
-
-/**  A coding-agent CLI Switchyard can drive as a worker, as this machine has it. */
-export type WorkerCliStatus_Serialize = {
+export type WorkerCliStatus = {
 	/**  Executable name looked up on `PATH` (same as `program`; kept for older readers). */
 	name: string,
 	/**  Which adapter. */
@@ -5061,37 +3189,7 @@ export type WorkerCliStatus_Serialize = {
 };
 
 /**  One thing a worker did or said, normalized from its CLI's own output. */
-export type WorkerEvent = WorkerEvent_Serialize | WorkerEvent_Deserialize;
-
-/**  One thing a worker did or said, normalized from its CLI's own output. */
-export type WorkerEvent_Deserialize = 
-/**  The session started (its id and model, when the CLI says). */
-({ kind: "started"; sessionId?: string | null; model?: string | null }) & { action?: never; delta?: never; id?: never; line?: never; message?: never; ok?: never; status?: never; summary?: never; text?: never; tool?: never } | 
-/**
- *  Text the assistant wrote. `delta` pieces continue the previous text (Gemini streams
- *  them); otherwise each event is a whole message.
- */
-({ kind: "assistantText"; text: string; delta: boolean }) & { action?: never; id?: never; line?: never; message?: never; model?: never; ok?: never; sessionId?: never; status?: never; summary?: never; tool?: never } | 
-/**  Reasoning the CLI chose to show. */
-({ kind: "thinking"; text: string }) & { action?: never; delta?: never; id?: never; line?: never; message?: never; model?: never; ok?: never; sessionId?: never; status?: never; summary?: never; tool?: never } | ({ kind: "toolUse"; 
-/**  The CLI's id for the call, to pair `started` with its result. */
-id?: string | null; 
-/**  The CLI's own tool name (`Edit`, `run_shell_command`, `bash`, …). */
-tool: string; action: ToolAction_Deserialize; status: ToolStatus }) & { delta?: never; line?: never; message?: never; model?: never; ok?: never; sessionId?: never; summary?: never; text?: never } | {
-	kind: "usage",
-} & Usage_Deserialize | 
-/**  Something went wrong (it may or may not end the attempt; `final` says). */
-({ kind: "error"; message: string }) & { action?: never; delta?: never; id?: never; line?: never; model?: never; ok?: never; sessionId?: never; status?: never; summary?: never; text?: never; tool?: never } | 
-/**
- *  The worker stopped. `ok` is the CLI's own verdict (plus its exit code); Switchyard's
- *  gates still decide whether the result is trusted.
- */
-({ kind: "final"; ok: boolean; summary?: string | null }) & { action?: never; delta?: never; id?: never; line?: never; message?: never; model?: never; sessionId?: never; status?: never; text?: never; tool?: never } | 
-/**  A line no adapter rule recognised, kept as it was. */
-({ kind: "raw"; line: string }) & { action?: never; delta?: never; id?: never; message?: never; model?: never; ok?: never; sessionId?: never; status?: never; summary?: never; text?: never; tool?: never };
-
-/**  One thing a worker did or said, normalized from its CLI's own output. */
-export type WorkerEvent_Serialize = 
+export type WorkerEvent = 
 /**  The session started (its id and model, when the CLI says). */
 ({ kind: "started"; sessionId: string | null; model: string | null }) & { action?: never; delta?: never; id?: never; line?: never; message?: never; ok?: never; status?: never; summary?: never; text?: never; tool?: never } | 
 /**
@@ -5104,9 +3202,9 @@ export type WorkerEvent_Serialize =
 /**  The CLI's id for the call, to pair `started` with its result. */
 id: string | null; 
 /**  The CLI's own tool name (`Edit`, `run_shell_command`, `bash`, …). */
-tool: string; action: ToolAction_Serialize; status: ToolStatus }) & { delta?: never; line?: never; message?: never; model?: never; ok?: never; sessionId?: never; summary?: never; text?: never } | {
+tool: string; action: ToolAction; status: ToolStatus }) & { delta?: never; line?: never; message?: never; model?: never; ok?: never; sessionId?: never; summary?: never; text?: never } | {
 	kind: "usage",
-} & Usage_Serialize | 
+} & Usage | 
 /**  Something went wrong (it may or may not end the attempt; `final` says). */
 ({ kind: "error"; message: string }) & { action?: never; delta?: never; id?: never; line?: never; model?: never; ok?: never; sessionId?: never; status?: never; summary?: never; text?: never; tool?: never } | 
 /**

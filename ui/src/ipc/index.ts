@@ -2,65 +2,61 @@
 
 import { Channel } from "@tauri-apps/api/core";
 import type {
-  AddProviderRequest_Deserialize,
-  AttemptLogEntry_Deserialize,
-  AttemptLogEntry_Serialize,
-  AttemptRequest_Deserialize,
+  AddProviderRequest,
+  AttemptLogEntry,
+  AttemptRequest,
   AttemptState,
   AttemptStateChanged,
-  CatalogRefreshed_Serialize,
-  CatalogRefreshProgress_Serialize,
-  CatalogRefreshStarted_Serialize,
+  CatalogRefreshed,
+  CatalogRefreshProgress,
+  CatalogRefreshStarted,
   Category,
-  ClassifierSettings_Deserialize,
-  ComposeRequest_Deserialize,
-  CustomBlockInput_Deserialize,
+  ClassifierSettings,
+  ComposeRequest,
+  CustomBlockInput,
   DiffAgainst,
   FeedItem,
   ImportMode,
   LineComment,
   MatchOverride,
-  ModelQuery_Deserialize,
-  Plan_Deserialize,
-  PlanTaskRequest_Deserialize,
-  RolePreset_Deserialize,
-  RouteTaskRequest_Deserialize,
+  ModelQuery,
+  Plan,
+  PlanTaskRequest,
+  RolePreset,
+  RouteTaskRequest,
   RunBudgetChanged,
-  RunDefaults_Deserialize,
-  RunFilter_Deserialize,
-  RunLogEntry_Deserialize,
-  RunLogEntry_Serialize,
+  RunDefaults,
+  RunFilter,
+  RunLogEntry,
   RunNodeChanged,
-  RunRequest_Deserialize,
+  RunRequest,
   RunState,
   RunStateChanged,
   SourceId,
   WorkerCli,
 } from "./bindings";
-import { commands, type DoctorReport_Serialize, events } from "./bindings";
+import { commands, type DoctorReport, events } from "./bindings";
 import { unwrap } from "./result";
 
 /** What following an attempt sends (the engine's feed). */
-export type AttemptFeedItem = FeedItem<AttemptLogEntry_Serialize, AttemptState>;
+export type AttemptFeedItem = FeedItem<AttemptLogEntry, AttemptState>;
 /** What following a run sends (the engine's feed). */
-export type RunFeedItem = FeedItem<RunLogEntry_Serialize, RunState>;
+export type RunFeedItem = FeedItem<RunLogEntry, RunState>;
 
-// Rust types that also derive Deserialize are exported in two shapes; the UI receives what
-// Rust serializes, so it names the `_Serialize` shape.
 export type {
-  AppInfo_Serialize as AppInfo,
+  AppInfo,
   Check,
   CheckStatus,
-  ClassifierSettings_Serialize as ClassifierSettings,
+  ClassifierSettings,
   ConfinementMode,
-  ConfinementReport_Serialize as ConfinementReport,
-  ConfinementSupport_Serialize as ConfinementSupport,
+  ConfinementReport,
+  ConfinementSupport,
   Denial,
-  DoctorReport_Serialize as DoctorReport,
+  DoctorReport,
   ErrorCode,
-  LocalEndpoint_Serialize as LocalEndpoint,
+  LocalEndpoint,
   WorkerCli,
-  WorkerCliStatus_Serialize as WorkerCliStatus,
+  WorkerCliStatus,
   WorkerSource,
   WorktreePrune,
   WorktreeUsage,
@@ -76,7 +72,7 @@ export const ipc = {
   /** The classifier fallback's settings (ask a model when the classifier is unsure). */
   classifierSettings: () => unwrap(commands.classifierSettings()),
   /** Saves them; resolves to the settings as stored. */
-  setClassifierSettings: (settings: ClassifierSettings_Deserialize) =>
+  setClassifierSettings: (settings: ClassifierSettings) =>
     unwrap(commands.setClassifierSettings(settings)),
   /** Every agent CLI adapter: installed (version, path, how found) or missing and why. */
   listWorkerClis: () => unwrap(commands.listWorkerClis()),
@@ -97,39 +93,38 @@ export const ipc = {
 
 export const ipcEvents = {
   /** Calls `handler` with every new doctor report; returns the unsubscribe function. */
-  onDoctorUpdated: (handler: (report: DoctorReport_Serialize) => void) =>
+  onDoctorUpdated: (handler: (report: DoctorReport) => void) =>
     events.doctorUpdated.listen((event) => handler(event.payload.report)),
 };
 
-// Roles composer. Requests name the `_Deserialize` shape (what Rust accepts: optional fields
-// may be left out); results the `_Serialize` shape.
+// Roles composer.
 export type {
   BlockKind,
   BlockSource,
   ComposedBlock,
-  ComposedRole_Serialize as ComposedRole,
-  ComposeRequest_Deserialize as ComposeRequest,
-  CustomBlockInput_Deserialize as CustomBlockInput,
+  ComposedRole,
+  ComposeRequest,
+  CustomBlockInput,
   ImportMode,
   ImportReport,
-  RoleBlock_Serialize as RoleBlock,
-  RolePreset_Serialize as RolePreset,
-  RoleWarning_Serialize as RoleWarning,
+  RoleBlock,
+  RolePreset,
+  RoleWarning,
   StackGroup,
 } from "./bindings";
 
 export const rolesIpc = {
   blocks: () => unwrap(commands.listRoleBlocks()),
-  compose: (request: ComposeRequest_Deserialize) => unwrap(commands.composeRole(request)),
+  compose: (request: ComposeRequest) => unwrap(commands.composeRole(request)),
   presets: () => unwrap(commands.listRolePresets()),
-  savePreset: (preset: RolePreset_Deserialize) => unwrap(commands.saveRolePreset(preset)),
+  savePreset: (preset: RolePreset) => unwrap(commands.saveRolePreset(preset)),
   renamePreset: (from: string, to: string) => unwrap(commands.renameRolePreset(from, to)),
   /** Without `newName` the copy is named `<name> copy` (numbered when taken). */
   duplicatePreset: (name: string, newName: string | null = null) =>
     unwrap(commands.duplicateRolePreset(name, newName)),
   deletePreset: (name: string) => unwrap(commands.deleteRolePreset(name)),
-  addCustomBlock: (input: CustomBlockInput_Deserialize) => unwrap(commands.addCustomBlock(input)),
-  updateCustomBlock: (id: string, input: CustomBlockInput_Deserialize) =>
+  addCustomBlock: (input: CustomBlockInput) => unwrap(commands.addCustomBlock(input)),
+  updateCustomBlock: (id: string, input: CustomBlockInput) =>
     unwrap(commands.updateCustomBlock(id, input)),
   deleteCustomBlock: (id: string) => unwrap(commands.deleteCustomBlock(id)),
   /** The roles file (custom blocks and presets) as JSON text. */
@@ -137,12 +132,11 @@ export const rolesIpc = {
   importRoles: (json: string, mode: ImportMode) => unwrap(commands.importRoles(json, mode)),
 };
 
-// Model catalog: the Models page. Queries name the `_Deserialize` shape (optional fields may
-// be left out); results the `_Serialize` shape.
+// Model catalog: the Models page.
 export type {
-  BenchmarkValue_Serialize as BenchmarkValue,
+  BenchmarkValue,
   CatalogMetrics,
-  CatalogStatus_Serialize as CatalogStatus,
+  CatalogStatus,
   Category,
   CategoryScore,
   CategoryWeighting,
@@ -153,27 +147,27 @@ export type {
   MetricInfo,
   MetricUnit,
   MetricWeight,
-  ModelCard_Serialize as ModelCard,
-  ModelDetail_Serialize as ModelDetail,
-  ModelQuery_Deserialize as ModelQuery,
-  ModelSummary_Serialize as ModelSummary,
+  ModelCard,
+  ModelDetail,
+  ModelQuery,
+  ModelSummary,
   OverrideAction,
-  Pricing_Serialize as Pricing,
+  Pricing,
   RefreshId,
-  RefreshProgress_Serialize as RefreshProgress,
-  RefreshReport_Serialize as RefreshReport,
+  RefreshProgress,
+  RefreshReport,
   RefreshStage,
   RefreshTicket,
   RefreshTrigger,
-  ScoreBreakdown_Serialize as ScoreBreakdown,
+  ScoreBreakdown,
   ScoreBrief,
   ScoreInput,
-  ScoreTerm_Serialize as ScoreTerm,
+  ScoreTerm,
   SortKey,
   SourceId,
   SourceMatch,
-  SourceRefresh_Serialize as SourceRefresh,
-  SourceStatus_Serialize as SourceStatus,
+  SourceRefresh,
+  SourceStatus,
   Tag,
   TermStatus,
   Tier,
@@ -181,7 +175,7 @@ export type {
 
 export const catalogIpc = {
   /** Models matching the query, filtered and sorted by the engine. */
-  listModels: (query: ModelQuery_Deserialize) => unwrap(commands.listModels(query)),
+  listModels: (query: ModelQuery) => unwrap(commands.listModels(query)),
   /** One model's card with each category score taken apart. */
   getModel: (id: string) => unwrap(commands.getModel(id)),
   /** The metric registry (labels, units, direction) and the category weights. */
@@ -208,26 +202,26 @@ export const catalogIpc = {
 // found running) and ignores the others.
 export const catalogEvents = {
   /** Calls `handler` when a refresh begins (here, elsewhere, or on the engine's schedule). */
-  onRefreshStarted: (handler: (started: CatalogRefreshStarted_Serialize) => void) =>
+  onRefreshStarted: (handler: (started: CatalogRefreshStarted) => void) =>
     events.catalogRefreshStarted.listen((event) => handler(event.payload)),
   /** Calls `handler` with each step of a running refresh; returns the unsubscribe function. */
-  onRefreshProgress: (handler: (step: CatalogRefreshProgress_Serialize) => void) =>
+  onRefreshProgress: (handler: (step: CatalogRefreshProgress) => void) =>
     events.catalogRefreshProgress.listen((event) => handler(event.payload)),
   /** Calls `handler` when a refresh ends, with its report or the error that stopped it. */
-  onRefreshed: (handler: (outcome: CatalogRefreshed_Serialize) => void) =>
+  onRefreshed: (handler: (outcome: CatalogRefreshed) => void) =>
     events.catalogRefreshed.listen((event) => handler(event.payload)),
 };
 
 // Provider keys and providers: the Keys page. No call ever returns a key: statuses carry
 // presence, source, the origin a key is held for and the last four characters only.
 export type {
-  AddProviderRequest_Deserialize as AddProviderRequest,
+  AddProviderRequest,
   KeySource,
-  KeyStatus_Serialize as KeyStatus,
-  LocalReachability_Serialize as LocalReachability,
+  KeyStatus,
+  LocalReachability,
   ProviderKind,
-  ProviderStatus_Serialize as ProviderStatus,
-  ProviderTest_Serialize as ProviderTest,
+  ProviderStatus,
+  ProviderTest,
 } from "./bindings";
 
 export const keysIpc = {
@@ -242,7 +236,7 @@ export const keysIpc = {
   /** `null` goes back to the built-in default URL. */
   setBaseUrl: (provider: string, baseUrl: string | null) =>
     unwrap(commands.setProviderBaseUrl(provider, baseUrl)),
-  addProvider: (request: AddProviderRequest_Deserialize) => unwrap(commands.addProvider(request)),
+  addProvider: (request: AddProviderRequest) => unwrap(commands.addProvider(request)),
   removeProvider: (provider: string) => unwrap(commands.removeProvider(provider)),
   /** Asks the user in a native dialog (raised by Rust, not by the page) whether the key held
    * for another origin may move to the provider's current one; resolves to the new status
@@ -250,48 +244,48 @@ export const keysIpc = {
   confirmKeyOrigin: (provider: string) => unwrap(commands.confirmKeyOrigin(provider)),
 };
 
-// Routing: the Route page. Requests name the `_Deserialize` shape; results the `_Serialize`
-// shape. An edited plan goes back through `revalidatePlan` before anything runs it.
+// Routing: the Route page. An edited plan goes back through `revalidatePlan` before anything
+// runs it.
 export type {
   AssistVerdict,
-  Budget_Serialize as Budget,
+  Budget,
   BudgetTier,
-  Classification_Serialize as Classification,
+  Classification,
   FeatureKind,
   FeatureWeight,
   FeedbackSummary,
-  MatchedTerm_Serialize as MatchedTerm,
+  MatchedTerm,
   MetricValue,
   ModelInfo,
-  Needs_Serialize as Needs,
-  PastPick_Serialize as PastPick,
-  Pick_Serialize as Pick,
-  PickAnswer_Serialize as PickAnswer,
-  Plan_Serialize as Plan,
-  PlanCheck_Serialize as PlanCheck,
+  Needs,
+  PastPick,
+  Pick,
+  PickAnswer,
+  Plan,
+  PlanCheck,
   PlanEdge,
-  PlanIssue_Serialize as PlanIssue,
-  PlanStep_Serialize as PlanStep,
-  PlanTaskRequest_Deserialize as PlanTaskRequest,
-  RankedModel_Serialize as RankedModel,
-  Reason_Serialize as Reason,
-  Recommendation_Serialize as Recommendation,
+  PlanIssue,
+  PlanStep,
+  PlanTaskRequest,
+  RankedModel,
+  Reason,
+  Recommendation,
   Rejections,
-  RouteTaskRequest_Deserialize as RouteTaskRequest,
+  RouteTaskRequest,
 } from "./bindings";
 
 export const routeIpc = {
   /** How a task reads: category, confidence, signals and the words that decided it. */
   classify: (task: string) => unwrap(commands.classifyTask(task)),
   /** The best model for the task with its reason; recorded, so it can be rated by `pickId`. */
-  pick: (request: RouteTaskRequest_Deserialize) => unwrap(commands.pickModel(request)),
+  pick: (request: RouteTaskRequest) => unwrap(commands.pickModel(request)),
   /** The best `count` (1–10) models, one per provider first. */
-  recommend: (request: RouteTaskRequest_Deserialize, count: number) =>
+  recommend: (request: RouteTaskRequest, count: number) =>
     unwrap(commands.recommendModels(request, count)),
   /** The task as sequential steps or a swarm DAG, with a model per step. */
-  plan: (request: PlanTaskRequest_Deserialize) => unwrap(commands.planTask(request)),
+  plan: (request: PlanTaskRequest) => unwrap(commands.planTask(request)),
   /** An edited plan with edges and waves recomputed, and its problems. */
-  revalidate: (plan: Plan_Deserialize) => unwrap(commands.revalidatePlan(plan)),
+  revalidate: (plan: Plan) => unwrap(commands.revalidatePlan(plan)),
   /** Rates a model 1–5 in a category; resolves to its ratings there. */
   rateModel: (modelId: string, category: Category, rating: number) =>
     unwrap(commands.rateModel(modelId, category, rating)),
@@ -306,35 +300,35 @@ export const routeIpc = {
 // through a Channel (`watchAttempt`) that first replays what the page missed.
 export type {
   AttemptError,
-  AttemptLog_Serialize as AttemptLog,
-  AttemptLogEntry_Serialize as AttemptLogEntry,
-  AttemptRequest_Deserialize as AttemptRequest,
-  AttemptReview_Serialize as AttemptReview,
+  AttemptLog,
+  AttemptLogEntry,
+  AttemptRequest,
+  AttemptReview,
   AttemptState,
-  AttemptSummary_Serialize as AttemptSummary,
-  CapturedDiff_Serialize as CapturedDiff,
+  AttemptSummary,
+  CapturedDiff,
   CommandOutcome,
-  CommandVerification_Serialize as CommandVerification,
-  CompareSummary_Serialize as CompareSummary,
+  CommandVerification,
+  CompareSummary,
   DiffAgainst,
-  DiffLine_Serialize as DiffLine,
-  FileChange_Serialize as FileChange,
+  DiffLine,
+  FileChange,
   FileStatus,
-  Finding_Serialize as Finding,
+  Finding,
   GateName,
-  GateResult_Serialize as GateResult,
-  Hunk_Serialize as Hunk,
+  GateResult,
+  Hunk,
   IntegrationRecord,
   LineComment,
   LineKind,
-  RepoProbe_Serialize as RepoProbe,
-  ReviewDecision_Serialize as ReviewDecision,
+  RepoProbe,
+  ReviewDecision,
   TestCounts,
-  ToolAction_Serialize as ToolAction,
+  ToolAction,
   ToolStatus,
-  Usage_Serialize as Usage,
-  VerificationRecord_Serialize as VerificationRecord,
-  WorkerEvent_Serialize as WorkerEvent,
+  Usage,
+  VerificationRecord,
+  WorkerEvent,
 } from "./bindings";
 
 export const reviewIpc = {
@@ -356,14 +350,12 @@ export const reviewIpc = {
    * the stream is set up.
    */
   watch: (id: string, afterSeq: number, onItem: (item: AttemptFeedItem) => void) => {
-    // The generated signature names the channel by its Deserialize shape; Rust sends the
-    // Serialize one.
-    const channel = new Channel<FeedItem<AttemptLogEntry_Deserialize, AttemptState>>();
-    channel.onmessage = (item) => onItem(item as AttemptFeedItem);
+    const channel = new Channel<AttemptFeedItem>();
+    channel.onmessage = onItem;
     return unwrap(commands.watchAttempt(id, afterSeq, channel));
   },
   /** Validates, pins the base, queues; returns at once. */
-  start: (request: AttemptRequest_Deserialize) => unwrap(commands.startAttempt(request)),
+  start: (request: AttemptRequest) => unwrap(commands.startAttempt(request)),
   cancel: (id: string) => unwrap(commands.cancelAttempt(id)),
   /** Re-captures and re-verifies an interrupted attempt; resolves once it is in review. */
   recover: (id: string) => unwrap(commands.recoverAttempt(id)),
@@ -375,7 +367,7 @@ export const reviewIpc = {
   requestChanges: (id: string, comment: string, lines: LineComment[]) =>
     unwrap(commands.requestChanges({ id, comment, lines })),
   /** The same task for 2–5 workers, one attempt each, from the same base. */
-  startCompare: (request: AttemptRequest_Deserialize, workers: string[]) =>
+  startCompare: (request: AttemptRequest, workers: string[]) =>
     unwrap(commands.startCompare(request, workers)),
   /** A compare group with its attempts, oldest first. */
   compareGroup: (id: string) => unwrap(commands.compareGroup(id)),
@@ -398,7 +390,7 @@ export const reviewEvents = {
 export type {
   AgentClient,
   AgentConfig,
-  AgentConnect_Serialize as AgentConnect,
+  AgentConnect,
   SnippetFormat,
 } from "./bindings";
 
@@ -421,43 +413,43 @@ export type {
   JudgeSpec,
   Ladder,
   NodeKind,
-  NodeOutput_Serialize as NodeOutput,
+  NodeOutput,
   NodeRole,
-  NodeSpec_Serialize as NodeSpec,
+  NodeSpec,
   NodeState,
-  NodeTry_Serialize as NodeTry,
-  NodeView_Serialize as NodeView,
+  NodeTry,
+  NodeView,
   RunBudgetChanged,
-  RunDefaults_Serialize as RunDefaults,
-  RunDetail_Serialize as RunDetail,
+  RunDefaults,
+  RunDetail,
   RunError,
-  RunFilter_Deserialize as RunFilter,
+  RunFilter,
   Rung,
   RunLimits,
-  RunLimitsOverride_Deserialize as RunLimitsOverride,
-  RunLog_Serialize as RunLog,
-  RunLogEntry_Serialize as RunLogEntry,
+  RunLimitsOverride,
+  RunLog,
+  RunLogEntry,
   RunMode,
   RunNodeChanged,
-  RunOutput_Serialize as RunOutput,
-  RunPreview_Serialize as RunPreview,
+  RunOutput,
+  RunPreview,
   RunReason,
-  RunRequest_Deserialize as RunRequest,
+  RunRequest,
   RunState,
   RunStateChanged,
-  RunSummary_Serialize as RunSummary,
+  RunSummary,
   SpendReport,
   SpendTotal,
 } from "./bindings";
 
 export const runsIpc = {
   /** What a request would run (nodes, ladder or plan, warnings, worst case); records nothing. */
-  preview: (request: RunRequest_Deserialize) => unwrap(commands.previewRun(request)),
+  preview: (request: RunRequest) => unwrap(commands.previewRun(request)),
   /** Records and queues the run; returns at once. */
-  start: (request: RunRequest_Deserialize) => unwrap(commands.startRun(request)),
+  start: (request: RunRequest) => unwrap(commands.startRun(request)),
   /** Continues a paused run. */
   resume: (id: string) => unwrap(commands.resumeRun(id)),
-  list: (filter: RunFilter_Deserialize) => unwrap(commands.listRuns(filter)),
+  list: (filter: RunFilter) => unwrap(commands.listRuns(filter)),
   detail: (id: string) => unwrap(commands.runDetail(id)),
   log: (id: string, afterSeq: number) => unwrap(commands.runLog(id, afterSeq)),
   /** The run's result and each node's output (or only `node`'s). */
@@ -468,8 +460,8 @@ export const runsIpc = {
    * stream is set up.
    */
   watch: (id: string, afterSeq: number, onItem: (item: RunFeedItem) => void) => {
-    const channel = new Channel<FeedItem<RunLogEntry_Deserialize, RunState>>();
-    channel.onmessage = (item) => onItem(item as RunFeedItem);
+    const channel = new Channel<RunFeedItem>();
+    channel.onmessage = onItem;
     return unwrap(commands.watchRun(id, afterSeq, channel));
   },
   /** Stops every call and worker of the run; resolves once it is canceled. */
@@ -486,7 +478,7 @@ export const runsIpc = {
   /** Spend and savings since `sinceMs` (all when `null`). */
   spend: (sinceMs: number | null = null) => unwrap(commands.runsSpend(sinceMs)),
   defaults: () => unwrap(commands.runDefaults()),
-  setDefaults: (defaults: RunDefaults_Deserialize) => unwrap(commands.setRunDefaults(defaults)),
+  setDefaults: (defaults: RunDefaults) => unwrap(commands.setRunDefaults(defaults)),
 };
 
 export const runsEvents = {

@@ -114,7 +114,6 @@ pub struct AttemptSummary {
     pub id: String,
     pub state: AttemptState,
     /// Whether the attempt can still change on its own (queued through verifying).
-    #[serde(default)]
     pub live: bool,
     /// The worker as given (`model:…`, `claude`, `exec:…`).
     pub worker: String,
@@ -151,7 +150,6 @@ pub struct AttemptSummary {
     pub error: Option<AttemptError>,
     /// What confined the worker (`None` until it starts, and for attempts from before
     /// confinement existed).
-    #[serde(default)]
     pub confinement: Option<ConfinementMode>,
 }
 
@@ -169,7 +167,6 @@ pub struct AttemptReview {
     /// Each gate's verdict with evidence; verification is the last one.
     pub gates: Vec<GateResult>,
     /// The gates not (yet) run, in the order they run.
-    #[serde(default)]
     pub gates_not_run: Vec<GateName>,
     /// Switchyard's own verification record.
     pub verification: Option<VerificationRecord>,
@@ -184,7 +181,6 @@ pub struct AttemptReview {
     /// The verification commands as configured.
     pub verify_commands: Vec<String>,
     /// How the worker and the verification were confined, and what was refused.
-    #[serde(default)]
     pub confinement: Option<ConfinementReport>,
 }
 

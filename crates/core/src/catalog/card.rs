@@ -190,7 +190,6 @@ pub struct ModelCard {
     pub local: bool,
     /// [`Pricing::blended_per_m`] of `pricing` (0 for a local model), sent so the UI shows
     /// and sorts by the same figure routing uses instead of recomputing it.
-    #[serde(default)]
     pub blended_per_m: Option<f64>,
 }
 

@@ -143,7 +143,6 @@ pub struct RunPreview {
     pub task: String,
     pub nodes: Vec<NodeSpec>,
     /// The graph column of each node, in `nodes`' order (`dag::columns`).
-    #[serde(default)]
     pub columns: Vec<u32>,
     /// Cascade: the ladder.
     pub ladder: Option<Ladder>,
@@ -168,7 +167,6 @@ pub struct RunSummary {
     pub mode: RunMode,
     pub state: RunState,
     /// Whether the run can still change (queued, planning, running).
-    #[serde(default)]
     pub live: bool,
     pub reason: Option<RunReason>,
     pub launcher: String,
@@ -293,7 +291,6 @@ pub struct NodeTry {
     /// Why this try counted as failed (cascade escalation).
     pub signal: Option<FailureSignal>,
     /// The failure signal in words (`FailureSignal::describe`), for pages to show as is.
-    #[serde(default)]
     pub signal_text: Option<String>,
     /// A code node's attempt (open it on the review page).
     pub attempt_id: Option<String>,
@@ -314,7 +311,6 @@ pub struct NodeView {
     pub depends_on: Vec<String>,
     /// The column a graph draws it in: 0 without dependencies, else one past its deepest
     /// dependency (`dag::columns`).
-    #[serde(default)]
     pub column: u32,
     pub cost_usd: f64,
     pub tokens_in: u32,

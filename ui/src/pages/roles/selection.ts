@@ -110,11 +110,11 @@ export function blockCount(selection: Selection): number {
 
 export function selectionFromPreset(preset: RolePreset): Selection {
   return {
-    persona: preset.persona,
-    stack: [...preset.stack],
-    domain: preset.domain,
-    format: preset.format,
-    guardrails: [...preset.guardrails],
+    persona: preset.persona ?? null,
+    stack: [...(preset.stack ?? [])],
+    domain: preset.domain ?? null,
+    format: preset.format ?? null,
+    guardrails: [...(preset.guardrails ?? [])],
   };
 }
 
