@@ -66,6 +66,8 @@ pub struct WorkerCliStatus {
     pub cli: WorkerCli,
     /// Executable name looked up on `PATH`.
     pub program: String,
+    /// The product's name (`Claude Code`).
+    pub title: String,
     /// Absolute path of the executable that would run, when found.
     pub path: Option<String>,
     /// First line of `<program> --version`, when it answered.
@@ -124,6 +126,7 @@ impl WorkerCliStatus {
             name: cli.program().to_owned(),
             cli,
             program: cli.program().to_owned(),
+            title: cli.title().to_owned(),
             path: None,
             version: None,
             source: None,

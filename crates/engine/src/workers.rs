@@ -143,6 +143,7 @@ impl Engine {
             name: cli.program().to_owned(),
             cli,
             program: cli.program().to_owned(),
+            title: cli.title().to_owned(),
             path: Some(located.path.display().to_string()),
             installed,
             version,

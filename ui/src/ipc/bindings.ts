@@ -3150,6 +3150,8 @@ export type WorkerCliStatus = {
 	cli: WorkerCli,
 	/**  Executable name looked up on `PATH`. */
 	program: string,
+	/**  The product's name (`Claude Code`). */
+	title: string,
 	/**  Absolute path of the executable that would run, when found. */
 	path: string | null,
 	/**  First line of `<program> --version`, when it answered. */

@@ -1,7 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
 import { describeError, ipc, type WorkerCli, type WorkerCliStatus } from "../ipc";
 import { workerDetail } from "./doctor";
-import { cliTitle } from "./review/workers";
 
 /** The honest line about isolation, shown wherever workers are configured. */
 export const ISOLATION_NOTE =
@@ -108,7 +107,7 @@ function AgentCliRow({
       </td>
       <th scope="row">
         <span className="cli-name">
-          {cliTitle(status.program)}
+          {status.title}
           <code>{status.program}</code>
         </span>
       </th>

@@ -38,6 +38,7 @@ export function missingWorker(cli: WorkerCli, problem: string | null = null): Wo
     name: cli,
     cli,
     program: cli,
+    title: cli,
     path: null,
     version: null,
     source: null,

@@ -62,6 +62,17 @@ impl WorkerCli {
         }
     }
 
+    /// The product's name, as people know it (`Claude Code` for `claude`).
+    pub fn title(self) -> &'static str {
+        match self {
+            WorkerCli::Claude => "Claude Code",
+            WorkerCli::Codex => "Codex CLI",
+            WorkerCli::Gemini => "Gemini CLI",
+            WorkerCli::OpenCode => "OpenCode",
+            WorkerCli::Aider => "Aider",
+        }
+    }
+
     /// Arguments that print the CLI's version (recorded with each attempt).
     pub fn version_args(self) -> &'static [&'static str] {
         &["--version"]

@@ -31,7 +31,7 @@ export function WorkerPicker({
 }) {
   const [typing, setTyping] = useState(false);
   const mode = pickerMode(value, options, typing);
-  const routed = cliWorker(value);
+  const routed = cliWorker(value, options);
   const selectValue =
     mode === "exec"
       ? EXEC_PREFIX

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { missingWorker } from "../doctor";
 import { provider } from "../keys/testdata.test-util";
 import {
   cliWorker,
@@ -9,7 +10,8 @@ import {
   workerOptions,
 } from "./workers";
 
-const options = workerOptions([], []).concat([
+const clis = [missingWorker("claude"), missingWorker("codex"), missingWorker("opencode")];
+const options = workerOptions([], clis).concat([
   { value: "model:openai/gpt-4o-mini", label: "GPT-4o mini", group: "model" },
 ]);
 
@@ -57,13 +59,13 @@ describe("formProblem", () => {
 
 describe("cliWorker", () => {
   it("splits a CLI worker into the CLI and its routed model, and puts them back", () => {
-    expect(cliWorker("claude")).toEqual({ cli: "claude", model: "" });
-    expect(cliWorker("opencode:deepseek/deepseek-chat")).toEqual({
+    expect(cliWorker("claude", options)).toEqual({ cli: "claude", model: "" });
+    expect(cliWorker("opencode:deepseek/deepseek-chat", options)).toEqual({
       cli: "opencode",
       model: "deepseek/deepseek-chat",
     });
-    expect(cliWorker("model:openai/gpt-4o-mini")).toBeNull();
-    expect(cliWorker("exec:make")).toBeNull();
+    expect(cliWorker("model:openai/gpt-4o-mini", options)).toBeNull();
+    expect(cliWorker("exec:make", options)).toBeNull();
     expect(withCliModel("codex", "  gpt-5-mini ")).toBe("codex:gpt-5-mini");
     expect(withCliModel("codex", " ")).toBe("codex");
   });

@@ -8,22 +8,6 @@ export const EXEC_PREFIX = "exec:";
 /** The worker prefix of the built-in model worker. */
 export const MODEL_PREFIX = "model:";
 
-/** The CLI adapters Switchyard knows, in the order the picker lists them. */
-export const CLI_WORKERS = ["claude", "codex", "gemini", "opencode", "aider"] as const;
-
-const CLI_TITLE: Record<string, string> = {
-  claude: "Claude Code",
-  codex: "Codex CLI",
-  gemini: "Gemini CLI",
-  opencode: "OpenCode",
-  aider: "Aider",
-};
-
-/** A CLI adapter's product name (`claude` → "Claude Code"); the program name otherwise. */
-export function cliTitle(program: string): string {
-  return CLI_TITLE[program] ?? program;
-}
-
 export interface WorkerOption {
   /** What `AttemptRequest.worker` gets. */
   value: string;
@@ -37,12 +21,16 @@ export interface WorkerOption {
 
 /**
  * A CLI worker value split into the CLI and the model it is routed to (`claude:sonnet` →
- * `{cli: "claude", model: "sonnet"}`; `claude` → model `""`); `null` for other workers.
+ * `{cli: "claude", model: "sonnet"}`; `claude` → model `""`); `null` for other workers. The
+ * CLIs are the picker's `cli` options (the engine's list).
  */
-export function cliWorker(value: string): { cli: string; model: string } | null {
+export function cliWorker(
+  value: string,
+  options: readonly WorkerOption[],
+): { cli: string; model: string } | null {
   const at = value.indexOf(":");
   const cli = at < 0 ? value : value.slice(0, at);
-  if (!(CLI_WORKERS as readonly string[]).includes(cli)) return null;
+  if (!options.some((o) => o.group === "cli" && o.value === cli)) return null;
   return { cli, model: at < 0 ? "" : value.slice(at + 1) };
 }
 
@@ -52,34 +40,37 @@ export function withCliModel(cli: string, model: string): string {
   return trimmed === "" ? cli : `${cli}:${trimmed}`;
 }
 
-/** Installed CLIs first (missing ones after, disabled), then models cheapest first. */
+/**
+ * The engine's CLIs (installed first; missing ones after, disabled), then models cheapest
+ * first.
+ */
 export function workerOptions(
   models: readonly ModelSummary[],
   clis: readonly WorkerCliStatus[],
 ): WorkerOption[] {
-  const found = new Map(clis.map((c) => [c.program, c]));
-  const cli: WorkerOption[] = CLI_WORKERS.map((name) => {
-    const status = found.get(name);
-    const installed = status?.installed === true;
-    const version = status?.version ?? "";
-    // `2.1.197 (Claude Code)` already names the product: keep only its number then.
-    const shown = version.replace(/\s*\(.*\)\s*$/, "");
-    const ready = status?.ready === false ? ", not ready" : "";
-    const detail = installed
-      ? shown
-        ? ` (${shown}${ready})`
-        : ready
-          ? ` (${ready.slice(2)})`
-          : ""
-      : " (not installed)";
-    return {
-      value: name,
-      label: `${CLI_TITLE[name] ?? name}${detail}`,
-      group: "cli" as const,
-      missing: !installed,
-      models: status?.models ?? [],
-    };
-  }).sort((a, b) => Number(a.missing) - Number(b.missing));
+  const cli: WorkerOption[] = clis
+    .map((status) => {
+      const installed = status.installed;
+      const version = status.version ?? "";
+      // `2.1.197 (Claude Code)` already names the product: keep only its number then.
+      const shown = version.replace(/\s*\(.*\)\s*$/, "");
+      const ready = status.ready ? "" : ", not ready";
+      const detail = installed
+        ? shown
+          ? ` (${shown}${ready})`
+          : ready
+            ? ` (${ready.slice(2)})`
+            : ""
+        : " (not installed)";
+      return {
+        value: status.program,
+        label: `${status.title}${detail}`,
+        group: "cli" as const,
+        missing: !installed,
+        models: status.models,
+      };
+    })
+    .sort((a, b) => Number(a.missing) - Number(b.missing));
   const model: WorkerOption[] = [...models]
     .sort(
       (a, b) =>
@@ -106,7 +97,7 @@ export function pickerMode(
   typing: boolean,
 ): PickerMode {
   if (value.startsWith(EXEC_PREFIX)) return "exec";
-  if (cliWorker(value)) return "cli";
+  if (cliWorker(value, options)) return "cli";
   if (!value.startsWith(MODEL_PREFIX)) return "listed";
   if (typing || value === MODEL_PREFIX) return "modelId";
   return options.some((o) => o.value === value) ? "listed" : "modelId";
