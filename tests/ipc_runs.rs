@@ -61,7 +61,7 @@ fn a_run_launched_from_the_app_is_listed_detailed_and_counted_in_spend() {
     let server = block_on(model_server(failing_then_answering(Duration::ZERO)));
     let (app, engine) = harness_with(&server);
 
-    let preview = app.ok("preview_run", json!({ "request": cascade_request() }));
+    let preview = app.ok("preview_run", json!({ "options": cascade_request() }));
     assert_eq!(preview["mode"], "cascade");
     let rungs: Vec<&str> = preview["ladder"]["rungs"]
         .as_array()
@@ -73,7 +73,7 @@ fn a_run_launched_from_the_app_is_listed_detailed_and_counted_in_spend() {
     assert!(preview["worstCaseUsd"].as_f64().is_some_and(|w| w > 0.0));
     assert!(server.requests().is_empty(), "a preview calls no model");
 
-    let started = app.ok("start_run", json!({ "request": cascade_request() }));
+    let started = app.ok("start_run", json!({ "options": cascade_request() }));
     let id = started["id"].as_str().expect("id").to_owned();
     assert_eq!(
         started["launcher"], "app",
@@ -149,7 +149,7 @@ fn run_defaults_round_trip_and_bad_values_are_refused_with_a_code() {
     assert_eq!(app.ok("run_defaults", json!({})), stored);
     let preview = app.ok(
         "preview_run",
-        json!({ "request": { "task": "Say hi", "mode": "single", "models": [MINI] } }),
+        json!({ "options": { "task": "Say hi", "mode": "single", "models": [MINI] } }),
     );
     assert_eq!(
         preview["limits"]["maxUsd"], 1.25,
@@ -241,7 +241,7 @@ fn the_watch_feed_streams_a_running_cascade_and_replays_a_finished_one() {
         600,
     ))));
     let (app, engine) = harness_with(&server);
-    let started = app.ok("start_run", json!({ "request": cascade_request() }));
+    let started = app.ok("start_run", json!({ "options": cascade_request() }));
     let id = started["id"].as_str().expect("id").to_owned();
 
     let live = watch(&engine, &id, 0);
@@ -288,4 +288,39 @@ fn watching_an_unknown_run_is_not_found() {
     let error = result.expect_err("unknown run");
     assert_eq!(error.code(), switchyard_core::error::ErrorCode::NotFound);
     block_on(engine.close());
+}
+
+#[test]
+fn the_launch_form_s_options_are_checked_and_turned_into_a_request_the_way_the_cli_s_are() {
+    let server = block_on(model_server(failing_then_answering(Duration::ZERO)));
+    let (app, _engine) = harness_with(&server);
+
+    // A text run's node timeout limits its model calls.
+    let preview = app.ok(
+        "preview_run",
+        json!({ "options": { "task": "Say hi", "mode": "single", "models": [MINI], "nodeTimeoutS": 42 } }),
+    );
+    assert_eq!(preview["limits"]["nodeTimeoutS"], 42);
+    assert_ne!(preview["limits"]["codeNodeTimeoutS"], 42);
+
+    // A worker needs a repository, and a ladder a cascade: refused before anything runs.
+    let error = app.err(
+        "preview_run",
+        json!({ "options": { "task": "Fix it", "worker": "claude" } }),
+    );
+    assert_eq!(error["code"], "invalidInput");
+    assert!(
+        error["message"].as_str().is_some_and(|m| m.contains("repo")),
+        "{error}"
+    );
+    let error = app.err(
+        "start_run",
+        json!({ "options": { "task": "Say hi", "mode": "single", "ladder": [MINI] } }),
+    );
+    assert_eq!(error["code"], "invalidInput");
+    assert!(
+        error["message"].as_str().is_some_and(|m| m.contains("cascade")),
+        "{error}"
+    );
+    assert!(server.requests().is_empty(), "nothing was called");
 }

@@ -127,6 +127,13 @@ impl From<InvalidKey> for EngineError {
     }
 }
 
+impl From<switchyard_core::run::RunOptionsError> for EngineError {
+    /// Launch options that do not fit together are bad input.
+    fn from(error: switchyard_core::run::RunOptionsError) -> Self {
+        EngineError::InvalidInput(error.to_string())
+    }
+}
+
 /// The code of a git failure, in domain terms.
 fn git_code(error: &GitError) -> ErrorCode {
     match error {

@@ -7,27 +7,30 @@
 
 use switchyard_core::run::savings::SpendReport;
 use switchyard_core::run::{
-    NodeView, RunDefaults, RunDetail, RunFilter, RunLogEntry, RunOutput, RunPreview, RunRequest,
+    NodeView, RunDefaults, RunDetail, RunFilter, RunLogEntry, RunOptions, RunOutput, RunPreview,
     RunSummary,
 };
 use tauri::ipc::Channel;
 use tauri::State;
 
 use crate::{AppState, IpcError};
+use switchyard_engine::EngineError;
 use switchyard_core::feed::RunFeedItem;
 
 /// Who the engine records as having launched runs from the desktop app.
 const LAUNCHER: &str = "app";
 
-/// What `request` would run — nodes with their models or workers, the ladder or plan,
+/// What `options` would run — nodes with their models or workers, the ladder or plan,
 /// warnings and the worst-case cost — without recording anything. The launch form sends an
-/// edited plan, ladder or member list back through here to have it checked again.
+/// edited plan, ladder or member list back through here to have it checked again. The
+/// options are checked the way the CLI's and the MCP server's are (`RunOptions::request`).
 #[tauri::command]
 #[specta::specta]
 pub async fn preview_run(
     state: State<'_, AppState>,
-    request: RunRequest,
+    options: RunOptions,
 ) -> Result<RunPreview, IpcError> {
+    let request = options.request().map_err(EngineError::from)?;
     Ok(state.require()?.preview_run(request).await?)
 }
 
@@ -38,9 +41,14 @@ pub async fn preview_run(
 #[specta::specta]
 pub async fn start_run(
     state: State<'_, AppState>,
-    mut request: RunRequest,
+    options: RunOptions,
 ) -> Result<RunSummary, IpcError> {
-    request.launcher = LAUNCHER.to_owned();
+    let request = RunOptions {
+        launcher: LAUNCHER.to_owned(),
+        ..options
+    }
+    .request()
+    .map_err(EngineError::from)?;
     Ok(state.require_arc()?.start_run(request).await?)
 }
 

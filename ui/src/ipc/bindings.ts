@@ -286,17 +286,18 @@ export const commands = {
 	 */
 	pickRepoFolder: () => typedError<string | null, IpcError>(__TAURI_INVOKE("pick_repo_folder")),
 	/**
-	 *  What `request` would run — nodes with their models or workers, the ladder or plan,
+	 *  What `options` would run — nodes with their models or workers, the ladder or plan,
 	 *  warnings and the worst-case cost — without recording anything. The launch form sends an
-	 *  edited plan, ladder or member list back through here to have it checked again.
+	 *  edited plan, ladder or member list back through here to have it checked again. The
+	 *  options are checked the way the CLI's and the MCP server's are (`RunOptions::request`).
 	 */
-	previewRun: (request: RunRequest) => typedError<RunPreview, IpcError>(__TAURI_INVOKE("preview_run", { request })),
+	previewRun: (options: RunOptions) => typedError<RunPreview, IpcError>(__TAURI_INVOKE("preview_run", { options })),
 	/**
 	 *  Records the run (`queued`, or `paused` when it should stop after planning) and executes
 	 *  it in the background; returns at once. Progress arrives as `RunStateChanged` events and
 	 *  through `watch_run`.
 	 */
-	startRun: (request: RunRequest) => typedError<RunSummary, IpcError>(__TAURI_INVOKE("start_run", { request })),
+	startRun: (options: RunOptions) => typedError<RunSummary, IpcError>(__TAURI_INVOKE("start_run", { options })),
 	/**  Continues a paused run. */
 	resumeRun: (id: string) => typedError<RunSummary, IpcError>(__TAURI_INVOKE("resume_run", { id })),
 	/**
@@ -2603,17 +2604,6 @@ export type RunLimits = {
 	maxOutputTokens: number,
 };
 
-/**  Per-run changes to the limits; `None` keeps the setting. */
-export type RunLimitsOverride = {
-	maxParallelNodes?: number | null,
-	nodeTimeoutS?: number | null,
-	codeNodeTimeoutS?: number | null,
-	runTimeoutS?: number | null,
-	maxUsd?: number | null,
-	cliReservationUsd?: number | null,
-	maxOutputTokens?: number | null,
-};
-
 /**  What happened in a run. */
 export type RunLog = 
 /**  The run moved to `state`. */
@@ -2649,6 +2639,50 @@ export type RunNodeChanged = {
 	nodeId: string,
 	state: NodeState,
 	seq: number,
+};
+
+/**
+ *  What a run is launched with, before it is checked. Blank strings count as not given.
+ *  The desktop app's launch form sends these too, so the rules below hold for every front end.
+ */
+export type RunOptions = {
+	task?: string,
+	/**  `None`: single. */
+	mode?: RunMode | null,
+	budget?: BudgetTier | null,
+	maxUsd?: number | null,
+	maxParallelNodes?: number | null,
+	/**
+	 *  Seconds one node may take: a text node's model call, or, with a repository, a code
+	 *  node's worker.
+	 */
+	nodeTimeoutS?: number | null,
+	runTimeoutS?: number | null,
+	maxOutputTokens?: number | null,
+	cliReservationUsd?: number | null,
+	preset?: string | null,
+	repo?: string | null,
+	/**
+	 *  `None`: detected from the repository. `Some`: these commands, blank ones dropped, so
+	 *  a list of nothing but blanks runs no verification at all.
+	 */
+	verify?: string[] | null,
+	worker?: string | null,
+	models?: string[],
+	ladder?: string[],
+	members?: number | null,
+	judge?: JudgeSpec | null,
+	plan?: Plan | null,
+	pauseAfterPlan?: boolean,
+	pauseBeforeIntegration?: boolean,
+	/**  Code runs: workers and verification may reach the network. */
+	allowNetwork?: boolean,
+	/**  Code runs: paths outside the worktree workers may write. */
+	allowWrite?: string[],
+	/**  Text runs: a JSON Schema (as text) the result must match. */
+	schema?: string | null,
+	/**  Who launches it; a front end sets its own name, whatever the options say. */
+	launcher?: string,
 };
 
 /**  A run's text: its result and each node's output. */
@@ -2703,71 +2737,6 @@ export type RunReason =
 "all_rungs_failed" | 
 /**  The user rejected the result in review. */
 "rejected";
-
-/**  Launch a run (the Runs page form, the Route page's Launch, `switchyard run`). */
-export type RunRequest = {
-	/**  What to do, in the user's words. */
-	task: string,
-	mode: RunMode,
-	/**  The price band models are picked from (default: medium). */
-	budget?: BudgetTier | null,
-	/**  The hard USD cap of this run (default: the `runs.max_usd` setting). */
-	maxUsd?: number | null,
-	/**  Other limits for this run only. */
-	limits?: RunLimitsOverride | null,
-	/**  A saved role preset: its composed prompt becomes every node's system prompt. */
-	preset?: string | null,
-	/**  A repository folder: the run's nodes are code nodes working in worktrees of it. */
-	repo?: string | null,
-	/**  Verification commands for code nodes (`None`: detected from the repository). */
-	verify?: string[] | null,
-	/**
-	 *  Lets code nodes' workers and verification reach the network (see
-	 *  [`crate::attempt::AttemptRequest::allow_network`]).
-	 */
-	allowNetwork?: boolean,
-	/**
-	 *  More folders code nodes' workers and verification may write (see
-	 *  [`crate::attempt::AttemptRequest::allow_write`]).
-	 */
-	allowWrite?: string[],
-	/**
-	 *  The worker of code nodes (`model:<id>`, `claude`, `codex`, …); `None`: the model
-	 *  worker with the node's model.
-	 */
-	worker?: string | null,
-	/**
-	 *  Single: the model. Collective: the members. Plan / swarm: the model for steps that
-	 *  have none. `None`: chosen by routing.
-	 */
-	models?: string[] | null,
-	/**  Cascade: the models of the ladder, cheapest first. `None`: one per tier from routing. */
-	ladder?: string[] | null,
-	/**  Plan / swarm: the (edited) plan or DAG from the preview. `None`: planned at launch. */
-	plan?: Plan | null,
-	/**  Cascade (text): a judge whose score below the threshold escalates. */
-	judge?: JudgeSpec | null,
-	/**  Collective: how many members routing recommends (default 3, 2–6). */
-	members?: number | null,
-	/**  Stop after planning, before any node runs; `resume_run` continues. */
-	pauseAfterPlan?: boolean,
-	/**
-	 *  Code plans and swarms: stop once the steps are merged on the run branch, before they
-	 *  are combined for review; `resume_run` continues.
-	 */
-	pauseBeforeIntegration?: boolean,
-	/**
-	 *  Text runs: a JSON Schema (the document, as text) the result must match. Single nodes,
-	 *  each cascade rung and a collective's merge are checked (after recovering the JSON
-	 *  from fences or prose, and one repair request); a cascade escalates when it fails.
-	 */
-	schema?: string | null,
-	/**
-	 *  Who launched it (`app`, `cli`, or the calling agent's name: its MCP client's or its
-	 *  `PARENT_AGENT`).
-	 */
-	launcher?: string,
-};
 
 /**
  *  Where a run stands.

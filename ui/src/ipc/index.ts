@@ -29,7 +29,7 @@ import type {
   RunFilter,
   RunLogEntry,
   RunNodeChanged,
-  RunRequest,
+  RunOptions,
   RunState,
   RunStateChanged,
   SourceId,
@@ -426,15 +426,14 @@ export type {
   RunFilter,
   Rung,
   RunLimits,
-  RunLimitsOverride,
   RunLog,
   RunLogEntry,
   RunMode,
   RunNodeChanged,
+  RunOptions,
   RunOutput,
   RunPreview,
   RunReason,
-  RunRequest,
   RunState,
   RunStateChanged,
   RunSummary,
@@ -444,9 +443,9 @@ export type {
 
 export const runsIpc = {
   /** What a request would run (nodes, ladder or plan, warnings, worst case); records nothing. */
-  preview: (request: RunRequest) => unwrap(commands.previewRun(request)),
+  preview: (options: RunOptions) => unwrap(commands.previewRun(options)),
   /** Records and queues the run; returns at once. */
-  start: (request: RunRequest) => unwrap(commands.startRun(request)),
+  start: (options: RunOptions) => unwrap(commands.startRun(options)),
   /** Continues a paused run. */
   resume: (id: string) => unwrap(commands.resumeRun(id)),
   list: (filter: RunFilter) => unwrap(commands.listRuns(filter)),

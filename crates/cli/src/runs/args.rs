@@ -285,15 +285,12 @@ pub(super) fn request(args: RunArgs) -> Result<RunRequest, Failure> {
         plan: args.plan.as_deref().map(read_plan).transpose()?,
         pause_after_plan: args.pause_after_plan,
         pause_before_integration: args.pause_before_integration,
+        allow_network: args.task.allow_network,
+        allow_write: args.task.allow_write.clone(),
+        schema,
         launcher: launcher(),
     };
-    let allow_network = args.task.allow_network;
-    let allow_write = args.task.allow_write.clone();
-    let mut req = options.request().map_err(refused)?;
-    req.schema = schema;
-    req.allow_network = allow_network;
-    req.allow_write = allow_write;
-    Ok(req)
+    options.request().map_err(refused)
 }
 
 /// What to name when routing finds no model for a run that named none.

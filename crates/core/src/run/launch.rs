@@ -4,6 +4,9 @@
 //! and what an empty verification list means. Each front end words the errors in its own
 //! vocabulary (`--worker`, `worker`).
 
+use serde::{Deserialize, Serialize};
+use specta::Type;
+
 use crate::routing::plan::Plan;
 use crate::routing::BudgetTier;
 
@@ -13,7 +16,9 @@ use super::view::RunRequest;
 use super::RunMode;
 
 /// What a run is launched with, before it is checked. Blank strings count as not given.
-#[derive(Debug, Clone, PartialEq, Default)]
+/// The desktop app's launch form sends these too, so the rules below hold for every front end.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase", default)]
 pub struct RunOptions {
     pub task: String,
     /// `None`: single.
@@ -40,6 +45,13 @@ pub struct RunOptions {
     pub plan: Option<Plan>,
     pub pause_after_plan: bool,
     pub pause_before_integration: bool,
+    /// Code runs: workers and verification may reach the network.
+    pub allow_network: bool,
+    /// Code runs: paths outside the worktree workers may write.
+    pub allow_write: Vec<String>,
+    /// Text runs: a JSON Schema (as text) the result must match.
+    pub schema: Option<String>,
+    /// Who launches it; a front end sets its own name, whatever the options say.
     pub launcher: String,
 }
 
@@ -175,6 +187,9 @@ impl RunOptions {
         req.judge = self.judge;
         req.pause_after_plan = self.pause_after_plan;
         req.pause_before_integration = self.pause_before_integration;
+        req.allow_network = self.allow_network;
+        req.allow_write = self.allow_write;
+        req.schema = given(self.schema);
         req.launcher = self.launcher;
         Ok(req)
     }
@@ -275,4 +290,30 @@ mod tests {
         assert_eq!(req.preset, None);
         assert_eq!(req.launcher, "claude-code");
     }
+
+    #[test]
+    fn network_writes_and_a_schema_pass_through_and_a_blank_schema_is_none() {
+        let req = RunOptions {
+            repo: Some("/r".into()),
+            allow_network: true,
+            allow_write: vec!["/tmp/cache".into()],
+            ..options("fix it")
+        }
+        .request()
+        .expect("request");
+        assert!(req.allow_network);
+        assert_eq!(req.allow_write, ["/tmp/cache"]);
+        let text = |schema: &str| {
+            RunOptions {
+                schema: Some(schema.into()),
+                ..options("say hi")
+            }
+            .request()
+            .expect("request")
+            .schema
+        };
+        assert_eq!(text("  "), None);
+        assert_eq!(text("{}").as_deref(), Some("{}"));
+    }
+
 }

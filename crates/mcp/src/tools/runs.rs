@@ -144,14 +144,11 @@ impl RunCreateInput {
             ladder: self.ladder,
             members: self.members,
             plan,
+            schema: self.schema.map(|schema| schema.to_string()),
             launcher,
             ..RunOptions::default()
         };
-        let mut request = options
-            .request()
-            .map_err(|e| reply::invalid(e.to_string()))?;
-        request.schema = self.schema.map(|schema| schema.to_string());
-        Ok(request)
+        options.request().map_err(|e| reply::invalid(e.to_string()))
     }
 }
 

@@ -21,8 +21,8 @@ import {
   isCode,
   type LaunchEdits,
   type LaunchInput,
+  launchOptions,
   launchProblem,
-  runRequest,
 } from "./launch";
 import { ModelListEditor } from "./ModelListEditor";
 import { PreviewCard } from "./PreviewCard";
@@ -115,7 +115,7 @@ export function LaunchForm() {
     setPreviewing(true);
     setPreviewError(null);
     try {
-      const found = await runsIpc.preview(runRequest(from, withEdits));
+      const found = await runsIpc.preview(launchOptions(from, withEdits));
       if (ask !== asked.current) return;
       setPreview(found);
       setEdits(editsFromPreview(found));
@@ -220,7 +220,7 @@ export function LaunchForm() {
     setLaunching(true);
     setLaunchError(null);
     try {
-      const started = await runsIpc.start(runRequest(input, edits));
+      const started = await runsIpc.start(launchOptions(input, edits));
       kept = { ...EMPTY_LAUNCH, mode: input.mode, budget: input.budget };
       window.location.hash = runsHash({ view: "run", id: started.id });
     } catch (e) {

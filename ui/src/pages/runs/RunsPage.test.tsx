@@ -2,22 +2,24 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-libra
 import { renderToStaticMarkup } from "react-dom/server";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { detail, node, preview, spend, summary } from "./testdata.test-util";
-import type { RunFeedItem, RunRequest, RunSummary } from "./types";
+import type { RunFeedItem, RunOptions, RunSummary } from "./types";
 
 // A fake engine: the page's only door is `./api` (and the catalog, keys and roles it asks for
 // suggestions, which answer empty here).
 let runs: RunSummary[] = [];
 let feed: ((item: RunFeedItem) => void) | null = null;
-const previewRun = vi.fn(async (request: RunRequest) =>
+// Routing picks the ladder unless the options give one (as the engine does).
+const previewRun = vi.fn(async (options: RunOptions) =>
   preview({
     ladder: {
-      rungs: (request.ladder ?? ["wtest:openai/gpt-4o-mini", "wtest:openai/gpt-4o"]).map(
-        (model, i) => ({ tier: i === 0 ? "low" : "medium", model }),
-      ),
+      rungs: (options.ladder?.length
+        ? options.ladder
+        : ["wtest:openai/gpt-4o-mini", "wtest:openai/gpt-4o"]
+      ).map((model, i) => ({ tier: i === 0 ? "low" : "medium", model })),
     },
   }),
 );
-const start = vi.fn(async (_request: RunRequest) => summary({ id: "r9", state: "queued" }));
+const start = vi.fn(async (_options: RunOptions) => summary({ id: "r9", state: "queued" }));
 const list = vi.fn(async () => runs);
 const runDetail = vi.fn(async (_id: string) => detail({ seq: 3 }));
 const resume = vi.fn(async (_id: string) => summary({ state: "queued" }));
@@ -27,8 +29,8 @@ vi.mock("./api", () => ({
     list: () => list(),
     spend: vi.fn(async () => spend({ runs: 0, byDay: [], byModel: [], byMode: [] })),
     defaults: vi.fn(async () => null),
-    preview: (request: RunRequest) => previewRun(request),
-    start: (request: RunRequest) => start(request),
+    preview: (options: RunOptions) => previewRun(options),
+    start: (options: RunOptions) => start(options),
     detail: (id: string) => runDetail(id),
     watch: vi.fn(async (_id: string, _after: number, onItem: (item: RunFeedItem) => void) => {
       feed = onItem;
@@ -99,7 +101,7 @@ describe("Runs page", () => {
     expect(previewRun.mock.calls[0]?.[0]).toMatchObject({
       mode: "cascade",
       maxUsd: 0.05,
-      ladder: null,
+      ladder: [],
     });
 
     const rung = byId("run-rung-0") as HTMLInputElement;

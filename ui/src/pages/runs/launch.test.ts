@@ -3,10 +3,10 @@ import {
   EMPTY_LAUNCH,
   editsFromPreview,
   type LaunchInput,
+  launchOptions,
   launchProblem,
   move,
   removeAt,
-  runRequest,
   setAt,
 } from "./launch";
 import { preview } from "./testdata.test-util";
@@ -28,7 +28,7 @@ describe("launch form", () => {
   });
 
   it("builds a text cascade request with its ladder, cap, limits and judge", () => {
-    const request = runRequest(
+    const request = launchOptions(
       input({
         maxUsd: "0.05",
         maxParallelNodes: "2",
@@ -43,19 +43,21 @@ describe("launch form", () => {
       task: "Explain monads",
       mode: "cascade",
       maxUsd: 0.05,
-      limits: { maxParallelNodes: 2, nodeTimeoutS: 30, codeNodeTimeoutS: null, runTimeoutS: null },
+      maxParallelNodes: 2,
+      nodeTimeoutS: 30,
+      runTimeoutS: null,
       ladder: ["wtest:openai/gpt-4o-mini", "wtest:openai/gpt-4o"],
       judge: { model: "wtest:openai/gpt-4.1", threshold: 8 },
       repo: null,
       verify: null,
-      models: null,
+      models: [],
       plan: null,
     });
     expect(request.launcher).toBeUndefined();
   });
 
-  it("a repository makes a code run: worker, verification, code timeout, no judge", () => {
-    const request = runRequest(
+  it("a repository makes a code run: worker, verification, no judge", () => {
+    const request = launchOptions(
       input({
         mode: "single",
         repo: " /tmp/repo ",
@@ -71,20 +73,20 @@ describe("launch form", () => {
       repo: "/tmp/repo",
       verify: ["cargo test", "npm test"],
       worker: "claude",
-      limits: { nodeTimeoutS: null, codeNodeTimeoutS: 600 },
+      nodeTimeoutS: 600,
       judge: null,
       pauseBeforeIntegration: true,
       allowNetwork: true,
     });
     // A text run has no worker to let out.
-    expect(runRequest(input({ mode: "single", allowNetwork: true })).allowNetwork).toBe(false);
+    expect(launchOptions(input({ mode: "single", allowNetwork: true })).allowNetwork).toBe(false);
   });
 
   it("sends a JSON schema with a text run only", () => {
     const schema = ' {"type": "object"} ';
-    expect(runRequest(input({ mode: "cascade", schema })).schema).toBe('{"type": "object"}');
-    expect(runRequest(input({ mode: "single", schema: "  " })).schema).toBeNull();
-    expect(runRequest(input({ mode: "single", repo: "/tmp/repo", schema })).schema).toBeNull();
+    expect(launchOptions(input({ mode: "cascade", schema })).schema).toBe('{"type": "object"}');
+    expect(launchOptions(input({ mode: "single", schema: "  " })).schema).toBeNull();
+    expect(launchOptions(input({ mode: "single", repo: "/tmp/repo", schema })).schema).toBeNull();
   });
 
   it("takes the preview's choices as edits, so the launch runs what was shown", () => {
@@ -103,9 +105,9 @@ describe("launch form", () => {
       ],
     });
     expect(editsFromPreview(collective)).toEqual({ models: ["a", "b"] });
-    const request = runRequest(input({ mode: "collective" }), editsFromPreview(collective));
+    const request = launchOptions(input({ mode: "collective" }), editsFromPreview(collective));
     expect(request.models).toEqual(["a", "b"]);
-    expect(request.ladder).toBeNull();
+    expect(request.ladder).toEqual([]);
   });
 
   it("a plan sends its edited steps and the model for steps without one", () => {
@@ -117,10 +119,10 @@ describe("launch form", () => {
       warnings: [],
       origin: "deterministic" as const,
     };
-    const request = runRequest(input({ mode: "swarm", stepModel: " wtest:m " }), { plan });
+    const request = launchOptions(input({ mode: "swarm", stepModel: " wtest:m " }), { plan });
     expect(request.plan).toBe(plan);
     expect(request.models).toEqual(["wtest:m"]);
-    expect(runRequest(input({ mode: "swarm" }), { plan }).models).toBeNull();
+    expect(launchOptions(input({ mode: "swarm" }), { plan }).models).toEqual([]);
   });
 
   it("edits model lists in place", () => {

@@ -1,7 +1,7 @@
 // The launch form's input as the engine's run request, and what the preview's choices become
 // once the user has seen them. Pure: the engine resolves, validates and prices the request.
 import { lines } from "../review/workers";
-import type { BudgetTier, Plan, RunMode, RunPreview, RunRequest } from "./types";
+import type { BudgetTier, Plan, RunMode, RunOptions, RunPreview } from "./types";
 
 /** What the user typed and picked, as text (numbers are parsed when the request is built). */
 export interface LaunchInput {
@@ -106,22 +106,14 @@ export function launchProblem(input: LaunchInput): string | null {
   return null;
 }
 
-/** The engine's request for `input` with the preview's (edited) choices. */
-export function runRequest(input: LaunchInput, edits: LaunchEdits = {}): RunRequest {
+/**
+ * The launch options for `input` with the preview's (edited) choices: what the form shows
+ * for the chosen mode and kind of run. The engine checks them and turns them into its request
+ * the way it does the CLI's flags (`RunOptions::request`: which limit a node timeout sets,
+ * which options need a repository or a mode).
+ */
+export function launchOptions(input: LaunchInput, edits: LaunchEdits = {}): RunOptions {
   const code = isCode(input);
-  const nodes = whole(input.maxParallelNodes);
-  const nodeTimeout = whole(input.nodeTimeoutS);
-  const runTimeout = whole(input.runTimeoutS);
-  const limits =
-    nodes !== null || nodeTimeout !== null || runTimeout !== null
-      ? {
-          maxParallelNodes: nodes,
-          // A code node's timeout is its worker's; a text node's its model call's.
-          nodeTimeoutS: code ? null : nodeTimeout,
-          codeNodeTimeoutS: code ? nodeTimeout : null,
-          runTimeoutS: runTimeout,
-        }
-      : null;
   const judge =
     input.mode === "cascade" && !code && input.judgeModel.trim() !== ""
       ? { model: input.judgeModel.trim(), threshold: whole(input.judgeThreshold) ?? 7 }
@@ -132,13 +124,15 @@ export function runRequest(input: LaunchInput, edits: LaunchEdits = {}): RunRequ
     mode: input.mode,
     budget: input.budget,
     maxUsd: dollars(input.maxUsd),
-    limits,
+    maxParallelNodes: whole(input.maxParallelNodes),
+    nodeTimeoutS: whole(input.nodeTimeoutS),
+    runTimeoutS: whole(input.runTimeoutS),
     preset: input.preset.trim() === "" ? null : input.preset.trim(),
     repo: code ? input.repo.trim() : null,
     verify: code && verify.length > 0 ? verify : null,
     worker: code && input.worker.trim() !== "" ? input.worker.trim() : null,
     models: requestModels(input, edits),
-    ladder: input.mode === "cascade" && edits.ladder ? edits.ladder.map((m) => m.trim()) : null,
+    ladder: input.mode === "cascade" && edits.ladder ? edits.ladder.map((m) => m.trim()) : [],
     plan: (input.mode === "plan" || input.mode === "swarm") && edits.plan ? edits.plan : null,
     judge,
     members: input.mode === "collective" ? whole(input.members) : null,
@@ -149,14 +143,14 @@ export function runRequest(input: LaunchInput, edits: LaunchEdits = {}): RunRequ
   };
 }
 
-function requestModels(input: LaunchInput, edits: LaunchEdits): string[] | null {
+function requestModels(input: LaunchInput, edits: LaunchEdits): string[] {
   if (input.mode === "plan" || input.mode === "swarm") {
-    return input.stepModel.trim() === "" ? null : [input.stepModel.trim()];
+    return input.stepModel.trim() === "" ? [] : [input.stepModel.trim()];
   }
   if (edits.models && (input.mode === "single" || input.mode === "collective")) {
     return edits.models.map((m) => m.trim()).filter(Boolean);
   }
-  return null;
+  return [];
 }
 
 /**
