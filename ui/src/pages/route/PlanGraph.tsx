@@ -84,30 +84,30 @@ export function PlanGraph({ steps, edges, issues, selected, onSelect }: Props) {
             );
           })}
         </svg>
-        {layout.nodes.map((node) => (
+        {layout.nodes.map(({ node: { step }, x, y }) => (
           <button
             type="button"
-            key={node.step.id}
+            key={step.id}
             className={[
               "plan-node",
-              node.step.id === selected ? "selected" : "",
-              flagged.has(node.step.id) || node.step.wave === null ? "flagged" : "",
+              step.id === selected ? "selected" : "",
+              flagged.has(step.id) || step.wave === null ? "flagged" : "",
             ].join(" ")}
-            style={{ left: node.x, top: node.y + 28, width: NODE_WIDTH, height: NODE_HEIGHT }}
-            data-step={node.step.id}
-            data-wave={node.step.wave ?? ""}
-            onClick={() => onSelect(node.step.id)}
-            title={node.step.task}
+            style={{ left: x, top: y + 28, width: NODE_WIDTH, height: NODE_HEIGHT }}
+            data-step={step.id}
+            data-wave={step.wave ?? ""}
+            onClick={() => onSelect(step.id)}
+            title={step.task}
           >
             <span className="node-top">
-              <span className="node-id">{node.step.id}</span>
-              <span className="pill category" data-category={node.step.category}>
-                {categoryLabel(node.step.category)}
+              <span className="node-id">{step.id}</span>
+              <span className="pill category" data-category={step.category}>
+                {categoryLabel(step.category)}
               </span>
             </span>
-            <span className="node-task">{node.step.task}</span>
-            <span className={node.step.model ? "node-model mono" : "node-model none"}>
-              {node.step.model ?? "no model fits"}
+            <span className="node-task">{step.task}</span>
+            <span className={step.model ? "node-model mono" : "node-model none"}>
+              {step.model ?? "no model fits"}
             </span>
           </button>
         ))}

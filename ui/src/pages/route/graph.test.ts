@@ -14,7 +14,7 @@ describe("layoutGraph", () => {
       step("n4", ["n2", "n3"], 2),
     ];
     const layout = layoutGraph(steps, edgesOf(steps));
-    const at = (id: string) => layout.nodes.find((n) => n.step.id === id);
+    const at = (id: string) => layout.nodes.find((n) => n.node.step.id === id);
     expect(layout.columns).toBe(3);
     expect(at("n2")?.column).toBe(1);
     expect(at("n3")?.column).toBe(1);
@@ -29,7 +29,10 @@ describe("layoutGraph", () => {
     const steps = [step("n1", [], 0), step("n2", ["n3"], null), step("n3", ["n2"], null)];
     const layout = layoutGraph(steps, edgesOf(steps));
     expect(layout.columns).toBe(2);
-    expect(layout.nodes.filter((n) => n.column === 1).map((n) => n.step.id)).toEqual(["n2", "n3"]);
+    expect(layout.nodes.filter((n) => n.column === 1).map((n) => n.node.step.id)).toEqual([
+      "n2",
+      "n3",
+    ]);
     expect(layout.edges.filter((e) => e.backward)).toHaveLength(2);
   });
 
@@ -42,13 +45,13 @@ describe("layoutGraph", () => {
     ];
     const layout = layoutGraph(steps, edgesOf(steps));
     const skip = layout.edges.find((e) => e.edge.from === "n2" && e.edge.to === "n4");
-    const between = layout.nodes.find((n) => n.step.id === "n3");
+    const between = layout.nodes.find((n) => n.node.step.id === "n3");
     const lane = Number(skip?.path.split(" L ")[1]?.split(" ")[1]);
     expect(skip?.backward).toBe(false);
     expect(Number.isFinite(lane)).toBe(true);
     // Below n2 (row 1), so not through n3 (row 0 of the middle column) nor any row-1 node.
     expect(lane).toBeGreaterThan((between?.y ?? 0) + NODE_HEIGHT);
-    const n2 = layout.nodes.find((n) => n.step.id === "n2");
+    const n2 = layout.nodes.find((n) => n.node.step.id === "n2");
     expect(lane).toBeGreaterThan((n2?.y ?? 0) + NODE_HEIGHT);
     expect(lane).toBeLessThan((n2?.y ?? 0) + NODE_HEIGHT + ROW_GAP);
   });

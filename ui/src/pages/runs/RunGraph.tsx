@@ -55,16 +55,16 @@ export const RunGraph = memo(function RunGraph({ items, selected, onSelect, id }
           </defs>
           {layout.edges.map((edge) => (
             <path
-              key={`${edge.from}>${edge.to}`}
+              key={`${edge.edge.from}>${edge.edge.to}`}
               d={edge.path}
               className={
-                selected !== null && (edge.from === selected || edge.to === selected)
+                selected !== null && (edge.edge.from === selected || edge.edge.to === selected)
                   ? "edge hot"
                   : "edge"
               }
               markerEnd={`url(#${id}-arrow)`}
-              data-from={edge.from}
-              data-to={edge.to}
+              data-from={edge.edge.from}
+              data-to={edge.edge.to}
             />
           ))}
         </svg>

@@ -17,18 +17,18 @@ describe("run graph layout", () => {
       ["c", 1, 0],
       ["d", 1, 1],
     ]);
-    expect(layout.edges.map((e) => `${e.from}>${e.to}`)).toEqual(["a>c", "b>c", "a>d"]);
+    expect(layout.edges.map((e) => `${e.edge.from}>${e.edge.to}`)).toEqual(["a>c", "b>c", "a>d"]);
     expect(layout.width).toBe(PAD * 2 + 2 * NODE_W + COL_GAP);
     for (const edge of layout.edges) expect(edge.path.startsWith("M ")).toBe(true);
   });
 
   it("routes an edge that skips a column along a lane, and survives bad input", () => {
     const layout = layoutRunGraph([node("a"), node("b", ["a"]), node("c", ["b", "a"], 2)]);
-    const skip = layout.edges.find((e) => e.from === "a" && e.to === "c");
+    const skip = layout.edges.find((e) => e.edge.from === "a" && e.edge.to === "c");
     expect(skip?.path).toContain(" L ");
     const odd = layoutRunGraph([node("x", ["y", "ghost"], 0), node("y", ["x"])]);
     expect(odd.nodes).toHaveLength(2);
-    expect(odd.edges.every((e) => e.from !== "ghost")).toBe(true);
+    expect(odd.edges.every((e) => e.edge.from !== "ghost")).toBe(true);
     expect(layoutRunGraph([]).width).toBe(0);
   });
 });
