@@ -1,10 +1,10 @@
-import { useCallback, useEffect, useState } from "react";
+import { useEffect, useState } from "react";
+import { NumberField, PresetSelect, RepoField, useRepoProbe } from "../../components/fields";
 import {
   catalogIpc,
   describeError,
   ipc,
   keysIpc,
-  type RepoProbe,
   type RolePreset,
   reviewIpc,
   rolesIpc,
@@ -16,8 +16,6 @@ import { formProblem, lines, modelIdPrefixes, type WorkerOption, workerOptions }
 /** Repository, base, task, worker(s), verification, locks, timeout and role preset. */
 export function NewTaskForm() {
   const [repo, setRepo] = useState("");
-  const [probe, setProbe] = useState<RepoProbe | null>(null);
-  const [probeError, setProbeError] = useState<string | null>(null);
   const [task, setTask] = useState("");
   const [options, setOptions] = useState<WorkerOption[]>(() => workerOptions([], []));
   const [prefixes, setPrefixes] = useState<string[]>([]);
@@ -52,36 +50,10 @@ export function NewTaskForm() {
     };
   }, []);
 
-  const detect = useCallback(
-    async (path: string) => {
-      if (path.trim() === "") {
-        setProbe(null);
-        return;
-      }
-      try {
-        const found = await reviewIpc.detectVerification(path.trim());
-        setProbe(found);
-        setProbeError(null);
-        if (!verifyEdited) setVerify(found.verify.join("\n"));
-      } catch (e) {
-        setProbe(null);
-        setProbeError(describeError(e).message);
-      }
-    },
-    [verifyEdited],
-  );
-
-  const choose = async () => {
-    try {
-      const picked = await reviewIpc.pickRepoFolder();
-      if (picked) {
-        setRepo(picked);
-        await detect(picked);
-      }
-    } catch (e) {
-      setProbeError(describeError(e).message);
-    }
-  };
+  const repoProbe = useRepoProbe((_path, found) => {
+    if (!verifyEdited) setVerify(found.verify.join("\n"));
+  });
+  const probe = repoProbe.probe;
 
   const chosen = workers.map((w) => w.trim()).filter(Boolean);
   const problem = formProblem({ repo, task, workers: chosen, compare, timeout });
@@ -126,40 +98,13 @@ export function NewTaskForm() {
         void submit();
       }}
     >
-      <div className="form-row">
-        <label htmlFor="task-repo">Repository</label>
-        <div className="inline">
-          <input
-            id="task-repo"
-            value={repo}
-            placeholder="/path/to/a/git/repository"
-            onChange={(e) => setRepo(e.target.value)}
-            onBlur={() => void detect(repo)}
-          />
-          <button type="button" className="ghost" id="task-repo-pick" onClick={() => void choose()}>
-            Choose…
-          </button>
-        </div>
-        {probeError && (
-          <p className="error small" id="task-repo-error">
-            {probeError}
-          </p>
-        )}
-        {probe && (
-          <p className="small" id="task-base">
-            Base: <code>{probe.branch ?? "detached HEAD"}</code> at{" "}
-            <code>{probe.head.slice(0, 12)}</code>
-            {probe.dirty.length > 0 && (
-              <span className="warn-text" id="task-dirty">
-                {" "}
-                · {probe.dirty.length} uncommitted{" "}
-                {probe.dirty.length === 1 ? "change is" : "changes are"} not included: the worker
-                starts from the commit.
-              </span>
-            )}
-          </p>
-        )}
-      </div>
+      <RepoField
+        prefix="task"
+        label="Repository"
+        value={repo}
+        onChange={setRepo}
+        repo={repoProbe}
+      />
 
       <div className="form-row">
         <label htmlFor="task-text">Task</label>
@@ -240,23 +185,14 @@ export function NewTaskForm() {
           />
         </div>
         <div className="form-row">
-          <label htmlFor="task-timeout">Timeout (seconds)</label>
-          <input
+          <NumberField
             id="task-timeout"
-            inputMode="numeric"
+            label="Timeout (seconds)"
             value={timeout}
             placeholder="default"
-            onChange={(e) => setTimeoutText(e.target.value)}
+            onChange={setTimeoutText}
           />
-          <label htmlFor="task-preset">Role preset</label>
-          <select id="task-preset" value={preset} onChange={(e) => setPreset(e.target.value)}>
-            <option value="">None</option>
-            {presets.map((p) => (
-              <option key={p.name} value={p.name}>
-                {p.name}
-              </option>
-            ))}
-          </select>
+          <PresetSelect id="task-preset" value={preset} presets={presets} onChange={setPreset} />
         </div>
         <div className="form-row">
           <label className="check">

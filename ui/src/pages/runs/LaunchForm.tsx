@@ -1,13 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import {
-  catalogIpc,
-  describeError,
-  ipc,
-  keysIpc,
-  type RepoProbe,
-  reviewIpc,
-  rolesIpc,
-} from "../../ipc";
+import { NumberField, PresetSelect, RepoField, useRepoProbe } from "../../components/fields";
+import { catalogIpc, describeError, ipc, keysIpc, rolesIpc } from "../../ipc";
 import { WorkerPicker } from "../review/WorkerPicker";
 import { modelIdPrefixes, type WorkerOption, workerOptions } from "../review/workers";
 import { BUDGETS } from "../route/format";
@@ -70,8 +63,6 @@ export function LaunchForm() {
   const [known, setKnown] = useState<string[]>([]);
   const [workers, setWorkers] = useState<WorkerOption[]>(() => workerOptions([], []));
   const [prefixes, setPrefixes] = useState<string[]>([]);
-  const [probe, setProbe] = useState<RepoProbe | null>(null);
-  const [probeError, setProbeError] = useState<string | null>(null);
   const [preview, setPreview] = useState<RunPreview | null>(null);
   const [edits, setEdits] = useState<LaunchEdits>(opened.edits);
   const [issues, setIssues] = useState<PlanIssue[]>([]);
@@ -187,34 +178,9 @@ export function LaunchForm() {
     await runPreview(input, next);
   };
 
-  const detect = async (path: string) => {
-    if (path.trim() === "") {
-      setProbe(null);
-      setProbeError(null);
-      return;
-    }
-    try {
-      const found = await reviewIpc.detectVerification(path.trim());
-      setProbe(found);
-      setProbeError(null);
-      if (input.verify.trim() === "") set({ repo: path, verify: found.verify.join("\n") });
-    } catch (e) {
-      setProbe(null);
-      setProbeError(describeError(e).message);
-    }
-  };
-
-  const chooseRepo = async () => {
-    try {
-      const picked = await reviewIpc.pickRepoFolder();
-      if (picked) {
-        set({ repo: picked });
-        await detect(picked);
-      }
-    } catch (e) {
-      setProbeError(describeError(e).message);
-    }
-  };
+  const repoProbe = useRepoProbe((path, found) => {
+    if (input.verify.trim() === "") set({ repo: path, verify: found.verify.join("\n") });
+  });
 
   const launch = async () => {
     setLaunching(true);
@@ -298,43 +264,33 @@ export function LaunchForm() {
             </fieldset>
           </div>
           <div className="form-row">
-            <label htmlFor="run-max-usd">USD cap (never exceeded)</label>
-            <input
+            <NumberField
               id="run-max-usd"
-              type="text"
-              inputMode="decimal"
+              label="USD cap (never exceeded)"
               value={input.maxUsd}
               placeholder={limits ? `default ${formatCost(limits.maxUsd)}` : "default"}
-              onChange={(e) => set({ maxUsd: e.target.value })}
+              decimal
+              onChange={(maxUsd) => set({ maxUsd })}
             />
           </div>
           <div className="form-row">
-            <label htmlFor="run-preset">Role preset</label>
-            <select
+            <PresetSelect
               id="run-preset"
               value={input.preset}
-              onChange={(e) => set({ preset: e.target.value })}
-            >
-              <option value="">None</option>
-              {presets.map((p) => (
-                <option key={p.name} value={p.name}>
-                  {p.name}
-                </option>
-              ))}
-            </select>
+              presets={presets}
+              onChange={(preset) => set({ preset })}
+            />
           </div>
         </div>
 
         {input.mode === "collective" && (
           <div className="form-row narrow">
-            <label htmlFor="run-members">Members routing recommends</label>
-            <input
+            <NumberField
               id="run-members"
-              type="text"
-              inputMode="numeric"
+              label="Members routing recommends"
               value={input.members}
               placeholder="3"
-              onChange={(e) => set({ members: e.target.value })}
+              onChange={(members) => set({ members })}
             />
           </div>
         )}
@@ -371,14 +327,12 @@ export function LaunchForm() {
               />
             </div>
             <div className="form-row">
-              <label htmlFor="run-judge-threshold">Escalate below score (1–10)</label>
-              <input
+              <NumberField
                 id="run-judge-threshold"
-                type="text"
-                inputMode="numeric"
+                label="Escalate below score (1–10)"
                 value={input.judgeThreshold}
                 disabled={input.judgeModel.trim() === ""}
-                onChange={(e) => set({ judgeThreshold: e.target.value })}
+                onChange={(judgeThreshold) => set({ judgeThreshold })}
               />
             </div>
           </div>
@@ -407,34 +361,13 @@ export function LaunchForm() {
 
         <details className="launch-section" open={code || undefined}>
           <summary>Code: a repository, its verification and a worker</summary>
-          <div className="form-row">
-            <label htmlFor="run-repo">Repository (leave empty for a text run)</label>
-            <div className="inline">
-              <input
-                id="run-repo"
-                type="text"
-                value={input.repo}
-                placeholder="/path/to/a/git/repository"
-                onChange={(e) => set({ repo: e.target.value })}
-                onBlur={() => void detect(input.repo)}
-              />
-              <button
-                type="button"
-                className="ghost"
-                id="run-repo-pick"
-                onClick={() => void chooseRepo()}
-              >
-                Choose…
-              </button>
-            </div>
-            {probeError && <p className="error small">{probeError}</p>}
-            {probe && (
-              <p className="small" id="run-repo-base">
-                Base: <code>{probe.branch ?? "detached HEAD"}</code> at{" "}
-                <code>{probe.head.slice(0, 12)}</code>
-              </p>
-            )}
-          </div>
+          <RepoField
+            prefix="run"
+            label="Repository (leave empty for a text run)"
+            value={input.repo}
+            onChange={(repo) => set({ repo })}
+            repo={repoProbe}
+          />
           {code && (
             <>
               <div className="form-row">
@@ -467,38 +400,32 @@ export function LaunchForm() {
           <summary>Limits and pause points</summary>
           <div className="form-grid">
             <div className="form-row">
-              <label htmlFor="run-parallel">Max parallel nodes</label>
-              <input
+              <NumberField
                 id="run-parallel"
-                type="text"
-                inputMode="numeric"
+                label="Max parallel nodes"
                 value={input.maxParallelNodes}
                 placeholder={limits ? String(limits.maxParallelNodes) : ""}
-                onChange={(e) => set({ maxParallelNodes: e.target.value })}
+                onChange={(maxParallelNodes) => set({ maxParallelNodes })}
               />
             </div>
             <div className="form-row">
-              <label htmlFor="run-node-timeout">Node timeout (s)</label>
-              <input
+              <NumberField
                 id="run-node-timeout"
-                type="text"
-                inputMode="numeric"
+                label="Node timeout (s)"
                 value={input.nodeTimeoutS}
                 placeholder={
                   limits ? String(code ? limits.codeNodeTimeoutS : limits.nodeTimeoutS) : ""
                 }
-                onChange={(e) => set({ nodeTimeoutS: e.target.value })}
+                onChange={(nodeTimeoutS) => set({ nodeTimeoutS })}
               />
             </div>
             <div className="form-row">
-              <label htmlFor="run-run-timeout">Run timeout (s)</label>
-              <input
+              <NumberField
                 id="run-run-timeout"
-                type="text"
-                inputMode="numeric"
+                label="Run timeout (s)"
                 value={input.runTimeoutS}
                 placeholder={limits ? String(limits.runTimeoutS) : ""}
-                onChange={(e) => set({ runTimeoutS: e.target.value })}
+                onChange={(runTimeoutS) => set({ runTimeoutS })}
               />
             </div>
           </div>
