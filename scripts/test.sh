@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs whatever is missing and runs every check CI runs: formatting, clippy, the UI's
 # typecheck/lint/unit tests, all Rust tests (real SQLite, real keychain under D-Bus, real git),
-# the bindings freshness test and the WebDriver end-to-end suite under Xvfb.
+# the bindings freshness test, the WebDriver end-to-end suite under Xvfb, and the .deb
+# installed, launched and removed.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 ensure_disk_space
@@ -36,6 +37,9 @@ with_session env SWITCHYARD_E2E=1 SWITCHYARD_REQUIRE_KEYCHAIN=1 SWITCHYARD_REQUI
 
 step "a second launch rebuilds nothing"
 ./scripts/tests/second-launch.sh
+
+step "the .deb installs, its app paints, its CLI answers, and it uninstalls cleanly"
+./scripts/tests/package.sh
 
 step "bindings are committed and fresh"
 git diff --exit-code -- ui/src/ipc/bindings.ts
