@@ -83,6 +83,18 @@ fn a_run_launched_from_the_app_is_listed_detailed_and_counted_in_spend() {
 
     let detail = app.ok("run_detail", json!({ "id": id }));
     assert_eq!(detail["summary"]["state"], "completed");
+
+    // The palette finds the run by its task, in the engine's words.
+    let entries = app.ok("palette_entries", json!({}));
+    let entry = entries
+        .as_array()
+        .expect("entries")
+        .iter()
+        .find(|e| e["id"] == id.as_str())
+        .expect("the run is in the palette");
+    assert_eq!(entry["kind"], "run");
+    assert_eq!(entry["title"], "Explain monads to a Rust programmer");
+    assert_eq!(entry["detail"], "cascade run · completed");
     let node = &detail["nodes"][0];
     assert_eq!(node["rung"], 2, "the second rung succeeded");
     let tries = node["attempts"].as_array().expect("tries");
@@ -310,7 +322,9 @@ fn the_launch_form_s_options_are_checked_and_turned_into_a_request_the_way_the_c
     );
     assert_eq!(error["code"], "invalidInput");
     assert!(
-        error["message"].as_str().is_some_and(|m| m.contains("repo")),
+        error["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("repo")),
         "{error}"
     );
     let error = app.err(
@@ -319,7 +333,9 @@ fn the_launch_form_s_options_are_checked_and_turned_into_a_request_the_way_the_c
     );
     assert_eq!(error["code"], "invalidInput");
     assert!(
-        error["message"].as_str().is_some_and(|m| m.contains("cascade")),
+        error["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("cascade")),
         "{error}"
     );
     assert!(server.requests().is_empty(), "nothing was called");

@@ -45,6 +45,7 @@ macro_rules! specta_builder {
                 $crate::commands::app::last_doctor_report,
                 $crate::commands::app::open_link::<$runtime>,
                 $crate::commands::app::record_first_paint::<$runtime>,
+                $crate::commands::app::palette_entries,
                 $crate::commands::catalog::list_models,
                 $crate::commands::catalog::get_model,
                 $crate::commands::catalog::catalog_metrics,

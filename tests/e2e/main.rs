@@ -7,6 +7,7 @@ mod harness;
 mod http;
 mod keys;
 mod models;
+mod palette;
 mod procs;
 mod review;
 mod review_gallery;

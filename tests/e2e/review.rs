@@ -34,17 +34,17 @@ pub(crate) fn git(dir: &Path, args: &[&str]) -> String {
 /// A repository on `main` whose `calc.sh` subtracts where `test.sh` expects it to add, plus
 /// worker scripts outside it. `fix` repairs the bug; `wrong` multiplies (verification fails);
 /// `large` writes a 50,000-line change.
-struct Fixture {
+pub(crate) struct Fixture {
     _root: tempfile::TempDir,
-    repo: PathBuf,
-    fix: String,
+    pub(crate) repo: PathBuf,
+    pub(crate) fix: String,
     wrong: String,
     /// Writes 50 new files of 1,000 lines each: a 50,000-line diff.
     large: String,
 }
 
 impl Fixture {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         let root = tempfile::tempdir().expect("tempdir");
         let repo = root.path().join("repo");
         std::fs::create_dir_all(&repo).expect("repo dir");
@@ -435,7 +435,7 @@ async fn a_50000_line_diff_shows_its_first_file_within_a_second_in_under_500_mb(
 }
 
 /// The `switchyard` CLI built beside the app (the test command builds the workspace first).
-fn cli_binary() -> E2eResult<PathBuf> {
+pub(crate) fn cli_binary() -> E2eResult<PathBuf> {
     let app = PathBuf::from(env!("CARGO_BIN_EXE_switchyard-desktop"));
     let cli = app.with_file_name("switchyard");
     if cli.exists() {

@@ -20,6 +20,7 @@ const RunsPage = lazy(() => import("./pages/runs/RunsPage").then((m) => ({ defau
 const RoutePage = lazy(() =>
   import("./pages/route/RoutePage").then((m) => ({ default: m.RoutePage })),
 );
+const Palette = lazy(() => import("./palette/Palette").then((m) => ({ default: m.Palette })));
 
 type Boot =
   | { state: "loading" }
@@ -29,6 +30,8 @@ type Boot =
 export function App() {
   const [page, setPage] = useState<PageId>(() => pageFromHash(window.location.hash));
   const [boot, setBoot] = useState<Boot>({ state: "loading" });
+  // `null` until first asked for: the palette's code loads then, not at start-up.
+  const [palette, setPalette] = useState<boolean | null>(null);
 
   const loadInfo = useCallback(async () => {
     try {
@@ -42,6 +45,17 @@ export function App() {
   useEffect(() => {
     // After the browser has painted the first frame of the shell.
     requestAnimationFrame(() => setTimeout(() => void ipc.recordFirstPaint(), 0));
+  }, []);
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === "k") {
+        event.preventDefault();
+        setPalette((open) => !open);
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
   }, []);
 
   useEffect(() => {
@@ -101,6 +115,11 @@ export function App() {
         </Suspense>
       </main>
       <StatusBar info={boot.state === "ready" ? boot.info : null} />
+      {palette !== null && (
+        <Suspense fallback={null}>
+          <Palette open={palette} onOpenChange={setPalette} />
+        </Suspense>
+      )}
     </div>
   );
 }

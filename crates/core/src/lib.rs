@@ -24,6 +24,7 @@ mod hash;
 pub mod info;
 pub mod notice;
 pub mod origin;
+pub mod palette;
 pub mod providers;
 pub mod review;
 pub mod roles;

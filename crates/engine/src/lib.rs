@@ -26,6 +26,7 @@ mod local;
 pub mod model_worker;
 mod notice;
 mod owner;
+mod palette;
 pub mod paths;
 mod planner;
 mod roles;

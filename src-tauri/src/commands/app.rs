@@ -74,3 +74,13 @@ pub fn record_first_paint<R: Runtime>(app: AppHandle<R>) -> u32 {
     }
     millis
 }
+
+/// What the command palette can open that Rust knows: catalog models, the newest runs and
+/// attempts (pages and actions are the UI's own).
+#[tauri::command]
+#[specta::specta]
+pub async fn palette_entries(
+    state: State<'_, AppState>,
+) -> Result<Vec<switchyard_core::palette::PaletteEntry>, IpcError> {
+    Ok(state.require()?.palette_entries().await?)
+}

@@ -14,8 +14,8 @@ use tauri::ipc::Channel;
 use tauri::State;
 
 use crate::{AppState, IpcError};
-use switchyard_engine::EngineError;
 use switchyard_core::feed::RunFeedItem;
+use switchyard_engine::EngineError;
 
 /// Who the engine records as having launched runs from the desktop app.
 const LAUNCHER: &str = "app";

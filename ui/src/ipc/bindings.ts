@@ -28,6 +28,11 @@ export const commands = {
 	 *  `first_paint_ms=<n>` on stdout and exits.
 	 */
 	recordFirstPaint: () => __TAURI_INVOKE<number>("record_first_paint"),
+	/**
+	 *  What the command palette can open that Rust knows: catalog models, the newest runs and
+	 *  attempts (pages and actions are the UI's own).
+	 */
+	paletteEntries: () => typedError<PaletteEntry[], IpcError>(__TAURI_INVOKE("palette_entries")),
 	/**  Models matching the query, as summaries for the table and the plot. */
 	listModels: (query: ModelQuery) => typedError<ModelSummary[], IpcError>(__TAURI_INVOKE("list_models", { query })),
 	/**
@@ -1995,6 +2000,20 @@ export type OverrideAction =
  *  is dropped and the record stays unmatched.
  */
 "remove";
+
+/**  One thing the palette can open. */
+export type PaletteEntry = {
+	kind: PaletteKind,
+	/**  The model's, run's or attempt's id (also searched). */
+	id: string,
+	/**  The model's name, or the task's first line. */
+	title: string,
+	/**  One short line: the provider and price, or the mode and state. */
+	detail: string,
+};
+
+/**  What an entry opens. */
+export type PaletteKind = "model" | "run" | "attempt";
 
 /**  A pick made earlier, with its rating. */
 export type PastPick = {

@@ -55,6 +55,8 @@ export type {
   DoctorReport,
   ErrorCode,
   LocalEndpoint,
+  PaletteEntry,
+  PaletteKind,
   WorkerCli,
   WorkerCliStatus,
   WorkerSource,
@@ -69,6 +71,8 @@ export const ipc = {
   lastDoctorReport: () => unwrap(commands.lastDoctorReport()),
   openLink: (url: string) => unwrap(commands.openLink(url)),
   recordFirstPaint: () => commands.recordFirstPaint(),
+  /** What the command palette can open that Rust knows: models, the newest runs and attempts. */
+  paletteEntries: () => unwrap(commands.paletteEntries()),
   /** The classifier fallback's settings (ask a model when the classifier is unsure). */
   classifierSettings: () => unwrap(commands.classifierSettings()),
   /** Saves them; resolves to the settings as stored. */

@@ -315,5 +315,4 @@ mod tests {
         assert_eq!(text("  "), None);
         assert_eq!(text("{}").as_deref(), Some("{}"));
     }
-
 }

@@ -24,6 +24,7 @@ import { ModelDrawer } from "./ModelDrawer";
 import { MAX_COMPARE, ModelTable } from "./ModelTable";
 import { plotPoints } from "./pareto";
 import { RenderTimer } from "./renderTimer";
+import { modelFromHash } from "./route";
 import { ScatterPlot } from "./ScatterPlot";
 import { useCatalogRefresh } from "./useCatalogRefresh";
 import "./models.css";
@@ -61,7 +62,7 @@ export function ModelsPage() {
   const [everything, setEverything] = useState<ModelSummary[] | null>(null);
   const [status, setStatus] = useState<CatalogStatus | null>(null);
   const [statusError, setStatusError] = useState<string | null>(null);
-  const [openId, setOpenId] = useState<string | null>(null);
+  const [openId, setOpenId] = useState<string | null>(() => modelFromHash(window.location.hash));
   const [selected, setSelected] = useState<string[]>([]);
   const [showPlot, setShowPlot] = useState(true);
   const plotVisible = useRef(true);
@@ -136,7 +137,19 @@ export function ModelsPage() {
 
   const onPlotRendered = useCallback((version: number) => timer.plotRendered(version), [timer]);
   const onOpen = useCallback((id: string) => setOpenId(id), []);
-  const onClose = useCallback(() => setOpenId(null), []);
+  const onClose = useCallback(() => {
+    setOpenId(null);
+    // A drawer opened through `#/models/<id>` (the palette) closes back to the page.
+    if (modelFromHash(window.location.hash)) window.location.hash = "#/models";
+  }, []);
+  useEffect(() => {
+    const onHash = () => {
+      const id = modelFromHash(window.location.hash);
+      if (id) setOpenId(id);
+    };
+    window.addEventListener("hashchange", onHash);
+    return () => window.removeEventListener("hashchange", onHash);
+  }, []);
   const onSort = useCallback((sort: SortKey) => setFilters((f) => toggleSort(f, sort)), []);
   const onToggleSelect = useCallback(
     (id: string) =>

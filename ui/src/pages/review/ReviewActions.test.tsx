@@ -1,6 +1,8 @@
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { act } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { IpcFailure, type LineComment } from "../../ipc";
+import { requestDecision } from "../../palette/commands";
 import { ReviewActions } from "./ReviewActions";
 import { gate, review, summary } from "./testdata";
 
@@ -39,6 +41,40 @@ function setup(over: Parameters<typeof review>[1] = {}, lineComments: LineCommen
   );
   return { onDecided, onLineCommentsChange };
 }
+
+describe("ReviewActions from the keyboard or the palette", () => {
+  it("asks before approving, naming the target branch, and approves on confirm", async () => {
+    const approved = review("a1", { summary: summary("a1", { state: "integrated" }) });
+    calls.approve.mockResolvedValue(approved);
+    const { onDecided } = setup({
+      summary: summary("a1", { task: "Fix the pager offset", targetBranch: "release-2" }),
+    });
+    expect(document.querySelector("#approve-confirm")).toBeNull();
+    act(() => requestDecision("approve"));
+    const question = await screen.findByRole("alertdialog");
+    expect(question.textContent).toContain("land it on release-2");
+    const confirm = document.querySelector("#approve-confirm-button") as HTMLButtonElement;
+    expect(document.activeElement).toBe(confirm);
+    expect(calls.approve).not.toHaveBeenCalled();
+    fireEvent.click(confirm);
+    await waitFor(() => expect(onDecided).toHaveBeenCalledWith({ id: "a1", review: approved }));
+    expect(calls.approve).toHaveBeenCalledWith("a1", "Fix the pager offset");
+  });
+
+  it("cancels the question with Escape, and opens reject and request changes at their field", async () => {
+    setup();
+    act(() => requestDecision("approve"));
+    const question = await screen.findByRole("alertdialog");
+    fireEvent.keyDown(question, { key: "Escape" });
+    expect(screen.queryByRole("alertdialog")).toBeNull();
+    act(() => requestDecision("reject"));
+    await waitFor(() => expect(document.activeElement?.id).toBe("reject-reason"));
+    act(() => requestDecision("changes"));
+    await waitFor(() => expect(document.activeElement?.id).toBe("changes-comment"));
+    expect(calls.approve).not.toHaveBeenCalled();
+    expect(calls.reject).not.toHaveBeenCalled();
+  });
+});
 
 describe("ReviewActions", () => {
   it("prefills the commit message from the task and approves with what the user wrote", async () => {

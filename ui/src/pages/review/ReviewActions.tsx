@@ -1,5 +1,6 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { type AttemptReview, describeError, type LineComment, reviewIpc } from "../../ipc";
+import { onDecisionRequest } from "../../palette/commands";
 import { approveBlockedReason, defaultCommitMessage } from "./format";
 
 interface Props {
@@ -35,10 +36,31 @@ export function ReviewActions({ review, lineComments, onLineCommentsChange, onDe
   const [comment, setComment] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // Approving from the keyboard or the palette asks first, naming where the change lands.
+  const [confirming, setConfirming] = useState(false);
+  const [focusField, setFocusField] = useState<Mode | null>(null);
+  const reasonRef = useRef<HTMLTextAreaElement>(null);
+  const commentRef = useRef<HTMLTextAreaElement>(null);
+  const inReview = summary.state === "review";
 
-  if (summary.state !== "review") {
+  useEffect(() => {
+    if (!inReview) return;
+    return onDecisionRequest((decision) => {
+      setMode(decision);
+      setConfirming(decision === "approve");
+      setFocusField(decision);
+    });
+  }, [inReview]);
+
+  useEffect(() => {
+    if (focusField === "reject") reasonRef.current?.focus();
+    if (focusField === "changes") commentRef.current?.focus();
+  }, [focusField]);
+
+  if (!inReview) {
     return null;
   }
+  const target = summary.targetBranch ?? "the branch it started from";
 
   const run = async (action: () => Promise<void>) => {
     setBusy(true);
@@ -55,6 +77,7 @@ export function ReviewActions({ review, lineComments, onLineCommentsChange, onDe
 
   const approve = () =>
     run(async () => {
+      setConfirming(false);
       const next = await reviewIpc.approve(summary.id, message.trim());
       onDecided({ id: summary.id, review: next });
     });
@@ -94,6 +117,51 @@ export function ReviewActions({ review, lineComments, onLineCommentsChange, onDe
         ))}
       </div>
 
+      {confirming && (
+        <div
+          className="confirm"
+          id="approve-confirm"
+          role="alertdialog"
+          aria-modal="true"
+          aria-labelledby="approve-confirm-title"
+          onKeyDown={(e) => {
+            if (e.key === "Escape") {
+              e.stopPropagation();
+              setConfirming(false);
+            }
+          }}
+        >
+          <p id="approve-confirm-title">
+            Approve attempt <code>{summary.id}</code> and land it on <code>{target}</code>? Nothing
+            is pushed.
+          </p>
+          {!review.canApprove && <p className="error small">{approveBlockedReason(review)}</p>}
+          <div className="form-actions">
+            <button
+              type="button"
+              className="primary"
+              id="approve-confirm-button"
+              // biome-ignore lint/a11y/noAutofocus: the confirmation exists to be answered from the keyboard
+              autoFocus={review.canApprove}
+              disabled={busy || !review.canApprove || message.trim() === ""}
+              onClick={() => void approve()}
+            >
+              Approve and land on {target}
+            </button>
+            <button
+              type="button"
+              className="ghost"
+              id="approve-confirm-cancel"
+              // biome-ignore lint/a11y/noAutofocus: when approving is blocked, Cancel is the answer
+              autoFocus={!review.canApprove}
+              onClick={() => setConfirming(false)}
+            >
+              Cancel
+            </button>
+          </div>
+        </div>
+      )}
+
       {mode === "approve" && (
         <div className="decision">
           <label htmlFor="approve-message">Commit message</label>
@@ -110,8 +178,7 @@ export function ReviewActions({ review, lineComments, onLineCommentsChange, onDe
           )}
           <p className="muted small">
             Switchyard re-hashes the worktree, commits exactly the verified change and lands it on{" "}
-            <code>{summary.targetBranch ?? "the branch it started from"}</code> (fast-forward or a
-            clean merge). Nothing is pushed.
+            <code>{target}</code> (fast-forward or a clean merge). Nothing is pushed.
           </p>
           <div className="form-actions">
             <button
@@ -160,6 +227,7 @@ export function ReviewActions({ review, lineComments, onLineCommentsChange, onDe
           )}
           <label htmlFor="changes-comment">General comment</label>
           <textarea
+            ref={commentRef}
             id="changes-comment"
             rows={3}
             value={comment}
@@ -192,6 +260,7 @@ export function ReviewActions({ review, lineComments, onLineCommentsChange, onDe
         <div className="decision">
           <label htmlFor="reject-reason">Reason</label>
           <textarea
+            ref={reasonRef}
             id="reject-reason"
             rows={2}
             value={reason}
