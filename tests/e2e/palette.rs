@@ -1,7 +1,8 @@
-//! The command palette end to end, from the keyboard only: Ctrl+K finds an attempt awaiting
-//! review by its task, Enter opens it, Ctrl+K again offers "Approve the attempt in view", and
-//! the confirmation that names the target branch is answered with Enter. The change lands on
-//! the repository's branch; the mouse is never used.
+//! The command palette and the review keys end to end, from the keyboard only: Ctrl+K finds
+//! an attempt awaiting review by its task, Enter opens it, `?` lists the shortcuts, `n` focuses
+//! the first hunk and `c` comments on its line, Ctrl+K again offers "Approve the attempt in
+//! view", and the confirmation that names the target branch is answered with Enter. The change
+//! lands on the repository's branch; the mouse is never used.
 // The fixture repository is built with the real `git` binary.
 #![allow(clippy::disallowed_methods)]
 
@@ -65,6 +66,43 @@ async fn open_palette(app: &App) -> E2eResult {
     Ok(())
 }
 
+/// Waits until nothing matches `css`.
+async fn wait_gone(app: &App, css: &str) -> E2eResult {
+    let start = std::time::Instant::now();
+    while app.text(css).await?.is_some() {
+        if start.elapsed() > std::time::Duration::from_secs(5) {
+            return Err(format!("{css} is still there"));
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    Ok(())
+}
+
+/// Waits until the focused element's accessible label is `label`.
+async fn wait_focus(app: &App, label: &str) -> E2eResult {
+    let start = std::time::Instant::now();
+    loop {
+        let focused = app
+            .client
+            .execute(
+                "const el = document.activeElement; \
+                 return el ? el.getAttribute('aria-label') : null;",
+                vec![],
+            )
+            .await
+            .map_err(|e| format!("focus: {e}"))?;
+        if focused.as_str() == Some(label) {
+            return Ok(());
+        }
+        if start.elapsed() > std::time::Duration::from_secs(5) {
+            return Err(format!(
+                "focus never reached {label:?} (it is on {focused})"
+            ));
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}
+
 /// Types `query` and waits until the entry `key` is the selected one.
 async fn select(app: &App, query: &str, key: &str) -> E2eResult {
     keys(app, query).await?;
@@ -116,6 +154,21 @@ async fn palette_to_approval(app: &App, fx: &Fixture) -> E2eResult {
     wait_attr(app, "#attempt-detail", "data-state", "review").await?;
     app.wait_text("#gates-verdict", |t| t.contains("passed"))
         .await?;
+
+    // `?` lists the shortcuts; Escape closes the list.
+    press(app, &[char::from(Key::Shift), '?']).await?;
+    app.wait_text("#shortcuts-dialog", |t| t.contains("Next hunk"))
+        .await?;
+    app.save_screenshot("shortcuts").await;
+    press(app, &[char::from(Key::Escape)]).await?;
+    wait_gone(app, "#shortcuts-dialog").await?;
+    // `n` focuses the first hunk's first added line; `c` comments on it.
+    press(app, &['n']).await?;
+    app.wait_for("#attempt-detail .diff-pane[data-focus='calc.sh:1']")
+        .await?;
+    press(app, &['c']).await?;
+    wait_focus(app, "Comment on calc.sh line 1").await?;
+    keys(app, "keep the sign").await?;
 
     open_palette(app).await?;
     select(app, "approve", "decide:approve").await?;

@@ -1,7 +1,9 @@
 import { lazy, Suspense, useCallback, useEffect, useState } from "react";
+import { tinykeys } from "tinykeys";
 import { Icon } from "./components/Icon";
 import { StatusBar } from "./components/StatusBar";
 import { type AppInfo, describeError, ipc } from "./ipc";
+import { PAGE_KEYS } from "./keys/shortcuts";
 import { hashFor, PAGES, type PageId, pageFromHash } from "./nav";
 import { ModelsPage } from "./pages/models/ModelsPage";
 import { Placeholder } from "./pages/Placeholder";
@@ -21,6 +23,9 @@ const RoutePage = lazy(() =>
   import("./pages/route/RoutePage").then((m) => ({ default: m.RoutePage })),
 );
 const Palette = lazy(() => import("./palette/Palette").then((m) => ({ default: m.Palette })));
+const ShortcutsDialog = lazy(() =>
+  import("./keys/ShortcutsDialog").then((m) => ({ default: m.ShortcutsDialog })),
+);
 
 type Boot =
   | { state: "loading" }
@@ -32,6 +37,7 @@ export function App() {
   const [boot, setBoot] = useState<Boot>({ state: "loading" });
   // `null` until first asked for: the palette's code loads then, not at start-up.
   const [palette, setPalette] = useState<boolean | null>(null);
+  const [shortcuts, setShortcuts] = useState<boolean | null>(null);
 
   const loadInfo = useCallback(async () => {
     try {
@@ -48,14 +54,33 @@ export function App() {
   }, []);
 
   useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === "k") {
-        event.preventDefault();
-        setPalette((open) => !open);
-      }
+    // The palette opens from anywhere, a text field included.
+    const palette = tinykeys(
+      window,
+      {
+        "$mod+KeyK": (event) => {
+          event.preventDefault();
+          setPalette((open) => !open);
+        },
+      },
+      { ignore: (event) => event.repeat },
+    );
+    // The rest stay out of the way while typing.
+    const rest = tinykeys(window, {
+      "Shift+?": () => setShortcuts(true),
+      ...Object.fromEntries(
+        (Object.entries(PAGE_KEYS) as [PageId, string][]).map(([id, key]) => [
+          `g ${key}`,
+          () => {
+            window.location.hash = hashFor(id);
+          },
+        ]),
+      ),
+    });
+    return () => {
+      palette();
+      rest();
     };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
   }, []);
 
   useEffect(() => {
@@ -118,6 +143,11 @@ export function App() {
       {palette !== null && (
         <Suspense fallback={null}>
           <Palette open={palette} onOpenChange={setPalette} />
+        </Suspense>
+      )}
+      {shortcuts !== null && (
+        <Suspense fallback={null}>
+          <ShortcutsDialog open={shortcuts} onOpenChange={setShortcuts} />
         </Suspense>
       )}
     </div>

@@ -7,6 +7,7 @@ import {
   ipc,
   ipcEvents,
 } from "../ipc";
+import { ShortcutsTable } from "../keys/ShortcutsTable";
 import { AgentClisCard } from "./AgentClisCard";
 import { AgentConnectCard } from "./agents/AgentConnectCard";
 import { ClassifierSettingsCard } from "./ClassifierSettingsCard";
@@ -83,6 +84,14 @@ export function Settings({ info }: { info: AppInfo | null }) {
       <WorktreesCard />
 
       <AgentConnectCard />
+
+      <div className="card" id="keyboard-shortcuts">
+        <h2>Keyboard shortcuts</h2>
+        <p className="muted small">
+          Press <kbd>?</kbd> anywhere to see these again.
+        </p>
+        <ShortcutsTable />
+      </div>
 
       <div className="card">
         <div className="card-title-row">

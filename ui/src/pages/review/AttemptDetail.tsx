@@ -232,6 +232,7 @@ export function AttemptDetail({ id, now }: { id: string; now: () => number }) {
             <DiffPane
               diff={review.diff}
               loadFile={loadFile}
+              keyboard
               comments={comments.filter((c) => c.text.trim() !== "")}
               onLineClick={summary.state === "review" ? addLineComment : undefined}
             />

@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState } from "react";
+import { tinykeys } from "tinykeys";
 import { type AttemptReview, describeError, type LineComment, reviewIpc } from "../../ipc";
-import { onDecisionRequest } from "../../palette/commands";
+import { DECISION_KEYS } from "../../keys/shortcuts";
+import { onDecisionRequest, requestDecision } from "../../palette/commands";
 import { approveBlockedReason, defaultCommitMessage } from "./format";
 
 interface Props {
@@ -56,6 +58,41 @@ export function ReviewActions({ review, lineComments, onLineCommentsChange, onDe
     if (focusField === "reject") reasonRef.current?.focus();
     if (focusField === "changes") commentRef.current?.focus();
   }, [focusField]);
+
+  useEffect(() => {
+    if (!inReview) return;
+    return tinykeys(window, {
+      [DECISION_KEYS.approve]: () => requestDecision("approve"),
+      [DECISION_KEYS.reject]: (event) => {
+        event.preventDefault();
+        requestDecision("reject");
+      },
+      [DECISION_KEYS.changes]: (event) => {
+        event.preventDefault();
+        requestDecision("changes");
+      },
+    });
+  }, [inReview]);
+
+  // A new line comment (a click on a line, or `c` on the focused one) opens Request changes
+  // with its field focused.
+  // Set when a comment was added: the newest comment's field takes the focus once it shows.
+  const focusNewest = useRef(false);
+  const commentCount = useRef(lineComments.length);
+  useEffect(() => {
+    const grew = lineComments.length > commentCount.current;
+    commentCount.current = lineComments.length;
+    if (!grew) return;
+    setMode("changes");
+    setConfirming(false);
+    focusNewest.current = true;
+  }, [lineComments.length]);
+  const newestField = (input: HTMLInputElement | null) => {
+    if (input && focusNewest.current) {
+      focusNewest.current = false;
+      input.focus();
+    }
+  };
 
   if (!inReview) {
     return null;
@@ -205,6 +242,7 @@ export function ReviewActions({ review, lineComments, onLineCommentsChange, onDe
                     {c.path}:{c.line}
                   </code>
                   <input
+                    ref={i === lineComments.length - 1 ? newestField : undefined}
                     aria-label={`Comment on ${c.path} line ${c.line}`}
                     value={c.text}
                     onChange={(e) =>

@@ -1,5 +1,8 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { tinykeys } from "tinykeys";
 import { type CapturedDiff, describeError, type FileChange, type LineComment } from "../../../ipc";
+import { REVIEW_KEYS } from "../../../keys/shortcuts";
+import { hunkStops, nextFile, nextStop, type Stop } from "./cursor";
 import type { DiffRendererHandle, DiffStyle } from "./DiffRenderer";
 import { type Deferred, withLoaded } from "./deferred";
 import { FileTree } from "./FileTree";
@@ -19,6 +22,8 @@ interface Props {
   compact?: boolean;
   /** Fetches one file's full change, for files the payload marked `hunksDeferred`. */
   loadFile?: (path: string) => Promise<FileChange>;
+  /** Takes the Review page's keys (next/previous file and hunk, comment on the focused line). */
+  keyboard?: boolean;
 }
 
 /** Rough pixel height of the rendered diff, so a small change does not sit in a tall empty box. */
@@ -39,6 +44,7 @@ export function DiffPane({
   onLineClick,
   compact = false,
   loadFile,
+  keyboard = false,
 }: Props) {
   const [style, setStyle] = useState<DiffStyle>("unified");
   const [loaded, setLoaded] = useState<ReadonlyMap<string, Deferred>>(new Map());
@@ -92,8 +98,52 @@ export function DiffPane({
     [need],
   );
 
+  // The focused line: where `n`/`p` stopped, what `c` comments on.
+  const [focus, setFocus] = useState<Stop | null>(null);
+  const stops = useMemo(() => hunkStops(diff), [diff]);
+  const keys = useRef({ diff, stops, focus, selected, select, onLineClick });
+  keys.current = { diff, stops, focus, selected, select, onLineClick };
+  useEffect(() => {
+    if (!keyboard) return;
+    const toFile = (by: 1 | -1) => {
+      const { diff: d, focus: f, selected: s, select: go } = keys.current;
+      const path = nextFile(d, f?.path ?? s, by);
+      if (path) {
+        go(path);
+        setFocus({ path, line: 0 });
+      }
+    };
+    const toHunk = (by: 1 | -1) => {
+      const { stops: all, focus: f, selected: s } = keys.current;
+      const at = f ?? (s ? { path: s, line: 0 } : null);
+      const stop = nextStop(all, at, by);
+      if (stop) {
+        setFocus(stop);
+        setSelected(stop.path);
+        renderer.current?.focusLine(stop.path, stop.line);
+      }
+    };
+    return tinykeys(window, {
+      [REVIEW_KEYS.nextFile]: () => toFile(1),
+      [REVIEW_KEYS.previousFile]: () => toFile(-1),
+      [REVIEW_KEYS.nextHunk]: () => toHunk(1),
+      [REVIEW_KEYS.previousHunk]: () => toHunk(-1),
+      [REVIEW_KEYS.comment]: (event) => {
+        const { focus: f, onLineClick: comment } = keys.current;
+        if (f && f.line > 0 && comment) {
+          event.preventDefault();
+          comment(f.path, f.line);
+        }
+      },
+    });
+  }, [keyboard]);
+
   return (
-    <div className={`diff-pane${compact ? " compact" : ""}`} data-diff-sha={diff.sha256}>
+    <div
+      className={`diff-pane${compact ? " compact" : ""}`}
+      data-diff-sha={diff.sha256}
+      data-focus={focus && focus.line > 0 ? `${focus.path}:${focus.line}` : undefined}
+    >
       <div className="diff-toolbar">
         <span className="diff-totals">
           {diff.files.length} {diff.files.length === 1 ? "file" : "files"}{" "}

@@ -35,6 +35,8 @@ export interface DiffRendererProps {
 
 export interface DiffRendererHandle {
   scrollToFile: (path: string) => void;
+  /** Scrolls new-side line `line` of `path` to the middle and marks it as the focused line. */
+  focusLine: (path: string, line: number) => void;
 }
 
 type Note = { text: string };
@@ -102,6 +104,20 @@ export const DiffRenderer = forwardRef<DiffRendererHandle, DiffRendererProps>(fu
   useImperativeHandle(ref, () => ({
     scrollToFile: (path: string) =>
       view.current?.scrollTo({ type: "item", id: path, align: "start", behavior: "instant" }),
+    focusLine: (path: string, line: number) => {
+      view.current?.scrollTo({
+        type: "line",
+        id: path,
+        lineNumber: line,
+        side: "additions",
+        align: "center",
+        behavior: "instant",
+      });
+      view.current?.setSelectedLines({
+        id: path,
+        range: { start: line, end: line, side: "additions" },
+      });
+    },
   }));
 
   return (
