@@ -138,3 +138,65 @@ async fn the_window_never_navigates_away_from_the_app() {
     )
     .await;
 }
+
+#[tokio::test]
+#[ignore = "end-to-end: drives the built app; the test command runs it (SWITCHYARD_E2E=1, Xvfb, --ignored)"]
+async fn the_first_run_checklist_shows_on_an_empty_profile_until_dismissed() {
+    E2e::run(
+        "the_first_run_checklist_shows_on_an_empty_profile_until_dismissed",
+        Launch::fresh(),
+        |app| async move {
+            let result = async {
+                // An empty profile: nothing is set up, so nothing is done but what this
+                // machine has (its keychain, an agent CLI) and the bundled catalog's date.
+                app.wait_for("#first-run [data-item='model'][data-done='no']")
+                    .await?;
+                let text = app
+                    .wait_text("#first-run", |t| t.contains("of 5 done"))
+                    .await?;
+                for item in [
+                    "Keychain reachable",
+                    "A provider key or a local model server",
+                    "Agent CLIs that can run",
+                    "A recent model catalog",
+                    "Connect an agent",
+                ] {
+                    if !text.contains(item) {
+                        return Err(format!("no {item:?} in the checklist: {text}"));
+                    }
+                }
+                app.wait_for("#first-run [data-item='model'] [data-fix='openKeys']")
+                    .await?;
+                app.save_screenshot("first_run").await;
+                // Its fix leads to the Keys page.
+                app.click("#first-run [data-item='model'] [data-fix='openKeys']")
+                    .await?;
+                app.wait_for("main#page[data-page='keys']").await?;
+                app.click("#first-run-dismiss").await?;
+                let start = std::time::Instant::now();
+                while app.text("#first-run").await?.is_some() {
+                    if start.elapsed() > std::time::Duration::from_secs(5) {
+                        return Err("the checklist stayed after Dismiss".into());
+                    }
+                    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                }
+                // Gone from every page, still in Settings with a way back.
+                app.goto("models").await?;
+                tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+                if app.text("#first-run").await?.is_some() {
+                    return Err("the dismissed checklist came back on Models".into());
+                }
+                app.goto("settings").await?;
+                app.wait_text("#first-run-settings", |t| t.contains("of 5 done"))
+                    .await?;
+                app.click("#first-run-show").await?;
+                app.goto("models").await?;
+                app.wait_for("#first-run").await?;
+                Ok(())
+            }
+            .await;
+            (app, result)
+        },
+    )
+    .await;
+}

@@ -5,10 +5,12 @@ import { StatusBar } from "./components/StatusBar";
 import { type AppInfo, describeError, ipc } from "./ipc";
 import { PAGE_KEYS } from "./keys/shortcuts";
 import { hashFor, PAGES, type PageId, pageFromHash } from "./nav";
+import { FirstRunChecklist } from "./pages/FirstRunChecklist";
 import { ModelsPage } from "./pages/models/ModelsPage";
 import { Placeholder } from "./pages/Placeholder";
 import { Settings } from "./pages/Settings";
 import { StartupError } from "./pages/StartupError";
+import { applyTheme } from "./theme";
 
 // Pages other than the default one load on first visit, so the first paint parses less code.
 const KeysPage = lazy(() => import("./pages/keys/KeysPage").then((m) => ({ default: m.KeysPage })));
@@ -40,6 +42,11 @@ export function App() {
   const [shortcuts, setShortcuts] = useState<boolean | null>(null);
 
   const loadInfo = useCallback(async () => {
+    // The stored theme (the first frame used the cached copy).
+    ipc.uiPrefs().then(
+      (prefs) => applyTheme(prefs.theme),
+      () => undefined,
+    );
     try {
       setBoot({ state: "ready", info: await ipc.appInfo() });
     } catch (error) {
@@ -119,6 +126,7 @@ export function App() {
         </ul>
       </nav>
       <main className="content" id="page" data-page={page}>
+        {boot.state === "ready" && page !== "settings" && <FirstRunChecklist placement="start" />}
         <Suspense fallback={<p className="muted">Loading…</p>}>
           {page === "settings" ? (
             <Settings info={boot.state === "ready" ? boot.info : null} />

@@ -20,6 +20,7 @@ pub mod confinement;
 pub mod doctor;
 pub mod error;
 pub mod feed;
+pub mod first_run;
 mod hash;
 pub mod info;
 pub mod notice;

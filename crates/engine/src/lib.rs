@@ -20,6 +20,7 @@ mod doctor;
 mod error;
 pub mod events;
 pub mod feed;
+mod first_run;
 pub mod handoff;
 mod keys;
 mod local;

@@ -84,3 +84,41 @@ pub async fn palette_entries(
 ) -> Result<Vec<switchyard_core::palette::PaletteEntry>, IpcError> {
     Ok(state.require()?.palette_entries().await?)
 }
+
+/// The app's preferences: theme, and whether the first-run checklist was dismissed.
+#[tauri::command]
+#[specta::specta]
+pub async fn ui_prefs(
+    state: State<'_, AppState>,
+) -> Result<switchyard_core::first_run::UiPrefs, IpcError> {
+    Ok(state.require()?.ui_prefs().await?)
+}
+
+/// Stores the theme (light, dark, system); resolves to the preferences as stored.
+#[tauri::command]
+#[specta::specta]
+pub async fn set_theme(
+    state: State<'_, AppState>,
+    theme: switchyard_core::first_run::Theme,
+) -> Result<switchyard_core::first_run::UiPrefs, IpcError> {
+    Ok(state.require()?.set_theme(theme).await?)
+}
+
+/// What a new user still needs, each item with its one-step fix.
+#[tauri::command]
+#[specta::specta]
+pub async fn first_run_checklist(
+    state: State<'_, AppState>,
+) -> Result<switchyard_core::first_run::FirstRunChecklist, IpcError> {
+    Ok(state.require()?.first_run_checklist().await?)
+}
+
+/// Hides the first-run checklist (`true`) or shows it again; resolves to the checklist.
+#[tauri::command]
+#[specta::specta]
+pub async fn set_checklist_dismissed(
+    state: State<'_, AppState>,
+    dismissed: bool,
+) -> Result<switchyard_core::first_run::FirstRunChecklist, IpcError> {
+    Ok(state.require()?.set_checklist_dismissed(dismissed).await?)
+}

@@ -33,6 +33,14 @@ export const commands = {
 	 *  attempts (pages and actions are the UI's own).
 	 */
 	paletteEntries: () => typedError<PaletteEntry[], IpcError>(__TAURI_INVOKE("palette_entries")),
+	/**  The app's preferences: theme, and whether the first-run checklist was dismissed. */
+	uiPrefs: () => typedError<UiPrefs, IpcError>(__TAURI_INVOKE("ui_prefs")),
+	/**  Stores the theme (light, dark, system); resolves to the preferences as stored. */
+	setTheme: (theme: Theme) => typedError<UiPrefs, IpcError>(__TAURI_INVOKE("set_theme", { theme })),
+	/**  What a new user still needs, each item with its one-step fix. */
+	firstRunChecklist: () => typedError<FirstRunChecklist, IpcError>(__TAURI_INVOKE("first_run_checklist")),
+	/**  Hides the first-run checklist (`true`) or shows it again; resolves to the checklist. */
+	setChecklistDismissed: (dismissed: boolean) => typedError<FirstRunChecklist, IpcError>(__TAURI_INVOKE("set_checklist_dismissed", { dismissed })),
 	/**  Models matching the query, as summaries for the table and the plot. */
 	listModels: (query: ModelQuery) => typedError<ModelSummary[], IpcError>(__TAURI_INVOKE("list_models", { query })),
 	/**
@@ -839,6 +847,34 @@ export type CheckStatus =
 /**  Broken: the feature that depends on it will not work. */
 "fail";
 
+/**  The one step that fixes an item (the UI knows where each leads). */
+export type ChecklistFix = 
+/**  Settings → Doctor: what the keychain check says, and run it again. */
+"openDoctor" | 
+/**  The Keys page: add a provider key (or a local server's address). */
+"openKeys" | 
+/**  Settings → Agent CLIs. */
+"openAgentClis" | 
+/**  Refresh the catalog now. */
+"refreshCatalog" | 
+/**  Settings → Connect an agent (the MCP snippets). */
+"connectAgent";
+
+/**  One item of the checklist. */
+export type ChecklistId = "keychain" | "model" | "agentClis" | "catalog" | "connectAgent";
+
+export type ChecklistItem = {
+	id: ChecklistId,
+	title: string,
+	done: boolean,
+	/**  What was found, in one line. */
+	detail: string,
+	/**  The step that fixes it; `None` once done. */
+	fix: ChecklistFix | null,
+	/**  The step's button text. */
+	fixLabel: string | null,
+};
+
 /**  The answer of [`classify`]. */
 export type Classification = {
 	/**  The winning category; `general` when the text has nothing the model knows. */
@@ -1347,6 +1383,13 @@ export type Finding = {
 	rule: string | null,
 	/**  What is wrong, for people (never a secret). */
 	message: string,
+};
+
+/**  The first-run checklist as Settings and a new profile's first screen show it. */
+export type FirstRunChecklist = {
+	items: ChecklistItem[],
+	done: number,
+	dismissed: boolean,
 };
 
 /**  Which gate produced a result. */
@@ -3064,6 +3107,9 @@ export type TestRunner =
 /**  The plain `N passed, N failed[, N skipped]` line any runner may print. */
 "plain";
 
+/**  Light, dark, or whatever the system says. */
+export type Theme = "system" | "light" | "dark";
+
 /**  Price/provider class. */
 export type Tier = "premium" | "standard" | "budget";
 
@@ -3082,6 +3128,13 @@ exitCode: number | null } |
  *  `failed` with the same `id`.
  */
 export type ToolStatus = "started" | "completed" | "failed";
+
+/**  What the desktop app remembers about itself. */
+export type UiPrefs = {
+	theme: Theme,
+	/**  The first-run checklist was dismissed (Settings shows it again). */
+	checklistDismissed: boolean,
+};
 
 /**  Token usage and cost **so far** for the attempt: each report replaces the previous one. */
 export type Usage = {

@@ -33,6 +33,7 @@ import type {
   RunState,
   RunStateChanged,
   SourceId,
+  Theme,
   WorkerCli,
 } from "./bindings";
 import { commands, type DoctorReport, events } from "./bindings";
@@ -46,6 +47,9 @@ export type RunFeedItem = FeedItem<RunLogEntry, RunState>;
 export type {
   AppInfo,
   Check,
+  ChecklistFix,
+  ChecklistId,
+  ChecklistItem,
   CheckStatus,
   ClassifierSettings,
   ConfinementMode,
@@ -54,9 +58,12 @@ export type {
   Denial,
   DoctorReport,
   ErrorCode,
+  FirstRunChecklist,
   LocalEndpoint,
   PaletteEntry,
   PaletteKind,
+  Theme,
+  UiPrefs,
   WorkerCli,
   WorkerCliStatus,
   WorkerSource,
@@ -71,6 +78,12 @@ export const ipc = {
   lastDoctorReport: () => unwrap(commands.lastDoctorReport()),
   openLink: (url: string) => unwrap(commands.openLink(url)),
   recordFirstPaint: () => commands.recordFirstPaint(),
+  /** Theme and whether the first-run checklist was dismissed. */
+  uiPrefs: () => unwrap(commands.uiPrefs()),
+  setTheme: (theme: Theme) => unwrap(commands.setTheme(theme)),
+  /** What a new user still needs, each item with its one-step fix. */
+  firstRunChecklist: () => unwrap(commands.firstRunChecklist()),
+  setChecklistDismissed: (dismissed: boolean) => unwrap(commands.setChecklistDismissed(dismissed)),
   /** What the command palette can open that Rust knows: models, the newest runs and attempts. */
   paletteEntries: () => unwrap(commands.paletteEntries()),
   /** The classifier fallback's settings (ask a model when the classifier is unsure). */

@@ -1,9 +1,10 @@
-import { act, fireEvent, render, screen } from "@testing-library/react";
-import { describe, expect, it, vi } from "vitest";
+import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type {
   AppInfo,
   ConfinementSupport,
   DoctorReport,
+  FirstRunChecklist,
   WorkerCliStatus,
   WorktreeUsage,
 } from "../ipc";
@@ -101,11 +102,42 @@ const unavailable: ConfinementSupport = {
   detail: "no worker can start: bubblewrap (bwrap) is not installed or not on PATH",
 };
 
+const prefs = vi.hoisted(() => ({
+  setTheme: vi.fn(async (theme: string) => ({ theme, checklistDismissed: true })),
+}));
+
+const checklist: FirstRunChecklist = {
+  done: 1,
+  dismissed: true,
+  items: [
+    {
+      id: "keychain",
+      title: "Keychain reachable",
+      done: true,
+      detail: "Secret Service answered",
+      fix: null,
+      fixLabel: null,
+    },
+    {
+      id: "model",
+      title: "A provider key or a local model server",
+      done: false,
+      detail: "no provider key and no local model server (Ollama, LM Studio) answered",
+      fix: "openKeys",
+      fixLabel: "Add a key",
+    },
+  ],
+};
+
 vi.mock("../ipc", async (importOriginal) => {
   const original = await importOriginal<typeof import("../ipc")>();
   return {
     ...original,
     ipc: {
+      uiPrefs: vi.fn(async () => ({ theme: "system", checklistDismissed: true })),
+      setTheme: prefs.setTheme,
+      firstRunChecklist: vi.fn(async () => checklist),
+      setChecklistDismissed: vi.fn(async (dismissed: boolean) => ({ ...checklist, dismissed })),
       runDoctor: vi.fn(async () => report),
       classifierSettings: vi.fn(async () => ({ assist: false, threshold: 0.6, model: null })),
       setClassifierSettings: vi.fn(async (settings: unknown) => settings),
@@ -168,6 +200,40 @@ const info: AppInfo = {
 };
 
 describe("Settings", () => {
+  afterEach(cleanup);
+
+  it("shows the first-run checklist with each open item's fix, and offers it at start again", async () => {
+    await act(async () => {
+      render(<Settings info={info} />);
+    });
+    const card = document.querySelector("#first-run-settings");
+    expect(card?.textContent).toContain("1 of 2 done");
+    expect(card?.querySelector("[data-item='keychain']")?.getAttribute("data-done")).toBe("yes");
+    expect(card?.querySelector("[data-item='model'] [data-fix='openKeys']")?.textContent).toBe(
+      "Add a key",
+    );
+    expect(card?.querySelector("[data-item='keychain'] [data-fix]")).toBeNull();
+    expect(document.querySelector("#first-run-show")).toBeTruthy();
+  });
+
+  it("stores the theme and puts it on the page", async () => {
+    await act(async () => {
+      render(<Settings info={info} />);
+    });
+    await act(async () => {
+      fireEvent.click(document.querySelector("[data-theme-choice='dark']") as HTMLElement);
+    });
+    expect(prefs.setTheme).toHaveBeenCalledWith("dark");
+    expect(document.documentElement.dataset.theme).toBe("dark");
+    expect(document.querySelector("[data-theme-choice='dark']")?.getAttribute("aria-pressed")).toBe(
+      "true",
+    );
+    await act(async () => {
+      fireEvent.click(document.querySelector("[data-theme-choice='system']") as HTMLElement);
+    });
+    expect(document.documentElement.dataset.theme).toBeUndefined();
+  });
+
   it("shows the installation facts and the doctor report with the worst status", async () => {
     await act(async () => {
       render(<Settings info={info} />);

@@ -9,10 +9,12 @@ import {
 } from "../ipc";
 import { ShortcutsTable } from "../keys/ShortcutsTable";
 import { AgentClisCard } from "./AgentClisCard";
+import { AppearanceCard } from "./AppearanceCard";
 import { AgentConnectCard } from "./agents/AgentConnectCard";
 import { ClassifierSettingsCard } from "./ClassifierSettingsCard";
 import { ConfinementCard } from "./ConfinementCard";
 import { overallStatus, workerDetail, workerSummary } from "./doctor";
+import { FirstRunChecklist } from "./FirstRunChecklist";
 import { RunDefaultsCard } from "./RunDefaultsCard";
 import { WorktreesCard } from "./WorktreesCard";
 
@@ -73,6 +75,10 @@ export function Settings({ info }: { info: AppInfo | null }) {
         </dl>
       </div>
 
+      <FirstRunChecklist placement="settings" />
+
+      <AppearanceCard />
+
       <ClassifierSettingsCard />
 
       <RunDefaultsCard />
@@ -93,7 +99,7 @@ export function Settings({ info }: { info: AppInfo | null }) {
         <ShortcutsTable />
       </div>
 
-      <div className="card">
+      <div className="card" id="doctor">
         <div className="card-title-row">
           <h2>Doctor</h2>
           {report && (

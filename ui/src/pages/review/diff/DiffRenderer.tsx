@@ -12,6 +12,7 @@ import {
 } from "@pierre/diffs/react";
 import { forwardRef, useImperativeHandle, useMemo, useRef } from "react";
 import type { CapturedDiff, FileChange, LineComment } from "../../../ipc";
+import { themeType } from "../../../theme";
 import { DeferredNote } from "./DeferredNote";
 import type { Deferred } from "./deferred";
 import { collapseReason, fileNotes, filePatch } from "./model";
@@ -127,7 +128,7 @@ export const DiffRenderer = forwardRef<DiffRendererHandle, DiffRendererProps>(fu
       items={items}
       options={{
         diffStyle: style,
-        themeType: "system",
+        themeType: themeType(),
         theme: { dark: "pierre-dark", light: "pierre-light" },
         lineDiffType: "word",
         hunkSeparators: "line-info",
