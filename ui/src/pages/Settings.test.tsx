@@ -8,6 +8,7 @@ import type {
   WorkerCliStatus,
   WorktreeUsage,
 } from "../ipc";
+import { seriousA11yFindings } from "../testing/axe";
 
 const report: DoctorReport = {
   generatedAt: "2026-11-29T10:00:00Z",
@@ -214,6 +215,7 @@ describe("Settings", () => {
     );
     expect(card?.querySelector("[data-item='keychain'] [data-fix]")).toBeNull();
     expect(document.querySelector("#first-run-show")).toBeTruthy();
+    expect(await seriousA11yFindings()).toEqual([]);
   });
 
   it("stores the theme and puts it on the page", async () => {

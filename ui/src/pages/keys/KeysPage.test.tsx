@@ -1,6 +1,7 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AddProviderRequest, ProviderStatus } from "../../ipc";
+import { seriousA11yFindings } from "../../testing/axe";
 import { provider } from "./testdata.test-util";
 
 const KEY = "sk-UITEST-0123456789-abcd";
@@ -136,6 +137,7 @@ describe("KeysPage", () => {
     expect(row("ollama").querySelector(".key-add")).toBeNull();
     expect(document.querySelector("#keychain-banner")).toBeNull();
     expect(screen.getByText("1 of 2 keys set · 1 of 1 local servers reachable")).toBeTruthy();
+    expect(await seriousA11yFindings()).toEqual([]);
   });
 
   it("empties the masked field before the save goes out and never renders the key", async () => {

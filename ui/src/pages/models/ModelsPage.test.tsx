@@ -1,6 +1,7 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { CatalogStatus, ModelQuery, ModelSummary } from "../../ipc";
+import { seriousA11yFindings } from "../../testing/axe";
 import { summary } from "./testdata";
 
 const MODELS: ModelSummary[] = [
@@ -111,6 +112,7 @@ describe("ModelsPage", () => {
     expect(plot?.getAttribute("data-top-id")).toBe("acme/coder");
     await waitFor(() => expect(options.length).toBeGreaterThan(0));
     expect(screen.getByText(/bundled snapshot of 2026-11-29/)).toBeTruthy();
+    expect(await seriousA11yFindings()).toEqual([]);
   });
 
   it("sends the chosen category to the engine and shows its scores", async () => {

@@ -1,6 +1,7 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AttemptFeedItem } from "../../ipc";
+import { seriousA11yFindings } from "../../testing/axe";
 import { AttemptDetail } from "./AttemptDetail";
 import { capturedDiff, file, logEntry, review, summary } from "./testdata";
 
@@ -188,6 +189,7 @@ describe("AttemptDetail for a revision", () => {
     expect(main()).toContain("NOTES.md");
     fireEvent.click(toBase);
     expect(main()).toContain("calc.sh");
+    expect(await seriousA11yFindings()).toEqual([]);
   });
 
   it("loads a deferred file of the previous diff from that diff", async () => {

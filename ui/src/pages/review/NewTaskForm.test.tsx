@@ -1,5 +1,6 @@
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { seriousA11yFindings } from "../../testing/axe";
 import { provider } from "../keys/testdata.test-util";
 import { summary as modelSummary } from "../models/testdata";
 import { NewTaskForm } from "./NewTaskForm";
@@ -119,6 +120,7 @@ describe("NewTaskForm", () => {
     expect(select.querySelector("option[value='codex']")?.textContent).toContain("not installed");
     // The version without its own repeat of the product's name.
     expect(select.querySelector("option[value='claude']")?.textContent).toBe("Claude Code (2.1.3)");
+    expect(await seriousA11yFindings()).toEqual([]);
   });
 
   it("starts an exec: attempt with the typed request and opens it", async () => {

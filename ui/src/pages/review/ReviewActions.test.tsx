@@ -3,6 +3,7 @@ import { act } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { IpcFailure, type LineComment } from "../../ipc";
 import { requestDecision } from "../../palette/commands";
+import { seriousA11yFindings } from "../../testing/axe";
 import { ReviewActions } from "./ReviewActions";
 import { gate, review, summary } from "./testdata";
 
@@ -55,6 +56,7 @@ describe("ReviewActions from the keyboard or the palette", () => {
     expect(question.textContent).toContain("land it on release-2");
     const confirm = document.querySelector("#approve-confirm-button") as HTMLButtonElement;
     expect(document.activeElement).toBe(confirm);
+    expect(await seriousA11yFindings()).toEqual([]);
     expect(calls.approve).not.toHaveBeenCalled();
     fireEvent.click(confirm);
     await waitFor(() => expect(onDecided).toHaveBeenCalledWith({ id: "a1", review: approved }));

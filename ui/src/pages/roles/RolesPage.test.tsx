@@ -1,6 +1,7 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { BlockKind, ComposedRole, ComposeRequest, RolePreset } from "../../ipc";
+import { seriousA11yFindings } from "../../testing/axe";
 import { BLOCKS } from "./fixtures.test-util";
 
 const calls: ComposeRequest[] = [];
@@ -102,6 +103,7 @@ describe("RolesPage", () => {
     expect(document.querySelector("#role-tokens")?.textContent).toContain(
       String(Math.ceil(preview.length / 4)),
     );
+    expect(await seriousA11yFindings()).toEqual([]);
   });
 
   it("saves the selection as a preset and loads it back into the pickers", async () => {

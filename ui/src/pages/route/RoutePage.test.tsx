@@ -1,5 +1,6 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { seriousA11yFindings } from "../../testing/axe";
 import { clearLaunchPrefill, peekLaunchPrefill } from "../runs/handoff";
 import { stepsOf } from "./plan";
 import { pickAnswer, ranked, step, swarm } from "./testdata.test-util";
@@ -107,6 +108,7 @@ describe("RoutePage", () => {
 
     fireEvent.click(screen.getAllByLabelText("4 stars")[0] as HTMLElement);
     await waitFor(() => expect(ratePick).toHaveBeenCalledWith(7, 4));
+    expect(await seriousA11yFindings()).toEqual([]);
   });
 
   it("recommends a set with the count chosen, and says what was left out", async () => {

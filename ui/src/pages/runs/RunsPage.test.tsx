@@ -1,6 +1,7 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { seriousA11yFindings } from "../../testing/axe";
 import { detail, node, preview, spend, summary } from "./testdata.test-util";
 import type { RunFeedItem, RunOptions, RunSummary } from "./types";
 
@@ -89,6 +90,7 @@ describe("Runs page", () => {
       "budget exceeded",
     );
     expect(document.querySelector("[data-run='b']")?.textContent).toContain("claude-code");
+    expect(await seriousA11yFindings()).toEqual([]);
   });
 
   it("previews a cascade, sends an edited ladder back to the engine, and launches it", async () => {
