@@ -83,6 +83,22 @@ pub async fn info(engine: &Engine, json: bool) -> Result<ExitCode, CliError> {
     })
 }
 
+/// `switchyard setup`: the first-run checklist, one line per item.
+pub async fn setup(engine: &Engine, json: bool) -> Result<ExitCode, CliError> {
+    let list = engine.first_run_checklist().await?;
+    print(&list, json, |l| {
+        let mut lines = vec![format!("{} of {} done", l.done, l.items.len())];
+        for item in &l.items {
+            let mark = if item.done { "done" } else { "todo" };
+            lines.push(format!("[{mark}] {}: {}", item.title, item.detail));
+            if let Some(fix) = &item.fix_label {
+                lines.push(format!("       fix: {fix}"));
+            }
+        }
+        lines.join("\n")
+    })
+}
+
 /// The settings the CLI reads and writes (the rest live in the app's Settings page).
 const SETTINGS: [&str; 2] = [
     switchyard_engine::confinement::ALLOW_UNCONFINED_SETTING,

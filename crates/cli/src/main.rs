@@ -44,6 +44,10 @@ enum Command {
     Doctor,
     /// Show the version, data directory, database and schema version.
     Info,
+    /// What a new profile still needs before Switchyard can work (the app's first-run
+    /// checklist): keychain, a provider key or local server, agent CLIs, a recent catalog, a
+    /// connected agent — each with its fix.
+    Setup,
     /// List models with filters and a sort.
     Models(catalog::ModelsArgs),
     /// One model in full: prices, scores with their inputs, benchmarks, matches.
@@ -237,6 +241,7 @@ async fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Command::Doctor => app::doctor(&engine, json).await,
         Command::Info => app::info(&engine, json).await,
+        Command::Setup => app::setup(&engine, json).await,
         Command::Models(args) => catalog::models(&engine, args, json).await,
         Command::Model { id } => catalog::model(&engine, &id, json).await,
         Command::Compare {

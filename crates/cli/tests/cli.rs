@@ -165,3 +165,39 @@ fn processes_starting_together_on_a_new_database_all_start() {
         }
     }
 }
+
+#[test]
+fn setup_json_lists_the_first_run_checklist_with_a_fix_for_each_open_item() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = switchyard(dir.path())
+        .args(["setup", "--json"])
+        .output()
+        .expect("run");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let list: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let items = list["items"].as_array().expect("items");
+    let ids: Vec<&str> = items.iter().filter_map(|i| i["id"].as_str()).collect();
+    assert_eq!(
+        ids,
+        ["keychain", "model", "agentClis", "catalog", "connectAgent"]
+    );
+    // A new profile has no key and no agent has launched anything.
+    let model = &items[1];
+    assert_eq!(model["done"], false);
+    assert_eq!(model["fix"], "openKeys");
+    assert_eq!(items[4]["done"], false);
+    for item in items {
+        assert_eq!(
+            item["done"].as_bool().expect("done"),
+            item["fix"].is_null(),
+            "{item}"
+        );
+    }
+    let done = items.iter().filter(|i| i["done"] == true).count();
+    assert_eq!(list["done"], done);
+    assert_eq!(list["dismissed"], false);
+}
