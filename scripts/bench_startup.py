@@ -1,12 +1,18 @@
 #!/usr/bin/env python3
-"""Cold start to first paint (median of N) and idle memory (total PSS) of the desktop app.
+"""Cold start to first paint and idle memory of Switchyard against an empty Tauri app.
 
-Run through scripts/bench-startup.sh, which builds the release binary and provides Xvfb.
-First paint: the UI calls `record_first_paint` after its first frame; with
-SWITCHYARD_EXIT_ON_FIRST_PAINT=1 the app prints `first_paint_ms=N` and exits. We report both
-the app's own figure (from main() to first frame) and the wall time from spawn to exit.
-Memory: the app idles for IDLE_SECONDS, then the PSS of the app and every descendant
-(WebKitWebProcess, WebKitNetworkProcess) is summed from /proc/PID/smaps_rollup.
+Run through scripts/bench-startup.sh, which builds both release binaries and provides Xvfb.
+Both apps are measured in one run, alternating start by start, so the machine's state weighs
+on both alike.
+
+First paint: each UI calls its first-paint command after its first frame; with
+SWITCHYARD_EXIT_ON_FIRST_PAINT=1 the app prints `first_paint_ms=N` (from main() to that frame)
+and exits. The wall time from spawn to exit is reported too. A start slower than twice the
+app's own median counts as slow.
+
+Memory: each app idles for IDLE_SECONDS on a fresh profile, then the PSS of the app and every
+descendant (WebKitWebProcess, WebKitNetworkProcess) is summed from /proc/PID/smaps_rollup;
+the median of MEMORY_RUNS samples per app.
 """
 import os
 import statistics
@@ -15,21 +21,28 @@ import sys
 import tempfile
 import time
 
-RUNS = int(os.environ.get("RUNS", "5"))
+RUNS = int(os.environ.get("RUNS", "10"))
+MEMORY_RUNS = int(os.environ.get("MEMORY_RUNS", "3"))
 IDLE_SECONDS = float(os.environ.get("IDLE_SECONDS", "8"))
+PAINT_TARGET = 1.5
+MEMORY_TARGET = 1.1
+
+
+def app_env(home: str) -> dict:
+    return dict(os.environ, SWITCHYARD_HOME=home, SWITCHYARD_NO_BACKGROUND_REFRESH="1",
+                XDG_DATA_HOME=os.path.join(home, "xdg"), XDG_CACHE_HOME=os.path.join(home, "cache"))
 
 
 def first_paint(binary: str) -> tuple[int, float]:
     with tempfile.TemporaryDirectory() as home:
-        env = dict(os.environ, SWITCHYARD_HOME=home, SWITCHYARD_EXIT_ON_FIRST_PAINT="1",
-                   XDG_DATA_HOME=os.path.join(home, "xdg"))
+        env = dict(app_env(home), SWITCHYARD_EXIT_ON_FIRST_PAINT="1")
         start = time.perf_counter()
         out = subprocess.run([binary], env=env, capture_output=True, text=True, timeout=60)
         wall = (time.perf_counter() - start) * 1000
         for line in out.stdout.splitlines():
             if line.startswith("first_paint_ms="):
                 return int(line.split("=", 1)[1]), wall
-        sys.exit(f"no first_paint_ms line; stderr:\n{out.stderr[-2000:]}")
+        sys.exit(f"{binary}: no first_paint_ms line; stderr:\n{out.stderr[-2000:]}")
 
 
 def descendants(pid: int) -> list[int]:
@@ -61,39 +74,63 @@ def pss_kb(pid: int) -> tuple[str, int]:
     return name, 0
 
 
-def idle_memory(binary: str) -> None:
+def idle_memory(binary: str) -> tuple[float, dict[str, float]]:
+    """Total PSS in MiB after IDLE_SECONDS, and MiB by process name."""
     with tempfile.TemporaryDirectory() as home:
-        env = dict(os.environ, SWITCHYARD_HOME=home, XDG_DATA_HOME=os.path.join(home, "xdg"))
-        proc = subprocess.Popen([binary], env=env, stdout=subprocess.DEVNULL,
+        proc = subprocess.Popen([binary], env=app_env(home), stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL)
         try:
             time.sleep(IDLE_SECONDS)
-            total = 0
+            by_name: dict[str, float] = {}
             for pid in descendants(proc.pid):
                 try:
                     name, kb = pss_kb(pid)
                 except OSError:
                     continue
-                total += kb
-                print(f"  {name:<24} {kb / 1024:7.1f} MB PSS")
-            print(f"idle memory: {total / 1024:.1f} MB total PSS (target < 320 MB)")
+                by_name[name] = by_name.get(name, 0.0) + kb / 1024
+            return sum(by_name.values()), by_name
         finally:
             proc.terminate()
-            proc.wait(timeout=10)
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
 
 
 def main() -> None:
-    binary = sys.argv[1]
-    app_ms, wall_ms = [], []
+    apps = {"switchyard": sys.argv[1], "empty": sys.argv[2]}
+    paint: dict[str, list[int]] = {name: [] for name in apps}
+    wall: dict[str, list[float]] = {name: [] for name in apps}
     for i in range(RUNS):
-        app, wall = first_paint(binary)
-        app_ms.append(app)
-        wall_ms.append(wall)
-        print(f"run {i + 1}: first paint {app} ms after main(), {wall:.0f} ms spawn-to-exit")
-    print(f"cold start to first paint: median {statistics.median(app_ms):.0f} ms "
-          f"(spawn-to-exit median {statistics.median(wall_ms):.0f} ms) over {RUNS} runs "
-          "(target < 1000 ms)")
-    idle_memory(binary)
+        order = list(apps) if i % 2 == 0 else list(reversed(apps))
+        for name in order:
+            ms, spawn = first_paint(apps[name])
+            paint[name].append(ms)
+            wall[name].append(spawn)
+            print(f"start {i + 1:2} {name:<10} first paint {ms:5} ms (spawn to exit {spawn:5.0f} ms)")
+    memory: dict[str, list[float]] = {name: [] for name in apps}
+    detail: dict[str, dict[str, float]] = {}
+    for i in range(MEMORY_RUNS):
+        order = list(apps) if i % 2 == 0 else list(reversed(apps))
+        for name in order:
+            total, by_name = idle_memory(apps[name])
+            memory[name].append(total)
+            detail[name] = by_name
+            print(f"idle  {i + 1:2} {name:<10} {total:6.1f} MiB PSS")
+    print()
+    medians = {name: statistics.median(paint[name]) for name in apps}
+    for name in apps:
+        slow = sum(1 for ms in paint[name] if ms > 2 * medians[name])
+        parts = ", ".join(f"{p} {mib:.0f}" for p, mib in sorted(detail[name].items()))
+        print(f"{name:<10} first paint median {medians[name]:6.0f} ms "
+              f"(spawn to exit {statistics.median(wall[name]):.0f} ms), slow starts {slow} of {RUNS}; "
+              f"idle PSS median {statistics.median(memory[name]):6.1f} MiB ({parts})")
+    paint_ratio = medians["switchyard"] / max(medians["empty"], 1)
+    memory_ratio = statistics.median(memory["switchyard"]) / max(statistics.median(memory["empty"]), 1)
+    verdict = lambda ratio, target: "within target" if ratio <= target else "over target"
+    print(f"first paint ratio: {paint_ratio:.2f}x (target <= {PAINT_TARGET}x: {verdict(paint_ratio, PAINT_TARGET)})")
+    print(f"idle PSS ratio:    {memory_ratio:.2f}x (target <= {MEMORY_TARGET}x: {verdict(memory_ratio, MEMORY_TARGET)})")
 
 
 if __name__ == "__main__":

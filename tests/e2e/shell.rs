@@ -172,6 +172,7 @@ async fn the_first_run_checklist_shows_on_an_empty_profile_until_dismissed() {
                 app.click("#first-run [data-item='model'] [data-fix='openKeys']")
                     .await?;
                 app.wait_for("main#page[data-page='keys']").await?;
+                app.goto("models").await?;
                 app.click("#first-run-dismiss").await?;
                 let start = std::time::Instant::now();
                 while app.text("#first-run").await?.is_some() {
@@ -180,7 +181,8 @@ async fn the_first_run_checklist_shows_on_an_empty_profile_until_dismissed() {
                     }
                     tokio::time::sleep(std::time::Duration::from_millis(100)).await;
                 }
-                // Gone from every page, still in Settings with a way back.
+                // Gone, also after a page change; still in Settings with a way back.
+                app.goto("runs").await?;
                 app.goto("models").await?;
                 tokio::time::sleep(std::time::Duration::from_millis(500)).await;
                 if app.text("#first-run").await?.is_some() {

@@ -126,7 +126,7 @@ export function App() {
         </ul>
       </nav>
       <main className="content" id="page" data-page={page}>
-        {boot.state === "ready" && page !== "settings" && <FirstRunChecklist placement="start" />}
+        {page === "models" && <FirstRunChecklist placement="start" />}
         <Suspense fallback={<p className="muted">Loading…</p>}>
           {page === "settings" ? (
             <Settings info={boot.state === "ready" ? boot.info : null} />

@@ -1,5 +1,5 @@
 // The first-run checklist: what a new profile still needs, each item with its one-step fix.
-// Shown above every page until dismissed; Settings always shows it.
+// Shown on the start page (Models) until dismissed; Settings always shows it.
 import { useCallback, useEffect, useState } from "react";
 import {
   type FirstRunChecklist as Checklist,
@@ -39,13 +39,39 @@ function goToCard(hash: string, id: string): void {
   );
 }
 
+/** Whether the last answer said dismissed: the start page then reserves no room for it. */
+const DISMISSED_CACHE = "switchyard.checklistDismissed";
+
+function cachedDismissed(): boolean {
+  try {
+    return localStorage.getItem(DISMISSED_CACHE) === "true";
+  } catch {
+    return false;
+  }
+}
+
+function cacheDismissed(dismissed: boolean): void {
+  try {
+    localStorage.setItem(DISMISSED_CACHE, String(dismissed));
+  } catch {
+    // Storage unavailable: the start page reserves its room until Rust answers.
+  }
+}
+
+/**
+ * On the start page (Models) the card takes its full height from the first frame while Rust
+ * gathers it (the doctor can take a few seconds), so nothing below it moves when it fills in.
+ */
 export function FirstRunChecklist({ placement }: { placement: "start" | "settings" }) {
   const [list, setList] = useState<Checklist | null>(null);
   const [error, setError] = useState<string | null>(null);
 
+  const [wasDismissed] = useState(cachedDismissed);
   const load = useCallback(async () => {
     try {
-      setList(await ipc.firstRunChecklist());
+      const found = await ipc.firstRunChecklist();
+      cacheDismissed(found.dismissed);
+      setList(found);
       setError(null);
     } catch (e) {
       setError(describeError(e).message);
@@ -57,17 +83,19 @@ export function FirstRunChecklist({ placement }: { placement: "start" | "setting
 
   const dismiss = async (dismissed: boolean) => {
     try {
-      setList(await ipc.setChecklistDismissed(dismissed));
+      const stored = await ipc.setChecklistDismissed(dismissed);
+      cacheDismissed(stored.dismissed);
+      setList(stored);
     } catch (e) {
       setError(describeError(e).message);
     }
   };
 
-  if (placement === "start" && (!list || list.dismissed)) return null;
+  if (placement === "start" && (list ? list.dismissed : wasDismissed)) return null;
   const total = list?.items.length ?? 0;
   return (
     <section
-      className={`card checklist ${placement}`}
+      className={`card checklist ${placement}${list ? "" : " loading"}`}
       id={placement === "start" ? "first-run" : "first-run-settings"}
       aria-label="Getting started"
     >
