@@ -44,25 +44,7 @@ async fn open_palette(app: &App) -> E2eResult {
     press(app, &[char::from(Key::Control), 'k']).await?;
     app.wait_for(".palette [cmdk-input]").await?;
     // The dialog takes the focus first and hands it to its input as it opens.
-    let start = std::time::Instant::now();
-    loop {
-        let focused = app
-            .client
-            .execute(
-                "const el = document.activeElement; \
-                 return el ? (el.hasAttribute('cmdk-input') ? 'input' : el.id || el.tagName) : null;",
-                vec![],
-            )
-            .await
-            .map_err(|e| format!("focus: {e}"))?;
-        if focused.as_str() == Some("input") {
-            break;
-        }
-        if start.elapsed() > std::time::Duration::from_secs(2) {
-            return Err(format!("the palette's input is not focused ({focused})"));
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
+    wait_focus(app, ".palette [cmdk-input]").await?;
     Ok(())
 }
 
@@ -78,26 +60,24 @@ async fn wait_gone(app: &App, css: &str) -> E2eResult {
     Ok(())
 }
 
-/// Waits until the focused element's accessible label is `label`.
-async fn wait_focus(app: &App, label: &str) -> E2eResult {
+/// Waits until the focused element matches `css`.
+async fn wait_focus(app: &App, css: &str) -> E2eResult {
     let start = std::time::Instant::now();
     loop {
         let focused = app
             .client
             .execute(
                 "const el = document.activeElement; \
-                 return el ? el.getAttribute('aria-label') : null;",
-                vec![],
+                 return el && el.matches(arguments[0]) ? true : (el ? el.outerHTML.slice(0, 120) : null);",
+                vec![css.into()],
             )
             .await
             .map_err(|e| format!("focus: {e}"))?;
-        if focused.as_str() == Some(label) {
+        if focused.as_bool() == Some(true) {
             return Ok(());
         }
         if start.elapsed() > std::time::Duration::from_secs(5) {
-            return Err(format!(
-                "focus never reached {label:?} (it is on {focused})"
-            ));
+            return Err(format!("focus never reached {css} (it is on {focused})"));
         }
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
@@ -167,7 +147,7 @@ async fn palette_to_approval(app: &App, fx: &Fixture) -> E2eResult {
     app.wait_for("#attempt-detail .diff-pane[data-focus='calc.sh:1']")
         .await?;
     press(app, &['c']).await?;
-    wait_focus(app, "Comment on calc.sh line 1").await?;
+    wait_focus(app, "[aria-label='Comment on calc.sh line 1']").await?;
     keys(app, "keep the sign").await?;
 
     open_palette(app).await?;

@@ -13,6 +13,21 @@ impl Engine {
     /// Checks the data dir, the database, the keychain, git, worker CLIs and local model
     /// servers. Never fails: every problem becomes a check with the reason.
     pub async fn doctor(&self) -> DoctorReport {
+        let _turn = self.doctor_turn.lock().await;
+        self.gather_doctor().await
+    }
+
+    /// The newest report, or a new one when none ran yet; waits for a doctor already running
+    /// (the app runs one at start-up) rather than starting another.
+    pub async fn doctor_report(&self) -> DoctorReport {
+        let _turn = self.doctor_turn.lock().await;
+        match self.last_doctor() {
+            Some(report) => report,
+            None => self.gather_doctor().await,
+        }
+    }
+
+    async fn gather_doctor(&self) -> DoctorReport {
         let keychain = tokio::task::spawn_blocking(switchyard_keychain::probe);
         let (database, git, endpoints, workers) = tokio::join!(
             self.database_check(),

@@ -1,23 +1,17 @@
 //! The app's preferences (theme, checklist dismissed) and the first-run checklist, gathered
 //! from the doctor, the keys, the catalog and who has launched work.
 
-use std::collections::BTreeSet;
-
 use switchyard_core::first_run::{
     checklist, ChecklistFacts, FirstRunChecklist, Theme, UiPrefs, SETTING_CHECKLIST_DISMISSED,
     SETTING_THEME,
 };
 use switchyard_core::providers::{KeyStatus, ProviderKind};
-use switchyard_core::run::RunFilter;
 
+use crate::catalog::now;
 use crate::{Engine, EngineError};
 
 /// Launchers that are Switchyard's own front ends, not agents.
 const OWN_LAUNCHERS: [&str; 2] = ["app", "cli"];
-
-fn now() -> String {
-    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
-}
 
 impl Engine {
     /// The stored preferences; unknown stored values read as the defaults.
@@ -60,16 +54,13 @@ impl Engine {
     }
 
     /// What a new user still needs: keychain, a key or local server, agent CLIs, a recent
-    /// catalog, a connected agent. Uses the last doctor report (running the doctor when there
-    /// is none yet).
+    /// catalog, a connected agent. Uses the last doctor report (waiting for the one running,
+    /// or running it when none did yet).
     ///
     /// # Errors
     /// [`EngineError::Store`].
     pub async fn first_run_checklist(&self) -> Result<FirstRunChecklist, EngineError> {
-        let report = match self.last_doctor() {
-            Some(report) => report,
-            None => self.doctor().await,
-        };
+        let report = self.doctor_report().await;
         let usable_keys = self
             .list_providers()
             .await?
@@ -95,21 +86,20 @@ impl Engine {
                 None
             }
         };
-        let mut agents = BTreeSet::new();
-        for run in self.list_runs(RunFilter::default()).await? {
-            agents.insert(run.launcher);
-        }
-        for attempt in self.list_standalone_attempts().await? {
-            agents.insert(attempt.launcher);
-        }
-        agents.retain(|l| !l.is_empty() && !OWN_LAUNCHERS.contains(&l.as_str()));
+        let agents: Vec<String> = self
+            .store()
+            .launchers()
+            .await?
+            .into_iter()
+            .filter(|l| !l.is_empty() && !OWN_LAUNCHERS.contains(&l.as_str()))
+            .collect();
         let dismissed = self.ui_prefs().await?.checklist_dismissed;
         Ok(checklist(&ChecklistFacts {
             report: Some(&report),
             usable_keys,
             catalog_date,
             today: chrono::Utc::now().format("%Y-%m-%d").to_string(),
-            agents: agents.into_iter().collect(),
+            agents,
             dismissed,
         }))
     }

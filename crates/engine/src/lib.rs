@@ -76,6 +76,9 @@ pub struct Engine {
     /// The newest doctor report, so late subscribers (a UI that loads after the start-up
     /// check finished) can read it instead of re-running every probe.
     last_doctor: Mutex<Option<DoctorReport>>,
+    /// Held while a doctor runs, so a caller that only needs a report waits for the running
+    /// one instead of starting a second.
+    doctor_turn: tokio::sync::Mutex<()>,
     /// The built catalog and its index, built on first use, replaced on refresh.
     catalog: tokio::sync::RwLock<Option<Arc<catalog::CatalogState>>>,
     /// The running catalog refresh, if any (one at a time; a second start follows it).
@@ -128,6 +131,7 @@ impl Engine {
             home,
             store,
             last_doctor: Mutex::new(None),
+            doctor_turn: tokio::sync::Mutex::new(()),
             catalog: tokio::sync::RwLock::new(None),
             refresh: Arc::new(Mutex::new(None)),
             next_refresh: AtomicU32::new(1),

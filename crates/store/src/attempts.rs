@@ -372,6 +372,17 @@ impl Store {
         rows.iter().map(attempt_row).collect()
     }
 
+    /// Every launcher that started a run or an attempt of its own (not a run's node), once
+    /// each, sorted: who has used this profile (`app`, `cli`, agents' names).
+    pub async fn launchers(&self) -> Result<Vec<String>, StoreError> {
+        Ok(sqlx::query_scalar::<_, String>(
+            "SELECT launcher FROM runs UNION SELECT launcher FROM attempts WHERE run_id IS NULL \
+             ORDER BY 1",
+        )
+        .fetch_all(self.pool())
+        .await?)
+    }
+
     /// The attempts of a compare group, oldest first.
     pub async fn attempts_in_compare(&self, compare: &str) -> Result<Vec<AttemptRow>, StoreError> {
         let rows =
