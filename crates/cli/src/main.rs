@@ -8,6 +8,7 @@ mod attempts;
 mod catalog;
 mod keys;
 mod mcp;
+mod outcomes;
 mod output;
 mod review_json;
 mod roles;
@@ -99,6 +100,9 @@ enum Command {
         #[arg(long, value_name = "FILE.tsv")]
         eval: Option<std::path::PathBuf>,
     },
+    /// Recorded outcomes of finished attempts and run nodes (newest first, with filters, or
+    /// as CSV); `outcomes eval FILE.csv` measures the failure predictor on an outcome table.
+    Outcomes(outcomes::OutcomesArgs),
     /// The best usable model for a task, with its reason and the runner-ups.
     Pick(routing::RouteArgs),
     /// The best N models for a task, one per provider first.
@@ -231,6 +235,19 @@ async fn run(cli: Cli) -> ExitCode {
             return serve_mcp().await;
         }
     }
+    if let Command::Outcomes(outcomes::OutcomesArgs {
+        command:
+            Some(outcomes::OutcomesCommand::Eval {
+                file,
+                seed,
+                train_fraction,
+            }),
+        ..
+    }) = &cli.command
+    {
+        return outcomes::eval(file, *seed, *train_fraction, json)
+            .unwrap_or_else(|error| fail(&error, json));
+    }
     if let Command::RunWorker { id } = &cli.command {
         return job_worker(JobKind::Run, id, json).await;
     }
@@ -349,6 +366,7 @@ async fn run(cli: Cli) -> ExitCode {
             rating,
         } => runs::rate(&engine, &target, &what, rating, json).await,
         Command::Settings(args) => app::settings(&engine, args, json).await,
+        Command::Outcomes(args) => outcomes::list(&engine, args.filter, json).await,
     };
     engine.close().await;
     match result {

@@ -246,6 +246,26 @@ fn honest_fix_reaches_review_and_approve_lands_exactly_that_commit() {
     assert_eq!(list[0]["run"], id.as_str());
     assert_eq!(list[0]["status"], "integrated");
     assert_eq!(list[0]["worker"], "claude");
+
+    // The finished attempt is an outcome: verified, approved, without its task's text.
+    let outcomes = fx.run(&["outcomes", "--json"]);
+    let outcomes = outcomes.expect_code(0).as_array().expect("array").clone();
+    assert_eq!(outcomes.len(), 1, "{outcomes:?}");
+    let outcome = &outcomes[0];
+    assert_eq!(outcome["kind"], "attempt");
+    assert_eq!(outcome["id"], id.as_str());
+    assert_eq!(outcome["worker"], "claude");
+    assert_eq!(outcome["verified"], true);
+    assert_eq!(outcome["gates_passed"], true);
+    assert_eq!(outcome["decision"], "approved");
+    assert_eq!(outcome["succeeded"], true);
+    assert_eq!(outcome["launcher"], "cli");
+    assert!(outcome["latency_ms"].as_i64().is_some_and(|ms| ms >= 0));
+    assert!(!outcome.to_string().contains("Greet"), "{outcome}");
+    let by_other_launcher = fx.run(&["outcomes", "--launcher", "claude-code", "--json"]);
+    assert_eq!(by_other_launcher.expect_code(0), &serde_json::json!([]));
+    let by_worker = fx.run(&["outcomes", "--model", "claude", "--json"]);
+    assert_eq!(by_worker.expect_code(0).as_array().map(Vec::len), Some(1));
 }
 
 #[test]
@@ -285,6 +305,16 @@ fn failing_verification_exits_3_and_approve_is_refused() {
         approve.json
     );
     assert_eq!(fx.head("main"), base);
+
+    // Switchyard's own failed verification makes it a failed outcome, whatever the worker
+    // claimed.
+    let outcomes = fx.run(&["outcomes", "--json"]);
+    let outcomes = outcomes.expect_code(0).as_array().expect("array").clone();
+    assert_eq!(outcomes.len(), 1, "{outcomes:?}");
+    assert_eq!(outcomes[0]["verified"], false);
+    assert_eq!(outcomes[0]["succeeded"], false);
+    assert_eq!(outcomes[0]["worker"], "codex");
+    assert!(outcomes[0]["tokens_in"].as_u64().is_some_and(|n| n > 0));
 }
 
 #[test]

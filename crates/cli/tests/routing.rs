@@ -373,3 +373,131 @@ fn a_coding_task_is_answered_with_the_worker_that_would_run_each_model_here() {
     assert_eq!(code, 0, "{out}");
     assert!(out["worker"].is_null(), "{out}");
 }
+
+/// A table where the weak model fails every proof question and the strong one answers
+/// everything: a predictor that reads the prompt must find them.
+fn outcome_table(dir: &Path) -> std::path::PathBuf {
+    let mut text = String::from("id,subject,prompt,weak_correct,strong_correct\n");
+    for i in 0..240 {
+        let (prompt, weak) = if i % 4 == 0 {
+            (
+                format!("\"Prove that the series {i}, with terms a_n, converges.\""),
+                "False",
+            )
+        } else {
+            (
+                format!("What is the capital of country number {i}?"),
+                "True",
+            )
+        };
+        // The subject column gives the answer away; the predictor must never read it.
+        let subject = if weak == "False" {
+            "proofs"
+        } else {
+            "geography"
+        };
+        text.push_str(&format!("{i},{subject},{prompt},{weak},True\n"));
+    }
+    let path = dir.join("outcomes.csv");
+    std::fs::write(&path, text).expect("write the table");
+    path
+}
+
+#[test]
+fn outcomes_eval_trains_on_the_seeded_split_and_scores_the_rest() {
+    let home = tempfile::tempdir().expect("temp home");
+    let table = outcome_table(home.path());
+    let table = table.to_str().expect("utf-8 path");
+    let (code, eval) = run(
+        home.path(),
+        &[
+            "outcomes",
+            "eval",
+            table,
+            "--seed",
+            "7",
+            "--train-fraction",
+            "0.75",
+        ],
+    );
+    assert_eq!(code, 0, "{eval}");
+    assert_eq!(eval["n_train"], 180);
+    assert_eq!(eval["n_test"], 60);
+    let number = |name: &str| {
+        eval[name]
+            .as_f64()
+            .unwrap_or_else(|| panic!("{name}: {eval}"))
+    };
+    assert_eq!(number("strong_accuracy"), 1.0);
+    assert!((0.6..0.9).contains(&number("weak_accuracy")), "{eval}");
+    // A perfect router scores about 0.87 here (the failing quarter first); chance is 0.5.
+    assert!(number("apgr") > 0.8, "{eval}");
+    assert!(number("cpt50") <= 0.2 && number("cpt80") <= 0.3, "{eval}");
+    // One seed, one answer; another seed, another split.
+    let (_, again) = run(
+        home.path(),
+        &[
+            "outcomes",
+            "eval",
+            table,
+            "--seed",
+            "7",
+            "--train-fraction",
+            "0.75",
+        ],
+    );
+    assert_eq!(again, eval);
+    let (_, other) = run(home.path(), &["outcomes", "eval", table, "--seed", "8"]);
+    assert_eq!(other["n_train"], 168);
+    assert_ne!(other["weak_accuracy"], eval["weak_accuracy"]);
+}
+
+#[test]
+fn outcomes_eval_refuses_bad_tables_with_the_reason() {
+    let home = tempfile::tempdir().expect("temp home");
+    let bad = home.path().join("bad.csv");
+    std::fs::write(
+        &bad,
+        "prompt,weak_correct,strong_correct\nq1,True,True\nq2,maybe,True\n",
+    )
+    .expect("write");
+    let (code, out) = run(
+        home.path(),
+        &["outcomes", "eval", bad.to_str().expect("utf-8")],
+    );
+    assert_ne!(code, 0);
+    assert_eq!(out["error"]["code"], "invalidInput");
+    let message = text(&out["error"]["message"]);
+    assert!(
+        message.contains("line 3") && message.contains("maybe"),
+        "{message}"
+    );
+
+    let missing = home.path().join("missing.csv");
+    std::fs::write(&missing, "prompt,weak_correct\nq1,True\n").expect("write");
+    let (_, out) = run(
+        home.path(),
+        &["outcomes", "eval", missing.to_str().expect("utf-8")],
+    );
+    assert!(
+        text(&out["error"]["message"]).contains("strong_correct"),
+        "{out}"
+    );
+
+    let (_, out) = run(
+        home.path(),
+        &["outcomes", "eval", "/nonexistent/outcomes.csv"],
+    );
+    assert_eq!(out["error"]["code"], "notFound");
+}
+
+#[test]
+fn outcomes_on_an_empty_profile_is_an_empty_list() {
+    let home = tempfile::tempdir().expect("temp home");
+    let (code, out) = run(home.path(), &["outcomes"]);
+    assert_eq!(code, 0);
+    assert_eq!(out, serde_json::json!([]));
+    let (code, out) = run(home.path(), &["outcomes", "--category", "poetry"]);
+    assert_ne!(code, 0);
+    assert_eq!(out["error"]["code"], "invalidInput");
+}

@@ -25,6 +25,7 @@ mod hash;
 pub mod info;
 pub mod notice;
 pub mod origin;
+pub mod outcomes;
 pub mod palette;
 pub mod providers;
 pub mod review;

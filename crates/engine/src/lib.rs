@@ -26,6 +26,7 @@ mod keys;
 mod local;
 pub mod model_worker;
 mod notice;
+mod outcomes;
 mod owner;
 mod palette;
 pub mod paths;
