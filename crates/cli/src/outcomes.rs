@@ -149,7 +149,7 @@ fn list_text(records: &[OutcomeRecord]) -> String {
         text.push_str(&format!(
             "{:<28} {:<10} {:<32} {:<10} {:>9} {:>8}\n",
             r.id,
-            r.category.id(),
+            r.task.category.id(),
             who,
             outcome,
             format!("${:.4}", r.cost_usd),

@@ -13,6 +13,7 @@ use switchyard_store::attempts::AttemptRow;
 use switchyard_store::runs::nodes::NodeRow;
 use switchyard_store::runs::{RunQuery, RunRow};
 
+use crate::attempts::json;
 use crate::{Engine, EngineError};
 
 /// Every run is read; the list is cut only after filtering.
@@ -68,10 +69,6 @@ impl Engine {
     }
 }
 
-fn json<T: serde::de::DeserializeOwned>(text: Option<&str>) -> Option<T> {
-    text.and_then(|t| serde_json::from_str(t).ok())
-}
-
 /// What the attempt's checks and the user said: (verified, gates passed, decision).
 fn verdict(row: &AttemptRow) -> (Option<bool>, Option<bool>, Option<String>) {
     let verified = json::<VerificationRecord>(row.verification_json.as_deref()).map(|v| v.passed);
@@ -104,7 +101,6 @@ fn attempt_outcome(row: &AttemptRow) -> Option<OutcomeRecord> {
     }
     let (verified, gates_passed, decision) = verdict(row);
     let usage = json::<Usage>(row.usage_json.as_deref());
-    let task = features(&row.task);
     let ok = !matches!(
         row.state,
         AttemptState::Failed | AttemptState::Canceled | AttemptState::Interrupted
@@ -115,11 +111,7 @@ fn attempt_outcome(row: &AttemptRow) -> Option<OutcomeRecord> {
         run_id: None,
         node_id: None,
         finished_ms,
-        category: task.category,
-        lang: task.lang,
-        task_tokens: task.task_tokens,
-        stack: task.stack,
-        needs: task.needs,
+        task: features(&row.task),
         model: row.worker.strip_prefix("model:").map(str::to_owned),
         worker: Some(row.worker.clone()),
         state: row.state.as_str().to_owned(),
@@ -156,22 +148,15 @@ fn node_outcome(
         NodeState::Rejected => Some("rejected".to_owned()),
         _ => None,
     });
-    let ok = matches!(
-        node.state,
-        NodeState::Done | NodeState::Approved | NodeState::Review
-    ) && succeeded(verified, gates_passed, decision.as_deref());
-    let task = features(&node.task);
+    let ok = matches!(node.state, NodeState::Done | NodeState::Approved)
+        && succeeded(verified, gates_passed, decision.as_deref());
     Some(OutcomeRecord {
         kind: OutcomeKind::Node,
         id: format!("{}/{}", run.id, node.node_id),
         run_id: Some(run.id.clone()),
         node_id: Some(node.node_id.clone()),
         finished_ms,
-        category: task.category,
-        lang: task.lang,
-        task_tokens: task.task_tokens,
-        stack: task.stack,
-        needs: task.needs,
+        task: features(&node.task),
         worker: node.worker.clone(),
         model: node.model.clone(),
         state: node.state.as_str().to_owned(),

@@ -25,12 +25,9 @@ pub struct OutcomeRecord {
     pub run_id: Option<String>,
     pub node_id: Option<String>,
     pub finished_ms: i64,
-    /// Task features from the local classifier.
-    pub category: Category,
-    pub lang: String,
-    pub task_tokens: u32,
-    pub stack: Vec<String>,
-    pub needs: Vec<String>,
+    /// Task features from the local classifier (flattened into the record's fields).
+    #[serde(flatten)]
+    pub task: TaskFeatures,
     /// The worker (`model:<id>`, `claude`, …) and the model, when known.
     pub worker: Option<String>,
     pub model: Option<String>,
@@ -54,6 +51,7 @@ pub struct OutcomeRecord {
 }
 
 /// Task features of an outcome, from the classifier's reading of its task.
+#[derive(Debug, Clone, PartialEq, Serialize, Type)]
 pub struct TaskFeatures {
     pub category: Category,
     pub lang: String,
@@ -96,7 +94,7 @@ pub struct OutcomeFilter {
 
 impl OutcomeFilter {
     pub fn matches(&self, record: &OutcomeRecord) -> bool {
-        self.category.is_none_or(|c| c == record.category)
+        self.category.is_none_or(|c| c == record.task.category)
             && self.model.as_deref().is_none_or(|wanted| {
                 record.model.as_deref() == Some(wanted) || record.worker.as_deref() == Some(wanted)
             })
@@ -152,11 +150,11 @@ pub fn outcomes_csv(records: &[OutcomeRecord]) -> Result<String, String> {
                 text(r.run_id.clone()),
                 text(r.node_id.clone()),
                 r.finished_ms.to_string(),
-                r.category.id().to_owned(),
-                r.lang.clone(),
-                r.task_tokens.to_string(),
-                r.stack.join(";"),
-                r.needs.join(";"),
+                r.task.category.id().to_owned(),
+                r.task.lang.clone(),
+                r.task.task_tokens.to_string(),
+                r.task.stack.join(";"),
+                r.task.needs.join(";"),
                 text(r.worker.clone()),
                 text(r.model.clone()),
                 r.state.clone(),
@@ -184,18 +182,13 @@ mod tests {
 
     fn record(model: &str, launcher: &str) -> OutcomeRecord {
         let task = "Fix the failing Rust unit test in the parser";
-        let features = TaskFeatures::of(task, &classify(task));
         OutcomeRecord {
             kind: OutcomeKind::Attempt,
             id: "a1".into(),
             run_id: None,
             node_id: None,
             finished_ms: 1,
-            category: features.category,
-            lang: features.lang,
-            task_tokens: features.task_tokens,
-            stack: features.stack,
-            needs: features.needs,
+            task: TaskFeatures::of(task, &classify(task)),
             worker: Some("claude".into()),
             model: Some(model.into()),
             state: "approved".into(),
@@ -215,9 +208,13 @@ mod tests {
     #[test]
     fn features_come_from_the_classifier_and_never_carry_the_task() {
         let r = record("anthropic/claude-opus-4.5", "cli");
-        assert_eq!(r.category, Category::Coding);
-        assert_eq!(r.lang, "en");
-        assert!(r.stack.contains(&"rust".to_owned()), "{:?}", r.stack);
+        assert_eq!(r.task.category, Category::Coding);
+        assert_eq!(r.task.lang, "en");
+        assert!(
+            r.task.stack.contains(&"rust".to_owned()),
+            "{:?}",
+            r.task.stack
+        );
         let json = serde_json::to_string(&r).expect("serializes");
         assert!(!json.contains("parser"), "{json}");
     }

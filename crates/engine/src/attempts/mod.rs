@@ -33,6 +33,7 @@ mod launch;
 mod lease;
 mod pipeline;
 mod record;
+pub(crate) use record::json;
 mod recover;
 mod retention;
 mod review;

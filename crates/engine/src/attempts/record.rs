@@ -39,7 +39,7 @@ fn parse_code(name: &str) -> ErrorCode {
         .unwrap_or(ErrorCode::Internal)
 }
 
-fn json<T: serde::de::DeserializeOwned>(text: Option<&str>) -> Option<T> {
+pub(crate) fn json<T: serde::de::DeserializeOwned>(text: Option<&str>) -> Option<T> {
     text.and_then(|t| serde_json::from_str(t).ok())
 }
 
