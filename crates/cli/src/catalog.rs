@@ -31,7 +31,8 @@ pub struct ModelsArgs {
     /// Only these providers (comma-separated vendor slugs).
     #[arg(long, value_delimiter = ',')]
     provider: Vec<String>,
-    /// Highest blended (3:1) price per million tokens.
+    /// Highest blended price per million tokens (3 input : 1 output), as the budget tiers
+    /// and `pick --max-price` use it.
     #[arg(long)]
     max_price: Option<f64>,
     /// Least context length in tokens.

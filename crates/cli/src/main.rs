@@ -366,6 +366,14 @@ async fn run(cli: Cli) -> ExitCode {
             rating,
         } => runs::rate(&engine, &target, &what, rating, json).await,
         Command::Settings(args) => app::settings(&engine, args, json).await,
+        Command::Outcomes(outcomes::OutcomesArgs {
+            command: Some(outcomes::OutcomesCommand::Learning { skip_below }),
+            ..
+        }) => outcomes::learning(&engine, skip_below, json).await,
+        Command::Outcomes(outcomes::OutcomesArgs {
+            command: Some(outcomes::OutcomesCommand::Reset),
+            ..
+        }) => outcomes::reset(&engine, json).await,
         Command::Outcomes(args) => outcomes::list(&engine, args.filter, json).await,
     };
     engine.close().await;

@@ -11,6 +11,7 @@ use switchyard_core::outcomes::{
     evaluate_outcomes, outcomes_csv, read_outcome_csv, OutcomeError, OutcomeEval, OutcomeFilter,
     OutcomeRecord, DEFAULT_SEED, DEFAULT_TRAIN_FRACTION,
 };
+use switchyard_core::routing::LearningSettings;
 use switchyard_engine::Engine;
 
 use crate::output::{print, CliError};
@@ -60,6 +61,16 @@ pub enum OutcomesCommand {
         #[arg(long, default_value_t = DEFAULT_TRAIN_FRACTION)]
         train_fraction: f64,
     },
+    /// What routing learns from: outcomes counted since the last reset, and the estimate
+    /// below which a routed cascade skips a rung. With `--skip-below X` (0–1, 0 = never
+    /// skip), sets the threshold first.
+    Learning {
+        #[arg(long, value_name = "ESTIMATE")]
+        skip_below: Option<f64>,
+    },
+    /// Forget what routing learned: outcomes recorded until now stop moving picks and
+    /// cascades (they stay in the journal and in this list).
+    Reset,
 }
 
 /// `outcomes eval`: needs no profile, database or keychain.
@@ -154,6 +165,52 @@ fn list_text(records: &[OutcomeRecord]) -> String {
             outcome,
             format!("${:.4}", r.cost_usd),
             r.launcher
+        ));
+    }
+    text
+}
+
+/// `outcomes learning [--skip-below X]`: `{since, skipBelow, outcomes, estimates}`.
+pub async fn learning(
+    engine: &Engine,
+    skip_below: Option<f64>,
+    json: bool,
+) -> Result<ExitCode, CliError> {
+    let settings = match skip_below {
+        Some(value) => engine.set_skip_below(value).await?,
+        None => engine.learning_settings().await?,
+    };
+    print(&settings, json, learning_text)
+}
+
+/// `outcomes reset`: the settings after the reset.
+pub async fn reset(engine: &Engine, json: bool) -> Result<ExitCode, CliError> {
+    let settings = engine.reset_learning().await?;
+    print(&settings, json, learning_text)
+}
+
+fn learning_text(s: &LearningSettings) -> String {
+    let since = match &s.since {
+        Some(at) => format!("since a reset at {at}"),
+        None => "since the first one (never reset)".to_owned(),
+    };
+    let skip = if s.skip_below > 0.0 {
+        format!(
+            "a routed cascade skips rungs estimated below {}",
+            s.skip_below
+        )
+    } else {
+        "cascades never skip rungs".to_owned()
+    };
+    let mut text = format!("learning from {} outcomes {since}; {skip}", s.outcomes);
+    for e in &s.estimates {
+        text.push_str(&format!(
+            "\n  {:<10} {:<40} {} → {:.2} (prior {:.2})",
+            e.category.id(),
+            e.model,
+            e.evidence.describe(e.category),
+            e.evidence.estimate,
+            e.evidence.prior
         ));
     }
     text

@@ -19,10 +19,11 @@ use crate::output::{print, CliError};
 pub struct RouteArgs {
     /// The task, in words.
     task: String,
-    /// low ($0–1/M input), medium ($0–5/M, default), high ($2–20/M) or any.
+    /// low ($0–1/M), medium ($0–5/M, default), high ($2–20/M) or any; prices are blended
+    /// USD per million tokens, 3 input : 1 output, as everywhere in Switchyard.
     #[arg(long, default_value = "medium")]
     budget: String,
-    /// Highest USD per million input tokens, on top of the budget.
+    /// Highest blended USD per million tokens (3 input : 1 output), on top of the budget.
     #[arg(long)]
     max_price: Option<f64>,
     /// Needs on top of the task's own (comma-separated): vision, tools, structured-output,
@@ -57,7 +58,7 @@ pub struct PlanArgs {
     /// low, medium (default), high or any; step words may nudge it one tier.
     #[arg(long, default_value = "medium")]
     budget: String,
-    /// Highest USD per million input tokens for every step.
+    /// Highest blended USD per million tokens (3 input : 1 output) for every step.
     #[arg(long)]
     max_price: Option<f64>,
     /// Choose among all models, not only those with a key, a local server or OpenRouter.
@@ -280,12 +281,18 @@ fn budget(text: &str) -> Result<BudgetTier, CliError> {
 }
 
 fn ranked_line(model: &RankedModel) -> String {
-    let price = model
-        .reason
-        .price_per_m
-        .map_or_else(|| "price ?".to_owned(), |p| format!("${p:.2}/M in"));
+    let price = model.reason.cost_per_success.map_or_else(
+        || "price ?".to_owned(),
+        |c| format!("${c:.2}/M per verified success"),
+    );
+    let total = model.evidence.successes + model.evidence.failures;
+    let outcomes = if total == 0 {
+        String::new()
+    } else {
+        format!(", {} of {total} verified", model.evidence.successes)
+    };
     format!(
-        "{} ({}) score {:.1}, {price}",
+        "{} ({}) score {:.1}, {price}{outcomes}",
         model.name, model.id, model.score
     )
 }

@@ -299,6 +299,24 @@ fn a_model_worker_fix_is_verified_reviewed_and_approved_into_exactly_one_commit(
         " M notes.txt\n"
     );
     assert!(fx.git(&["remote"]).trim().is_empty());
+    // Routing learned from it: one verified, approved success of this model in the task's
+    // category, lifting its estimate above its benchmark prior.
+    let learning = fx.run(&["outcomes", "learning", "--json"], &[]);
+    let learning = learning.expect_code(0);
+    let estimates = learning["estimates"].as_array().expect("estimates");
+    let learned = estimates
+        .iter()
+        .find(|e| e["model"] == MODEL)
+        .unwrap_or_else(|| panic!("{MODEL} learned: {learning}"));
+    let evidence = &learned["evidence"];
+    assert_eq!(evidence["successes"], 1, "{learned}");
+    assert_eq!(evidence["failures"], 0, "{learned}");
+    assert!(evidence["since"].is_string(), "{learned}");
+    assert!(
+        evidence["estimate"].as_f64() > evidence["prior"].as_f64(),
+        "{learned}"
+    );
+    assert_eq!(learning["outcomes"], 1);
     // The key is in no file Switchyard wrote.
     let bytes = fx.home_bytes();
     assert!(!bytes.windows(KEY.len()).any(|w| w == KEY.as_bytes()));

@@ -219,12 +219,22 @@ fn rate_stores_ratings_that_show_in_later_picks() {
     }
     let (code, again) = run(home.path(), &["pick", task, "--any-provider"]);
     assert_eq!(code, 0);
+    // The pick is the cheapest model per verified success within the quality floor, so two
+    // bad ratings either lower it (and show) or move the pick away from it.
     let rated = std::iter::once(&again)
         .chain(again["alternatives"].as_array().expect("alternatives"))
-        .find(|m| text(&m["id"]) == id)
-        .expect("the rated model is still ranked");
-    assert_eq!(rated["reason"]["feedbackCount"].as_u64(), Some(2));
-    assert!(rated["reason"]["feedbackAdjustment"].as_f64().expect("adj") < 0.0);
+        .find(|m| text(&m["id"]) == id);
+    match rated {
+        Some(rated) => {
+            assert_eq!(rated["reason"]["feedbackCount"].as_u64(), Some(2));
+            assert!(rated["reason"]["feedbackAdjustment"].as_f64().expect("adj") < 0.0);
+            assert!(
+                rated["reason"]["estimatedSuccess"].as_f64()
+                    < first["reason"]["estimatedSuccess"].as_f64()
+            );
+        }
+        None => assert_ne!(text(&again["id"]), id, "the ratings moved the pick"),
+    }
 
     for bad in [
         vec!["rate", id.as_str(), category.as_str(), "6"],
@@ -500,4 +510,108 @@ fn outcomes_on_an_empty_profile_is_an_empty_list() {
     let (code, out) = run(home.path(), &["outcomes", "--category", "poetry"]);
     assert_ne!(code, 0);
     assert_eq!(out["error"]["code"], "invalidInput");
+}
+
+/// Blended USD per million tokens (3 input : 1 output) of a pick's `pricing`.
+fn blended(pricing: &Value) -> f64 {
+    let input = pricing["promptPerM"].as_f64().expect("input price");
+    let output = pricing["completionPerM"].as_f64().expect("output price");
+    (3.0 * input + output) / 4.0
+}
+
+#[test]
+fn pick_ranks_by_cost_per_verified_success_with_its_evidence_and_one_price() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let task = "write a tagline for a coffee shop";
+    let (code, out) = run(home.path(), &["pick", task, "--any-provider"]);
+    assert_eq!(code, 0, "{out}");
+    // A fresh profile: the evidence is the benchmark prior and nothing recorded.
+    let evidence = &out["evidence"];
+    assert_eq!(evidence["successes"].as_u64(), Some(0));
+    assert_eq!(evidence["failures"].as_u64(), Some(0));
+    assert!(evidence["since"].is_null());
+    let prior = evidence["prior"].as_f64().expect("prior");
+    assert!((prior - out["score"].as_f64().expect("score") / 100.0).abs() < 0.01);
+    // The medium tier is $0–5/M blended, the same price `--max-price` and `models` use.
+    assert!(blended(&out["pricing"]) <= 5.0, "{}", out["pricing"]);
+    // No runner-up that is at least as likely to succeed is cheaper per success.
+    let cost = |m: &Value| m["reason"]["costPerSuccess"].as_f64().expect("cost");
+    let success = |m: &Value| m["reason"]["estimatedSuccess"].as_f64().expect("estimate");
+    for other in out["alternatives"].as_array().expect("alternatives") {
+        if success(other) >= success(&out) {
+            assert!(
+                cost(other) >= cost(&out),
+                "{} beats {}",
+                other["id"],
+                out["id"]
+            );
+        }
+    }
+    // The same cap means the same thing to `pick` and `models`.
+    let (code, capped) = run(
+        home.path(),
+        &[
+            "pick",
+            task,
+            "--budget",
+            "any",
+            "--max-price",
+            "2",
+            "--any-provider",
+        ],
+    );
+    assert_eq!(code, 0, "{capped}");
+    assert!(blended(&capped["pricing"]) <= 2.0, "{}", capped["pricing"]);
+    let (code, listed) = run(
+        home.path(),
+        &["models", "--category", "creative", "--max-price", "2"],
+    );
+    assert_eq!(code, 0);
+    let ids: Vec<&str> = listed
+        .as_array()
+        .expect("models")
+        .iter()
+        .map(|m| text(&m["id"]))
+        .collect();
+    assert!(
+        ids.contains(&text(&capped["id"])),
+        "{} not under --max-price 2",
+        capped["id"]
+    );
+}
+
+#[test]
+fn learning_settings_show_set_and_reset_with_clear_errors() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let (code, fresh) = run(home.path(), &["outcomes", "learning"]);
+    assert_eq!(code, 0, "{fresh}");
+    assert_eq!(fresh["outcomes"].as_u64(), Some(0));
+    assert!(fresh["since"].is_null());
+    assert_eq!(fresh["skipBelow"].as_f64(), Some(0.3));
+
+    let (code, set) = run(
+        home.path(),
+        &["outcomes", "learning", "--skip-below", "0.5"],
+    );
+    assert_eq!(code, 0, "{set}");
+    assert_eq!(set["skipBelow"].as_f64(), Some(0.5));
+    let (_, read) = run(home.path(), &["outcomes", "learning"]);
+    assert_eq!(read["skipBelow"].as_f64(), Some(0.5), "stored");
+
+    let (code, bad) = run(
+        home.path(),
+        &["outcomes", "learning", "--skip-below", "1.5"],
+    );
+    assert_eq!(code, 1);
+    assert_eq!(text(&bad["error"]["code"]), "invalidInput");
+    assert!(text(&bad["error"]["message"]).contains("0 to 1"), "{bad}");
+
+    let (code, reset) = run(home.path(), &["outcomes", "reset"]);
+    assert_eq!(code, 0, "{reset}");
+    assert!(text(&reset["since"]).ends_with('Z'), "{reset}");
+    assert_eq!(
+        reset["skipBelow"].as_f64(),
+        Some(0.5),
+        "a reset keeps the threshold"
+    );
 }

@@ -13,8 +13,8 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use switchyard_core::catalog::card::{Category, ModelCard};
 use switchyard_core::routing::plan::{plan, swarm, PlanOptions};
 use switchyard_core::routing::{
-    builtin_model_bytes, classify, pick, recommend, Budget, BudgetTier, FeedbackIndex, Rating,
-    RouteContext, RouteRequest, TaskModel,
+    builtin_model_bytes, classify, pick, recommend, Budget, BudgetTier, FeedbackIndex,
+    LearnedIndex, Rating, RouteContext, RouteRequest, TaskModel,
 };
 
 #[path = "../tests/routing_common/mod.rs"]
@@ -126,6 +126,7 @@ fn bench_rank(c: &mut Criterion, catalog: &[ModelCard], label: &str, target: &st
     let ctx = RouteContext {
         catalog,
         feedback: &feedback,
+        learned: LearnedIndex::none(),
         usable: &usable,
     };
     let plain = request(false);
@@ -204,6 +205,7 @@ fn bench_plan(c: &mut Criterion) {
     let ctx = RouteContext {
         catalog: &catalog,
         feedback: &feedback,
+        learned: LearnedIndex::none(),
         usable: &usable,
     };
     let task =

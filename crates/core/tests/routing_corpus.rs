@@ -7,7 +7,8 @@ use routing_common::corpus::real_catalog;
 use switchyard_core::catalog::card::{Category, ModelCard};
 use switchyard_core::routing::plan::{swarm, PlanOptions};
 use switchyard_core::routing::{
-    classify, pick, recommend, Budget, BudgetTier, FeedbackIndex, RouteContext, RouteRequest,
+    classify, pick, recommend, Budget, BudgetTier, FeedbackIndex, LearnedIndex, Reason,
+    RouteContext, RouteRequest,
 };
 
 fn everything(_: &ModelCard) -> bool {
@@ -21,6 +22,7 @@ fn picks_on_the_real_catalog_respect_every_filter() {
     let ctx = RouteContext {
         catalog: &models,
         feedback: &feedback,
+        learned: LearnedIndex::none(),
         usable: &everything,
     };
     let tasks = [
@@ -71,7 +73,18 @@ fn picks_on_the_real_catalog_respect_every_filter() {
                 "{quoted:?} not in {}",
                 best.reason.text
             );
-            assert!(best.alternatives.iter().all(|a| a.score <= best.score));
+            // No runner-up is at least as likely to succeed and cheaper per success.
+            let cost = |r: &Reason| r.cost_per_success.unwrap_or(f64::INFINITY);
+            for other in &best.alternatives {
+                if other.reason.estimated_success >= best.reason.estimated_success {
+                    assert!(
+                        cost(&other.reason) >= cost(&best.reason),
+                        "{task}: {} beats the pick {}",
+                        other.id,
+                        best.id
+                    );
+                }
+            }
         }
     }
     let coding = RouteRequest::new(Category::Coding);
@@ -99,6 +112,7 @@ fn a_swarm_on_the_real_catalog_gets_a_model_per_node() {
     let ctx = RouteContext {
         catalog: &models,
         feedback: &feedback,
+        learned: LearnedIndex::none(),
         usable: &everything,
     };
     let task = "1. Design the database schema\n2. Build the REST API\n3. Build the React components\n4. Write tests for the API\n5. Deploy to production";

@@ -8,14 +8,15 @@ use routing_common::{
 };
 use switchyard_core::catalog::card::{Category, ModelCard};
 use switchyard_core::routing::{
-    coverage_adjustment, pick, recommend, Budget, BudgetTier, FeedbackIndex, Needs, Pick, Rating,
-    RouteContext, RouteRequest, RoutingError, ALTERNATIVES,
+    coverage_adjustment, pick, recommend, Budget, BudgetTier, FeedbackIndex, LearnedIndex, Needs,
+    Pick, Rating, RouteContext, RouteRequest, RoutingError, ALTERNATIVES, SHORTLIST,
 };
 
 fn ctx<'a>(catalog: &'a [ModelCard], feedback: &'a FeedbackIndex) -> RouteContext<'a> {
     RouteContext {
         catalog,
         feedback,
+        learned: LearnedIndex::none(),
         usable: &all_usable,
     }
 }
@@ -68,15 +69,23 @@ fn only_members_of_the_category_are_candidates() {
 }
 
 #[test]
-fn budget_bands_and_the_explicit_cap_filter_by_input_price() {
+fn budget_bands_and_the_explicit_cap_filter_by_blended_price() {
+    // `card` prices output at 4× input, so the blended (3:1) price is 1.75× the input price:
+    // free, $0.875, $4.20, $14 and $105 per million.
     let catalog = vec![
         scored(card("a/free", Some(0.0)), Category::Coding, 50.0),
-        scored(card("b/cheap", Some(0.8)), Category::Coding, 60.0),
-        scored(card("c/mid", Some(4.0)), Category::Coding, 70.0),
-        scored(card("d/pricey", Some(15.0)), Category::Coding, 80.0),
+        scored(card("b/cheap", Some(0.5)), Category::Coding, 60.0),
+        scored(card("c/mid", Some(2.4)), Category::Coding, 70.0),
+        scored(card("d/pricey", Some(8.0)), Category::Coding, 80.0),
         scored(card("e/luxury", Some(60.0)), Category::Coding, 90.0),
         scored(card("f/unknown", None), Category::Coding, 95.0),
     ];
+    // $0.80 input is $1.40 blended: outside `low`, though its input price is not.
+    let input_only = vec![scored(card("g/in", Some(0.8)), Category::Coding, 60.0)];
+    assert_eq!(
+        pick_id(&input_only, &request(Category::Coding, BudgetTier::Low)),
+        None
+    );
     let best = |tier, cap: Option<f64>| {
         let mut r = request(Category::Coding, tier);
         r.budget.max_price_per_m = cap;
@@ -85,9 +94,17 @@ fn budget_bands_and_the_explicit_cap_filter_by_input_price() {
     assert_eq!(best(BudgetTier::Low, None).as_deref(), Some("b/cheap"));
     assert_eq!(best(BudgetTier::Medium, None).as_deref(), Some("c/mid"));
     assert_eq!(best(BudgetTier::High, None).as_deref(), Some("d/pricey"));
+    // `any` admits the unknown price, but an unknown price is never the cheapest per
+    // success: the known-priced model within the quality floor is picked, the other follows.
+    let feedback = FeedbackIndex::empty();
+    let any = pick(
+        &request(Category::Coding, BudgetTier::Any),
+        &ctx(&catalog, &feedback),
+    )
+    .expect("any");
+    assert_eq!(any.id, "e/luxury");
     assert_eq!(
-        best(BudgetTier::Any, None).as_deref(),
-        Some("f/unknown"),
+        any.alternatives[0].id, "f/unknown",
         "any takes unknown prices"
     );
     assert_eq!(
@@ -103,7 +120,6 @@ fn budget_bands_and_the_explicit_cap_filter_by_input_price() {
     assert_eq!(BudgetTier::default(), BudgetTier::Medium);
     let mut capped = request(Category::Coding, BudgetTier::High);
     capped.budget.max_price_per_m = Some(1.0);
-    let feedback = FeedbackIndex::empty();
     let error = pick(&capped, &ctx(&catalog, &feedback)).expect_err("nothing fits");
     assert!(
         error.to_string().contains("6 outside the budget"),
@@ -194,6 +210,7 @@ fn unusable_models_are_skipped_unless_any_provider() {
     let context = RouteContext {
         catalog: &catalog,
         feedback: &feedback,
+        learned: LearnedIndex::none(),
         usable: &usable,
     };
     let mut r = request(Category::Coding, BudgetTier::Medium);
@@ -244,7 +261,7 @@ fn the_reason_quotes_the_numbers_and_alternatives_follow_in_order() {
     assert_eq!(reason.qualified, 8);
     assert_eq!(reason.rank, 1);
     assert!((best.score - (67.0 + coverage_adjustment(0.75))).abs() < 0.01);
-    for quoted in ["67.0", "75%", "$1.50/M input", "#1 of 8"] {
+    for quoted in ["67.0", "75%", "$2.63/M blended", "#1 of 8"] {
         assert!(
             reason.text.contains(quoted),
             "{quoted:?} missing from {:?}",
@@ -470,7 +487,7 @@ fn brute_force<'a>(
                 ((values.iter().sum::<f64>() / values.len() as f64 - s.score) * 0.1)
                     .clamp(-3.0, 3.0)
             };
-            let price = c.pricing.prompt_per_m.unwrap_or(f64::INFINITY);
+            let price = c.pricing.blended_per_m().unwrap_or(f64::INFINITY);
             let blended = s.score + coverage_adjustment(s.coverage) + fb + boost;
             Some((
                 blended,
@@ -488,6 +505,30 @@ fn brute_force<'a>(
             .then(a.3.cmp(b.3))
     });
     all
+}
+
+/// What `pick` makes of the score order: of the 32 best, those whose score read as a
+/// probability is within the tier's quality floor of the best come first, cheapest per
+/// success first (ties: higher score); then the others in score order.
+fn by_cost<'a>(
+    all: &[(f64, f64, f64, &'a str, &'a str)],
+    tier: BudgetTier,
+) -> Vec<(f64, f64, f64, &'a str, &'a str)> {
+    let est = |score: f64| (score / 100.0).clamp(0.02, 0.98);
+    let shortlist: Vec<_> = all.iter().take(SHORTLIST).copied().collect();
+    let Some(first) = shortlist.first() else {
+        return shortlist;
+    };
+    let floor = est(first.0) * tier.quality_floor();
+    let (mut eligible, rest): (Vec<_>, Vec<_>) =
+        shortlist.into_iter().partition(|e| est(e.0) >= floor);
+    eligible.sort_by(|a, b| {
+        (a.2 / est(a.0))
+            .total_cmp(&(b.2 / est(b.0)))
+            .then(b.0.total_cmp(&a.0))
+    });
+    eligible.extend(rest);
+    eligible
 }
 
 fn synthetic_feedback(catalog: &[ModelCard]) -> FeedbackIndex {
@@ -525,18 +566,23 @@ fn partial_selection_matches_a_full_sort_on_a_synthetic_catalog() {
             }
             let got = pick(&r, &context).expect("synthetic catalog always has a candidate");
             let all = brute_force(&catalog, &feedback, &r);
-            let expected: Vec<&str> = all.iter().take(ALTERNATIVES + 1).map(|e| e.3).collect();
+            let expected: Vec<&str> = by_cost(&all, tier)
+                .iter()
+                .take(ALTERNATIVES + 1)
+                .map(|e| e.3)
+                .collect();
             let mut actual = vec![got.id.as_str()];
             actual.extend(got.alternatives.iter().map(|a| a.id.as_str()));
             assert_eq!(
                 actual, expected,
                 "{tier:?} {category:?} vision={vision} stack={stack}"
             );
+            let best = by_cost(&all, tier)[0];
             assert!(
-                (got.score - all[0].0).abs() < 0.01,
+                (got.score - best.0).abs() < 0.01,
                 "{} vs {}",
                 got.score,
-                all[0].0
+                best.0
             );
             assert_eq!(got.reason.qualified as usize, all.len());
         }
@@ -580,4 +626,73 @@ fn diverse_selection_matches_brute_force_on_a_synthetic_catalog() {
             .collect();
         assert_eq!(providers.len(), got.len(), "40 providers: all different");
     }
+}
+
+#[test]
+fn recorded_outcomes_move_the_pick_and_show_as_evidence() {
+    let catalog = vec![
+        scored(card("a/cheap", Some(0.4)), Category::Coding, 70.0),
+        scored(card("b/best", Some(2.0)), Category::Coding, 80.0),
+        scored(card("c/pricey", Some(2.8)), Category::Coding, 82.0),
+    ];
+    let feedback = FeedbackIndex::empty();
+    let request = request(Category::Coding, BudgetTier::Medium);
+    let now = 1_800_000_000_000;
+    let with = |learned: &LearnedIndex| {
+        pick(
+            &request,
+            &RouteContext {
+                catalog: &catalog,
+                feedback: &feedback,
+                learned,
+                usable: &all_usable,
+            },
+        )
+        .expect("pick")
+    };
+    // Benchmarks alone: the cheap model is below the floor (0.70 < 0.9 × 0.82), and of the
+    // two within it the one at $3.50 blended beats $4.90 per success.
+    let fresh = with(LearnedIndex::none());
+    assert_eq!(fresh.id, "b/best");
+    assert_eq!(
+        (
+            fresh.evidence.successes,
+            fresh.evidence.failures,
+            fresh.evidence.since.clone()
+        ),
+        (0, 0, None)
+    );
+    assert_eq!(fresh.evidence.prior, 0.8);
+
+    // Twenty verified failures of the pick in coding: it drops out.
+    let mut failing = LearnedIndex::default();
+    for _ in 0..20 {
+        failing.add("b/best", Category::Coding, false, now, now);
+    }
+    let after = with(&failing);
+    assert_ne!(after.id, "b/best");
+    let demoted = after
+        .alternatives
+        .iter()
+        .find(|a| a.id == "b/best")
+        .expect("still listed");
+    assert_eq!(demoted.evidence.failures, 20);
+    assert!(demoted.evidence.estimate < 0.2, "{:?}", demoted.evidence);
+    assert!(
+        demoted.reason.text.contains("from 0 of 20 verified"),
+        "{}",
+        demoted.reason.text
+    );
+
+    // A cheap model that keeps passing verification is lifted within the floor and wins on
+    // cost per success.
+    let mut proven = LearnedIndex::default();
+    for _ in 0..12 {
+        proven.add("a/cheap", Category::Coding, true, now, now);
+    }
+    let cheap = with(&proven);
+    assert_eq!(cheap.id, "a/cheap");
+    assert_eq!(cheap.evidence.successes, 12);
+    assert!(cheap.reason.learned_adjustment > 0.0);
+    assert!(cheap.reason.estimated_success > 0.85);
 }

@@ -8,7 +8,7 @@ use switchyard_core::routing::plan::{
     plan, recompute, split_steps, swarm, validate_models, validate_plan, Phase, Plan,
     PlanIssueCode, PlanMode, PlanOptions, Severity, SplitRule,
 };
-use switchyard_core::routing::{Budget, BudgetTier, FeedbackIndex, RouteContext};
+use switchyard_core::routing::{Budget, BudgetTier, FeedbackIndex, LearnedIndex, RouteContext};
 
 fn catalog() -> Vec<ModelCard> {
     let mut models = Vec::new();
@@ -19,7 +19,7 @@ fn catalog() -> Vec<ModelCard> {
             60.0,
         ));
         models.push(scored(
-            card(&format!("mid/{}", category.id()), Some(3.0)),
+            card(&format!("mid/{}", category.id()), Some(2.4)),
             category,
             75.0,
         ));
@@ -155,6 +155,7 @@ fn a_sequential_plan_chains_steps_with_categories_budgets_and_models() {
     let context = RouteContext {
         catalog: &models,
         feedback: &feedback,
+        learned: LearnedIndex::none(),
         usable: &all_usable,
     };
     let options = PlanOptions::default();
@@ -225,6 +226,7 @@ fn nudges_never_turn_any_into_low_and_step_needs_are_kept() {
     let context = RouteContext {
         catalog: &models,
         feedback: &feedback,
+        learned: LearnedIndex::none(),
         usable: &all_usable,
     };
     let options = PlanOptions {
@@ -262,6 +264,7 @@ fn steps_without_signal_inherit_the_task_category() {
     let context = RouteContext {
         catalog: &models,
         feedback: &feedback,
+        learned: LearnedIndex::none(),
         usable: &all_usable,
     };
     let result = plan(
@@ -282,6 +285,7 @@ fn dag(task: &str) -> Plan {
     let context = RouteContext {
         catalog: &models,
         feedback: &feedback,
+        learned: LearnedIndex::none(),
         usable: &all_usable,
     };
     swarm(task, &PlanOptions::default(), &context)
@@ -497,6 +501,7 @@ fn editing_a_sequential_plan_rechains_it() {
     let context = RouteContext {
         catalog: &models,
         feedback: &feedback,
+        learned: LearnedIndex::none(),
         usable: &all_usable,
     };
     let mut result = plan(

@@ -8,7 +8,9 @@ use switchyard_core::routing::plan::planner::{
     plan_from_model_json, resolve_plan, ModelPlannerOutput, PLANNER_SCHEMA,
 };
 use switchyard_core::routing::plan::{validate_plan, PlanMode, PlanOptions, PlanOrigin, Severity};
-use switchyard_core::routing::{Budget, BudgetTier, FeedbackIndex, RouteContext, RoutingError};
+use switchyard_core::routing::{
+    Budget, BudgetTier, FeedbackIndex, LearnedIndex, RouteContext, RoutingError,
+};
 
 fn catalog() -> Vec<ModelCard> {
     Category::ALL
@@ -16,7 +18,7 @@ fn catalog() -> Vec<ModelCard> {
         .flat_map(|c| {
             [
                 scored(card(&format!("cheap/{}", c.id()), Some(0.5)), *c, 60.0),
-                scored(card(&format!("mid/{}", c.id()), Some(3.0)), *c, 70.0),
+                scored(card(&format!("mid/{}", c.id()), Some(2.4)), *c, 70.0),
             ]
         })
         .collect()
@@ -41,6 +43,7 @@ fn convert(
     let context = RouteContext {
         catalog: &models,
         feedback: &feedback,
+        learned: LearnedIndex::none(),
         usable: &all_usable,
     };
     plan_from_model_json(
@@ -142,6 +145,7 @@ fn an_any_budget_stays_any_whatever_the_model_says() {
     let context = RouteContext {
         catalog: &models,
         feedback: &feedback,
+        learned: LearnedIndex::none(),
         usable: &all_usable,
     };
     let options = PlanOptions {
@@ -213,6 +217,7 @@ fn resolve_plan_falls_back_to_the_deterministic_planner_and_says_why() {
     let context = RouteContext {
         catalog: &models,
         feedback: &feedback,
+        learned: LearnedIndex::none(),
         usable: &all_usable,
     };
     let options = PlanOptions::default();

@@ -23,6 +23,7 @@ pub mod feed;
 mod first_run;
 pub mod handoff;
 mod keys;
+pub mod learning;
 mod local;
 pub mod model_worker;
 mod notice;

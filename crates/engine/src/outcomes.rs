@@ -6,10 +6,11 @@ use std::collections::HashMap;
 use switchyard_core::attempt::{AttemptState, ReviewDecision};
 use switchyard_core::outcomes::{OutcomeFilter, OutcomeKind, OutcomeRecord, TaskFeatures};
 use switchyard_core::routing::classify;
-use switchyard_core::run::{NodeKind, NodeState};
+use switchyard_core::run::{CallPurpose, NodeKind, NodeState};
 use switchyard_core::verify::VerificationRecord;
 use switchyard_core::worker::Usage;
 use switchyard_store::attempts::AttemptRow;
+use switchyard_store::runs::calls::CallRow;
 use switchyard_store::runs::nodes::NodeRow;
 use switchyard_store::runs::{RunQuery, RunRow};
 
@@ -42,9 +43,31 @@ impl Engine {
         let mut records = Vec::new();
         let mut in_runs = std::collections::HashSet::new();
         for run in &runs {
-            for node in self.store().run_nodes(&run.id).await? {
+            let nodes = self.store().run_nodes(&run.id).await?;
+            let climbed = nodes
+                .iter()
+                .any(|node| node.rung.is_some_and(|rung| rung > 1));
+            let calls = if climbed {
+                self.store().run_calls(&run.id).await?
+            } else {
+                Vec::new()
+            };
+            for node in nodes {
                 if let Some(attempt) = &node.attempt_id {
                     in_runs.insert(attempt.clone());
+                }
+                for call in rungs_left(&node, &calls) {
+                    if let Some(attempt) = &call.attempt_id {
+                        in_runs.insert(attempt.clone());
+                    }
+                    let attempt = call
+                        .attempt_id
+                        .as_deref()
+                        .and_then(|id| by_id.get(id))
+                        .copied();
+                    if let Some(record) = rung_outcome(run, &node, call, attempt) {
+                        records.push(record);
+                    }
                 }
                 let attempt = node
                     .attempt_id
@@ -130,6 +153,57 @@ fn attempt_outcome(row: &AttemptRow) -> Option<OutcomeRecord> {
     })
 }
 
+/// The last answer (or attempt) call of every rung the node climbed past (rungs count from 1).
+fn rungs_left<'c>(node: &NodeRow, calls: &'c [CallRow]) -> Vec<&'c CallRow> {
+    let Some(last) = node.rung else {
+        return Vec::new();
+    };
+    let mut by_rung: Vec<&CallRow> = Vec::new();
+    for call in calls.iter().filter(|call| {
+        call.node_id == node.node_id
+            && call.purpose != CallPurpose::Judge
+            && call.rung.is_some_and(|rung| rung < last)
+    }) {
+        match by_rung.iter_mut().find(|seen| seen.rung == call.rung) {
+            Some(seen) if seen.n < call.n => *seen = call,
+            Some(_) => {}
+            None => by_rung.push(call),
+        }
+    }
+    by_rung
+}
+
+fn rung_outcome(
+    run: &RunRow,
+    node: &NodeRow,
+    call: &CallRow,
+    attempt: Option<&AttemptRow>,
+) -> Option<OutcomeRecord> {
+    let finished_ms = call.finished_ms?;
+    let (verified, gates_passed, decision) = attempt.map_or((None, None, None), verdict);
+    Some(OutcomeRecord {
+        kind: OutcomeKind::Rung,
+        id: format!("{}/{}#{}", run.id, node.node_id, call.n),
+        run_id: Some(run.id.clone()),
+        node_id: Some(node.node_id.clone()),
+        finished_ms,
+        task: features(&node.task),
+        worker: call.worker.clone(),
+        model: Some(call.model.clone()),
+        state: "escalated".to_owned(),
+        verified,
+        gates_passed,
+        decision,
+        succeeded: false,
+        cost_usd: call.cost_usd,
+        latency_ms: Some(finished_ms.saturating_sub(call.started_ms)),
+        tokens_in: Some(call.tokens_in),
+        tokens_out: Some(call.tokens_out),
+        escalated: call.rung.is_some_and(|rung| rung > 1),
+        launcher: run.launcher.clone(),
+    })
+}
+
 fn node_outcome(
     run: &RunRow,
     node: &NodeRow,
@@ -170,7 +244,7 @@ fn node_outcome(
             .map(|start| finished_ms.saturating_sub(start)),
         tokens_in: Some(node.tokens_in),
         tokens_out: Some(node.tokens_out),
-        escalated: node.rung.is_some_and(|rung| rung > 0),
+        escalated: node.rung.is_some_and(|rung| rung > 1),
         launcher: run.launcher.clone(),
     })
 }

@@ -2,7 +2,8 @@
 //! swarm DAG, re-check an edited plan, and record ratings (by hand or of past picks).
 //!
 //! Every request loads what ranking needs once, before ranking starts: the cached catalog,
-//! the ratings aggregated by one `GROUP BY` (a [`FeedbackIndex`]), and which providers have a
+//! the ratings aggregated by one `GROUP BY` (a [`FeedbackIndex`]), the recorded outcomes (a
+//! [`LearnedIndex`], see `learning`), and which providers have a
 //! key or answer locally (one [`Engine::list_providers`] pass, skipped when the request
 //! ignores providers). Nothing inside the ranking touches the database or the keychain.
 
@@ -17,7 +18,7 @@ use switchyard_core::routing::plan::{
 };
 use switchyard_core::routing::{
     check_rating, classify, evaluate, parse_eval_tsv, pick, recommend, Classification, Evaluation,
-    FeedbackIndex, FeedbackSummary, PastPick, PickAnswer, PlanCheck, PlanTaskRequest,
+    FeedbackIndex, FeedbackSummary, LearnedIndex, PastPick, PickAnswer, PlanCheck, PlanTaskRequest,
     PlannerChoice, Recommendation, RouteContext, RouteTaskRequest, RoutingError, ValidPlanTask,
 };
 use switchyard_store::routing::{NewRoutePick, RatingSource, RoutePickRecord};
@@ -61,6 +62,8 @@ pub(crate) struct RouteInputs {
     pub state: Arc<CatalogState>,
     /// Every rating, aggregated per (model, category).
     pub feedback: FeedbackIndex,
+    /// Every recorded outcome since the last reset, per (category, model).
+    pub learned: LearnedIndex,
     /// Which models can be called.
     pub usability: Usability,
 }
@@ -73,6 +76,7 @@ impl RouteInputs {
         let ctx = RouteContext {
             catalog: &self.state.catalog.models,
             feedback: &self.feedback,
+            learned: &self.learned,
             usable: &usable,
         };
         f(&ctx)
@@ -91,6 +95,7 @@ impl Engine {
         for aggregate in self.store().rating_aggregates().await? {
             feedback.add_summary(&aggregate.model_id, aggregate.category, aggregate.summary);
         }
+        let learned = self.learned_index().await?;
         let usability = if any_provider {
             Usability {
                 any: true,
@@ -102,6 +107,7 @@ impl Engine {
         Ok(RouteInputs {
             state,
             feedback,
+            learned,
             usability,
         })
     }

@@ -8,6 +8,7 @@ mod runs_support;
 use std::time::Duration;
 
 use runs_support::*;
+use switchyard_core::outcomes::{OutcomeFilter, OutcomeKind};
 use switchyard_core::run::{
     FailureSignal, JudgeSpec, NodeState, RunMode, RunReason, RunRequest, RunState,
 };
@@ -70,6 +71,31 @@ async fn a_failed_rung_escalates_with_its_failure_and_a_long_answer_does_not() {
     assert!(second.contains("the cheap model refused"), "{second}");
     let sources: Vec<&str> = node.trace.items.iter().map(|i| i.source.as_str()).collect();
     assert_eq!(sources, ["task", "failure:1"]);
+
+    // Routing learns from both rungs: the cheap one failed (a rung outcome of its own), the
+    // second succeeded after an escalation (the node's outcome).
+    let outcomes = engine
+        .outcomes(&OutcomeFilter::default(), 10)
+        .await
+        .expect("outcomes");
+    let of = |kind: OutcomeKind| {
+        outcomes
+            .iter()
+            .find(|o| o.kind == kind && o.run_id.as_deref() == Some(run.id.as_str()))
+            .unwrap_or_else(|| panic!("a {kind:?} outcome in {outcomes:#?}"))
+    };
+    let failed = of(OutcomeKind::Rung);
+    assert_eq!(failed.model.as_deref(), Some(MINI));
+    assert!(!failed.succeeded && !failed.escalated);
+    assert_eq!(failed.state, "escalated");
+    let node_outcome = of(OutcomeKind::Node);
+    assert_eq!(node_outcome.model.as_deref(), Some(GPT41));
+    assert!(node_outcome.succeeded && node_outcome.escalated);
+    assert_eq!(
+        outcomes.len(),
+        2,
+        "the premium rung never ran: {outcomes:#?}"
+    );
     engine.close().await;
 }
 

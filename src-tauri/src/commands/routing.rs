@@ -4,8 +4,8 @@
 use switchyard_core::catalog::card::Category;
 use switchyard_core::routing::plan::Plan;
 use switchyard_core::routing::{
-    Classification, ClassifierSettings, FeedbackSummary, PastPick, PickAnswer, PlanCheck,
-    PlanTaskRequest, Recommendation, RouteTaskRequest,
+    Classification, ClassifierSettings, FeedbackSummary, LearningSettings, PastPick, PickAnswer,
+    PlanCheck, PlanTaskRequest, Recommendation, RouteTaskRequest,
 };
 use tauri::State;
 
@@ -116,4 +116,29 @@ pub async fn recent_picks(
     limit: u32,
 ) -> Result<Vec<PastPick>, IpcError> {
     Ok(state.require()?.recent_picks(limit).await?)
+}
+
+/// Settings → Routing: how many outcomes routing learns from, since when, and the cascade
+/// skip threshold.
+#[tauri::command]
+#[specta::specta]
+pub async fn learning_settings(state: State<'_, AppState>) -> Result<LearningSettings, IpcError> {
+    Ok(state.require()?.learning_settings().await?)
+}
+
+/// Settings → Routing → "Forget what routing learned" (outcomes stay in the journal).
+#[tauri::command]
+#[specta::specta]
+pub async fn reset_learning(state: State<'_, AppState>) -> Result<LearningSettings, IpcError> {
+    Ok(state.require()?.reset_learning().await?)
+}
+
+/// Settings → Routing → the estimate below which a routed cascade skips a rung (0 = never).
+#[tauri::command]
+#[specta::specta]
+pub async fn set_skip_below(
+    state: State<'_, AppState>,
+    value: f64,
+) -> Result<LearningSettings, IpcError> {
+    Ok(state.require()?.set_skip_below(value).await?)
 }

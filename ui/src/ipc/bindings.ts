@@ -177,6 +177,15 @@ export const commands = {
 	/**  The newest picks, newest first, with their ratings. */
 	recentPicks: (limit: number) => typedError<PastPick[], IpcError>(__TAURI_INVOKE("recent_picks", { limit })),
 	/**
+	 *  Settings → Routing: how many outcomes routing learns from, since when, and the cascade
+	 *  skip threshold.
+	 */
+	learningSettings: () => typedError<LearningSettings, IpcError>(__TAURI_INVOKE("learning_settings")),
+	/**  Settings → Routing → "Forget what routing learned" (outcomes stay in the journal). */
+	resetLearning: () => typedError<LearningSettings, IpcError>(__TAURI_INVOKE("reset_learning")),
+	/**  Settings → Routing → the estimate below which a routed cascade skips a rung (0 = never). */
+	setSkipBelow: (value: number | null) => typedError<LearningSettings, IpcError>(__TAURI_INVOKE("set_skip_below", { value })),
+	/**
 	 *  Every adapter (claude, codex, gemini, opencode, aider): installed with its version and
 	 *  where it was found, or missing and why.
 	 */
@@ -669,21 +678,21 @@ export type BlockSource =
 /**  Written or imported by the user; stored in SQLite; id starts with `custom:`. */
 "custom";
 
-/**  A budget: a tier and an optional hard cap on the input price. */
+/**  A budget: a tier and an optional hard cap on the blended price. */
 export type Budget = {
 	/**  The price band. */
 	tier: BudgetTier,
-	/**  Maximum USD per million input tokens, on top of the tier. */
+	/**  Maximum blended USD per million tokens, on top of the tier. */
 	maxPricePerM: number | null,
 };
 
-/**  A price band on USD per million input tokens. */
+/**  A price band on blended USD per million tokens (3:1 input:output). */
 export type BudgetTier = 
-/**  $0–1/M input. */
+/**  $0–1/M blended. */
 "low" | 
-/**  $0–5/M input (the default). */
+/**  $0–5/M blended (the default). */
 "medium" | 
-/**  $2–20/M input. */
+/**  $2–20/M blended. */
 "high" | 
 /**  Any price, unknown prices included. */
 "any";
@@ -1239,6 +1248,22 @@ export type ErrorCode =
 /**  A bug: something that should not happen. */
 "internal";
 
+/**  What the estimate for one model in one category rests on (`pick --json`'s `evidence`). */
+export type Evidence = {
+	/**  The benchmark prior, 0–1. */
+	prior: number | null,
+	/**  Recorded verified successes. */
+	successes: number,
+	/**  Recorded failures (verification, a gate, a failure signal, or the user said no). */
+	failures: number,
+	/**  When the oldest outcome counted finished (RFC 3339); `None` without outcomes. */
+	since: string | null,
+	/**  The estimate after the outcomes, 0–1. */
+	estimate: number | null,
+	/**  The outcomes' weight after their age discount (≤ successes + failures). */
+	weight: number | null,
+};
+
 /**  A real failure of one rung: the only reasons a cascade escalates. */
 export type FailureSignal = 
 /**  The verification commands failed on the worker's change. */
@@ -1614,6 +1639,36 @@ message: string };
 /**  The rungs, cheapest first. */
 export type Ladder = {
 	rungs: Rung[],
+	/**
+	 *  Rungs routing left out because recorded outcomes say they would likely fail this kind
+	 *  of task (only in ladders Switchyard built; a ladder the user named is run as named).
+	 */
+	skipped?: SkippedRung[],
+};
+
+/**  The learned estimate of one model in one category. */
+export type LearnedEstimate = {
+	/**  The task category the outcomes were in. */
+	category: Category,
+	/**  Catalog id (or the model the built-in worker ran). */
+	model: string,
+	/**  The prior, the outcomes and the estimate. */
+	evidence: Evidence,
+};
+
+/**  How routing learns, as Settings and `outcomes reset` show it. */
+export type LearningSettings = {
+	/**
+	 *  Outcomes that finished before this time (RFC 3339, the last reset) are ignored;
+	 *  `None`: every outcome counts.
+	 */
+	since: string | null,
+	/**  A routed cascade skips rungs estimated below this for the task's category (0–1). */
+	skipBelow: number | null,
+	/**  Outcomes currently learned from. */
+	outcomes: number,
+	/**  What was learned, per category and model: most outcomes first. */
+	estimates: LearnedEstimate[],
 };
 
 /**  A comment on one line of the new side of a file. */
@@ -2111,6 +2166,8 @@ export type Pick = {
 	confidence: number | null,
 	/**  The numbers behind the choice. */
 	reason: Reason,
+	/**  The learned estimate and the recorded outcomes behind it. */
+	evidence: Evidence,
 	/**  The next best models, best first, each with its own reason. */
 	alternatives: RankedModel[],
 	/**  For a coding task, the worker that would run it here (the engine fills it in). */
@@ -2378,6 +2435,8 @@ export type RankedModel = {
 	confidence: number | null,
 	/**  The numbers behind its place. */
 	reason: Reason,
+	/**  The learned estimate and the recorded outcomes behind it. */
+	evidence: Evidence,
 	/**  For a coding task, the worker that would run it here (the engine fills it in). */
 	worker?: WorkerSuggestion | null,
 };
@@ -2408,8 +2467,26 @@ export type Reason = {
 	contextBoost: number | null,
 	/**  The metric values behind the boost. */
 	contextMetrics: MetricValue[],
-	/**  categoryScore + coverageAdjustment + feedbackAdjustment + contextBoost. */
+	/**
+	 *  Points added (or removed) by recorded outcomes: the move from the benchmark prior to
+	 *  the learned estimate (`evidence`), in score points.
+	 */
+	learnedAdjustment: number | null,
+	/**
+	 *  categoryScore + coverageAdjustment + feedbackAdjustment + contextBoost +
+	 *  learnedAdjustment.
+	 */
 	blendedScore: number | null,
+	/**
+	 *  The estimated chance of a verified success, 0–1 (the blended score read as a
+	 *  probability).
+	 */
+	estimatedSuccess: number | null,
+	/**
+	 *  Blended USD per million tokens divided by `estimatedSuccess`: what `pick` ranks by
+	 *  among the models that clear the tier's quality floor. `None` when the price is unknown.
+	 */
+	costPerSuccess: number | null,
 	/**  1-based place in the answer (pick: best first, then the alternatives). */
 	rank: number,
 	/**  How many models passed every filter. */
@@ -2943,6 +3020,16 @@ export type Signals = {
 	stack: string[],
 	/**  Speed, cost and stakes words. */
 	hints: Hints,
+};
+
+/**  A rung a routed cascade does not climb, and why. */
+export type SkippedRung = {
+	/**  The model left out. */
+	model: string,
+	/**  Its learned success estimate for the task's category, 0–1. */
+	estimate: number | null,
+	/**  `skipping deepseek-v4-flash: 2 of 9 verified for coding`. */
+	reason: string,
 };
 
 /**  How a snippet is used. */

@@ -59,6 +59,7 @@ export type {
   DoctorReport,
   ErrorCode,
   FirstRunChecklist,
+  LearningSettings,
   LocalEndpoint,
   PaletteEntry,
   PaletteKind,
@@ -88,6 +89,12 @@ export const ipc = {
   paletteEntries: () => unwrap(commands.paletteEntries()),
   /** The classifier fallback's settings (ask a model when the classifier is unsure). */
   classifierSettings: () => unwrap(commands.classifierSettings()),
+  /** How many outcomes routing learns from, since when, and the cascade skip threshold. */
+  learningSettings: () => unwrap(commands.learningSettings()),
+  /** Outcomes recorded until now stop moving picks and cascades. */
+  resetLearning: () => unwrap(commands.resetLearning()),
+  /** The estimate below which a routed cascade skips a rung (0: never). */
+  setSkipBelow: (value: number) => unwrap(commands.setSkipBelow(value)),
   /** Saves them; resolves to the settings as stored. */
   setClassifierSettings: (settings: ClassifierSettings) =>
     unwrap(commands.setClassifierSettings(settings)),
@@ -268,6 +275,7 @@ export type {
   Budget,
   BudgetTier,
   Classification,
+  Evidence,
   FeatureKind,
   FeatureWeight,
   FeedbackSummary,

@@ -130,6 +130,19 @@ const checklist: FirstRunChecklist = {
   ],
 };
 
+const learned = {
+  category: "coding",
+  model: "deepseek/deepseek-v4-flash",
+  evidence: {
+    prior: 0.62,
+    successes: 2,
+    failures: 7,
+    since: "2026-12-01T10:00:00Z",
+    estimate: 0.34,
+    weight: 8.7,
+  },
+};
+
 vi.mock("../ipc", async (importOriginal) => {
   const original = await importOriginal<typeof import("../ipc")>();
   return {
@@ -142,6 +155,24 @@ vi.mock("../ipc", async (importOriginal) => {
       runDoctor: vi.fn(async () => report),
       classifierSettings: vi.fn(async () => ({ assist: false, threshold: 0.6, model: null })),
       setClassifierSettings: vi.fn(async (settings: unknown) => settings),
+      learningSettings: vi.fn(async () => ({
+        since: null,
+        skipBelow: 0.3,
+        outcomes: 12,
+        estimates: [learned],
+      })),
+      setSkipBelow: vi.fn(async (skipBelow: number) => ({
+        since: null,
+        skipBelow,
+        outcomes: 12,
+        estimates: [learned],
+      })),
+      resetLearning: vi.fn(async () => ({
+        since: "2026-12-07T01:00:00Z",
+        skipBelow: 0.3,
+        outcomes: 0,
+        estimates: [],
+      })),
       listWorkerClis: vi.fn(async () => [claudeMissing, aiderInstalled]),
       setWorkerPath: vi.fn(async (_cli: string, path: string | null) => ({
         ...claudeMissing,
@@ -270,6 +301,32 @@ describe("Settings", () => {
       model: "ollama:qwen3",
     });
     expect(screen.getByText("Saved.")).toBeTruthy();
+  });
+
+  it("shows what routing learns from, saves the skip threshold and forgets after a confirmation", async () => {
+    await act(async () => {
+      render(<Settings info={info} />);
+    });
+    expect(document.querySelector("#learning-count")?.textContent).toContain("12 outcomes");
+    const row = document.querySelector("#learning-estimates tbody tr")?.textContent ?? "";
+    expect(row).toContain("deepseek/deepseek-v4-flash");
+    expect(row).toContain("2 of 9 verified");
+    expect(row).toContain("34%");
+    fireEvent.change(document.querySelector("#learning-skip") as HTMLInputElement, {
+      target: { value: "0.45" },
+    });
+    await act(async () => {
+      fireEvent.click(document.querySelector("#learning-save") as HTMLButtonElement);
+    });
+    expect(ipc.setSkipBelow).toHaveBeenCalledWith(0.45);
+    fireEvent.click(document.querySelector("#learning-reset") as HTMLButtonElement);
+    expect(ipc.resetLearning).not.toHaveBeenCalled();
+    await act(async () => {
+      fireEvent.click(document.querySelector("#learning-reset-confirm") as HTMLButtonElement);
+    });
+    expect(ipc.resetLearning).toHaveBeenCalledTimes(1);
+    expect(document.querySelector("#learning-count")?.textContent).toContain("0 outcomes");
+    expect(document.querySelector("#learning-estimates")).toBeNull();
   });
 
   it("accepts only thresholds from 0 to 1", () => {

@@ -15,6 +15,7 @@ import { ClassifierSettingsCard } from "./ClassifierSettingsCard";
 import { ConfinementCard } from "./ConfinementCard";
 import { overallStatus, workerDetail, workerSummary } from "./doctor";
 import { FirstRunChecklist } from "./FirstRunChecklist";
+import { LearningCard } from "./LearningCard";
 import { RunDefaultsCard } from "./RunDefaultsCard";
 import { WorktreesCard } from "./WorktreesCard";
 
@@ -80,6 +81,7 @@ export function Settings({ info }: { info: AppInfo | null }) {
       <AppearanceCard />
 
       <ClassifierSettingsCard />
+      <LearningCard />
 
       <RunDefaultsCard />
 

@@ -14,6 +14,9 @@ use crate::routing::{detect_lang, Classification};
 pub enum OutcomeKind {
     Attempt,
     Node,
+    /// A cascade rung that failed and was escalated from: the failure of its own model, which
+    /// the node's record (the last rung's) does not show.
+    Rung,
 }
 
 /// One finished piece of work (the CLI's `outcomes --json` prints a list of these).
@@ -142,6 +145,7 @@ pub fn outcomes_csv(records: &[OutcomeRecord]) -> Result<String, String> {
         let kind = match r.kind {
             OutcomeKind::Attempt => "attempt",
             OutcomeKind::Node => "node",
+            OutcomeKind::Rung => "rung",
         };
         writer
             .write_record([

@@ -1,20 +1,24 @@
-//! Budgets: price bands on the input price per million tokens, plus an optional hard cap.
+//! Budgets: price bands on the blended price per million tokens, plus an optional hard cap.
+//!
+//! One price everywhere: the blended price, three input tokens to one output token
+//! ([`Pricing::blended_per_m`]). The tiers, `--max-price`, `models --max-price` and the cost
+//! per verified success all use it, so "$5" means the same thing on every surface.
 
 use serde::{Deserialize, Serialize};
 use specta::Type;
 
 use crate::catalog::card::Pricing;
 
-/// A price band on USD per million input tokens.
+/// A price band on blended USD per million tokens (3:1 input:output).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]
 pub enum BudgetTier {
-    /// $0–1/M input.
+    /// $0–1/M blended.
     Low,
-    /// $0–5/M input (the default).
+    /// $0–5/M blended (the default).
     #[default]
     Medium,
-    /// $2–20/M input.
+    /// $2–20/M blended.
     High,
     /// Any price, unknown prices included.
     Any,
@@ -56,13 +60,24 @@ impl BudgetTier {
             .find(|t| t.id().eq_ignore_ascii_case(text.trim()))
     }
 
-    /// The band in USD per million input tokens; `None` for [`BudgetTier::Any`].
+    /// The band in blended USD per million tokens; `None` for [`BudgetTier::Any`].
     pub fn range(self) -> Option<(f64, f64)> {
         match self {
             BudgetTier::Low => Some((0.0, 1.0)),
             BudgetTier::Medium => Some((0.0, 5.0)),
             BudgetTier::High => Some((2.0, 20.0)),
             BudgetTier::Any => None,
+        }
+    }
+
+    /// The share of the best candidate's estimated success a model must reach for `pick` to
+    /// weigh it by cost: below it, a cheaper model is not an option at all. Higher tiers
+    /// spend more to stay closer to the best.
+    pub fn quality_floor(self) -> f64 {
+        match self {
+            BudgetTier::Low => 0.85,
+            BudgetTier::Medium | BudgetTier::Any => 0.9,
+            BudgetTier::High => 0.95,
         }
     }
 
@@ -79,13 +94,13 @@ impl BudgetTier {
     }
 }
 
-/// A budget: a tier and an optional hard cap on the input price.
+/// A budget: a tier and an optional hard cap on the blended price.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]
 pub struct Budget {
     /// The price band.
     pub tier: BudgetTier,
-    /// Maximum USD per million input tokens, on top of the tier.
+    /// Maximum blended USD per million tokens, on top of the tier.
     pub max_price_per_m: Option<f64>,
 }
 
@@ -98,10 +113,10 @@ impl Budget {
         }
     }
 
-    /// Whether a model priced `pricing` fits. Unknown input prices fit only `any` without a
-    /// cap: an unknown price is never treated as free.
+    /// Whether a model priced `pricing` fits. Unknown prices fit only `any` without a cap:
+    /// an unknown price is never treated as free.
     pub fn fits(&self, pricing: &Pricing) -> bool {
-        let Some(price) = pricing.prompt_per_m else {
+        let Some(price) = pricing.blended_per_m() else {
             return self.tier == BudgetTier::Any && self.max_price_per_m.is_none();
         };
         if let Some(cap) = self.max_price_per_m {
@@ -115,10 +130,10 @@ impl Budget {
         }
     }
 
-    /// The band as text: `$0–5/M input`, `$2–20/M input, at most $8/M`, `any price`.
+    /// The band as text: `$0–5/M blended`, `$2–20/M blended, at most $8/M`, `any price`.
     pub fn describe(&self) -> String {
         let band = match self.tier.range() {
-            Some((low, high)) => format!("{} budget (${low}–{high}/M input)", self.tier.id()),
+            Some((low, high)) => format!("{} budget (${low}–{high}/M blended)", self.tier.id()),
             None => "any price".to_owned(),
         };
         match self.max_price_per_m {

@@ -19,6 +19,7 @@ mod context;
 mod error;
 mod evaluate;
 mod feedback;
+mod learned;
 mod lexicon;
 mod matcher;
 mod model;
@@ -48,13 +49,17 @@ pub use evaluate::{
     Misclassified,
 };
 pub use feedback::{FeedbackIndex, FeedbackSummary, Rating, MAX_SWING, PRIOR_RATINGS};
+pub use learned::{
+    prior_from_score, Evidence, LearnedEstimate, LearnedIndex, LearningSettings, HALF_LIFE_DAYS,
+    MIN_SKIP_EVIDENCE, PRIOR_OUTCOMES,
+};
 pub use lexicon::StackSpelling;
 pub use matcher::TermError;
 pub use model::{
     builtin_model_bytes, builtin_model_info, builtin_model_manifest, FeatureKind, FeatureWeight,
     ModelInfo, TaskModel, CLASSES, FEATURE_GROUPS,
 };
-pub use pick::{pick, Pick, ALTERNATIVES};
+pub use pick::{pick, Pick, ALTERNATIVES, SHORTLIST};
 pub use rank::{coverage_adjustment, COVERAGE_PENALTY};
 pub use reason::{MetricValue, RankedModel, Reason};
 pub use recommend::{recommend, Recommendation, MAX_RECOMMENDATIONS};

@@ -11,10 +11,11 @@
 
 use std::cmp::Ordering;
 
-use crate::catalog::card::ModelCard;
+use crate::catalog::card::{Category, ModelCard};
 use crate::hash::FastMap;
 
 use super::context::{ContextMetrics, ContextRules};
+use super::learned::{prior_from_score, LearnedIndex};
 use super::request::{meets_needs, Rejections, RouteContext, RouteRequest};
 
 /// Score points a model with no evidence at all would lose; scaled by missing coverage.
@@ -45,7 +46,8 @@ pub(crate) struct Scored {
     provider: u32,
     /// Category score + coverage adjustment.
     pub base: f64,
-    /// Feedback adjustment + context boost (0 for candidates too far from the top).
+    /// Feedback adjustment + context boost + learned points (0 for candidates too far from
+    /// the top).
     pub adjust: f64,
 }
 
@@ -156,7 +158,7 @@ pub(crate) fn rank<'r>(
     }
 }
 
-/// Best first: blended score, then coverage, then the lower input price, then the id.
+/// Best first: blended score, then coverage, then the lower blended price, then the id.
 fn compare(a: &Scored, b: &Scored, catalog: &[ModelCard], request: &RouteRequest) -> Ordering {
     b.blended().total_cmp(&a.blended()).then_with(|| {
         let (Some(ca), Some(cb)) = (catalog.get(a.index as usize), catalog.get(b.index as usize))
@@ -168,7 +170,7 @@ fn compare(a: &Scored, b: &Scored, catalog: &[ModelCard], request: &RouteRequest
                 .get(&request.category)
                 .map_or(0.0, |s| s.coverage)
         };
-        let price = |c: &ModelCard| c.pricing.prompt_per_m.unwrap_or(f64::INFINITY);
+        let price = |c: &ModelCard| c.pricing.blended_per_m().unwrap_or(f64::INFINITY);
         coverage(cb)
             .total_cmp(&coverage(ca))
             .then_with(|| price(ca).total_cmp(&price(cb)))
@@ -271,6 +273,32 @@ fn refine(
             candidate.adjust += metrics.points(card, score);
         });
     }
+    // Last, because the prior it starts from is the score with ratings and context.
+    if ctx.learned.has_category(category) {
+        let reach = LEARNED_POINTS * ctx.learned.reach(category);
+        within_reach(candidates, want, providers, 2.0 * reach, |candidate| {
+            let Some(card) = ctx.catalog.get(candidate.index as usize) else {
+                return;
+            };
+            candidate.adjust +=
+                learned_points(ctx.learned, &card.id, category, candidate.blended());
+        });
+    }
+}
+
+/// Score points per unit of success probability: a blended score of 73 is a prior of 0.73.
+pub(crate) const LEARNED_POINTS: f64 = 100.0;
+
+/// The points recorded outcomes add to (or take from) a model whose score is `blended`
+/// before them: the move from its prior to its estimate, in score points.
+pub(crate) fn learned_points(
+    learned: &LearnedIndex,
+    model_id: &str,
+    category: Category,
+    blended: f64,
+) -> f64 {
+    let prior = prior_from_score(blended);
+    LEARNED_POINTS * (learned.estimate(model_id, category, prior) - prior)
 }
 
 /// Calls `adjust` on every candidate whose blended score is within `window` of the

@@ -9,9 +9,10 @@ use crate::catalog::card::{Category, ModelCard, Pricing};
 
 use super::budget::Budget;
 use super::context::ContextMetrics;
-use super::feedback::{FeedbackIndex, FeedbackSummary};
-use super::rank::{coverage_adjustment, Scored};
-use super::request::RouteRequest;
+use super::feedback::FeedbackSummary;
+use super::learned::{prior_from_score, Evidence};
+use super::rank::{coverage_adjustment, learned_points, Scored};
+use super::request::{RouteContext, RouteRequest};
 use super::worker::WorkerSuggestion;
 
 /// One benchmark value behind a context boost.
@@ -52,8 +53,18 @@ pub struct Reason {
     pub context_boost: f64,
     /// The metric values behind the boost.
     pub context_metrics: Vec<MetricValue>,
-    /// categoryScore + coverageAdjustment + feedbackAdjustment + contextBoost.
+    /// Points added (or removed) by recorded outcomes: the move from the benchmark prior to
+    /// the learned estimate (`evidence`), in score points.
+    pub learned_adjustment: f64,
+    /// categoryScore + coverageAdjustment + feedbackAdjustment + contextBoost +
+    /// learnedAdjustment.
     pub blended_score: f64,
+    /// The estimated chance of a verified success, 0–1 (the blended score read as a
+    /// probability).
+    pub estimated_success: f64,
+    /// Blended USD per million tokens divided by `estimatedSuccess`: what `pick` ranks by
+    /// among the models that clear the tier's quality floor. `None` when the price is unknown.
+    pub cost_per_success: Option<f64>,
     /// 1-based place in the answer (pick: best first, then the alternatives).
     pub rank: u32,
     /// How many models passed every filter.
@@ -82,6 +93,8 @@ pub struct RankedModel {
     pub confidence: f64,
     /// The numbers behind its place.
     pub reason: Reason,
+    /// The learned estimate and the recorded outcomes behind it.
+    pub evidence: Evidence,
     /// For a coding task, the worker that would run it here (the engine fills it in).
     #[serde(default)]
     pub worker: Option<WorkerSuggestion>,
@@ -128,7 +141,7 @@ fn money(out: &mut String, price: Option<f64>) {
         Some(p) => {
             out.push('$');
             fixed(out, p, if p < 0.1 { 3 } else { 2 }, false);
-            out.push_str("/M input");
+            out.push_str("/M blended");
         }
         None => out.push_str("price unknown"),
     }
@@ -141,9 +154,10 @@ pub(crate) fn explain(
     rank: u32,
     qualified: u32,
     request: &RouteRequest,
-    feedback: &FeedbackIndex,
+    ctx: &RouteContext<'_>,
     metrics: &ContextMetrics<'_>,
 ) -> RankedModel {
+    let (feedback, learned) = (ctx.feedback, ctx.learned);
     let category = request.category;
     let (score, coverage) = card
         .categories
@@ -155,6 +169,14 @@ pub(crate) fn explain(
     let boost = metrics.boost(card, score);
     let context_boost = boost.points;
     let blended = scored.blended();
+    let before_outcomes = score + coverage_adj + feedback_adj + context_boost;
+    let learned_adj = learned_points(learned, &card.id, category, before_outcomes);
+    let evidence = learned.evidence(&card.id, category, prior_from_score(before_outcomes));
+    let estimated_success = prior_from_score(blended);
+    let cost_per_success = card
+        .pricing
+        .blended_per_m()
+        .map(|price| price / estimated_success);
 
     let text = reason_text(&ReasonParts {
         request,
@@ -166,7 +188,10 @@ pub(crate) fn explain(
         feedback_adj,
         context_boost,
         evidence: &boost.evidence,
+        outcomes: &evidence,
+        learned_adj,
         blended,
+        cost_per_success,
         rank,
         qualified,
     });
@@ -204,11 +229,15 @@ pub(crate) fn explain(
                     .map(|(metric, normalized)| MetricValue { metric, normalized })
                     .collect()
             },
+            learned_adjustment: round(learned_adj, 2),
             blended_score: round(blended, 2),
+            estimated_success: round(estimated_success, 3),
+            cost_per_success: cost_per_success.map(|c| round(c, 3)),
             rank,
             qualified,
             budget: request.budget,
         },
+        evidence,
         worker: None,
     }
 }
@@ -223,14 +252,18 @@ struct ReasonParts<'a> {
     feedback_adj: f64,
     context_boost: f64,
     evidence: &'a [(String, f64)],
+    outcomes: &'a Evidence,
+    learned_adj: f64,
     blended: f64,
+    cost_per_success: Option<f64>,
     rank: u32,
     qualified: u32,
 }
 
-/// "coding score 87.3 at 80% coverage; −1.6 for missing evidence; $3.00/M input; feedback
-/// −4.3 from 1 rating (mean 1.0); context +1.2 for rust (aa.livecodebench 91); blended
-/// 80.6: #1 of 57 coding models within medium budget ($0–5/M input) with vision".
+/// "coding score 87.3 at 80% coverage; −1.6 for missing evidence; $6.00/M blended; feedback
+/// −4.3 from 1 rating (mean 1.0); context +1.2 for rust (aa.livecodebench 91); outcomes −3.1
+/// from 2 of 5 verified; blended 77.5 ($7.74/M per verified success): #1 of 57 coding models
+/// within medium budget ($0–5/M blended) with vision".
 fn reason_text(p: &ReasonParts<'_>) -> String {
     let category = p.request.category.id();
     let mut text = String::with_capacity(192);
@@ -246,7 +279,7 @@ fn reason_text(p: &ReasonParts<'_>) -> String {
         text.push_str(" for missing evidence");
     }
     text.push_str("; ");
-    money(&mut text, p.card.pricing.prompt_per_m);
+    money(&mut text, p.card.pricing.blended_per_m());
     if let Some(s) = p.summary {
         text.push_str("; feedback ");
         fixed(&mut text, p.feedback_adj, 1, true);
@@ -269,8 +302,23 @@ fn reason_text(p: &ReasonParts<'_>) -> String {
         }
         text.push(')');
     }
+    let recorded = p.outcomes.successes + p.outcomes.failures;
+    if recorded > 0 {
+        text.push_str("; outcomes ");
+        fixed(&mut text, p.learned_adj, 1, true);
+        let _ = write!(
+            text,
+            " from {} of {recorded} verified",
+            p.outcomes.successes
+        );
+    }
     text.push_str("; blended ");
     fixed(&mut text, p.blended, 1, false);
+    if let Some(cost) = p.cost_per_success {
+        text.push_str(" ($");
+        fixed(&mut text, cost, if cost < 0.1 { 3 } else { 2 }, false);
+        text.push_str("/M per verified success)");
+    }
     let _ = write!(
         text,
         ": #{} of {} {category} models within {}{}",

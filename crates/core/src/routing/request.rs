@@ -8,6 +8,7 @@ use crate::catalog::card::{Category, ModelCard, Tag};
 use super::budget::Budget;
 use super::classify::Classification;
 use super::feedback::FeedbackIndex;
+use super::learned::LearnedIndex;
 use super::signals::Needs;
 
 /// A routing request: the category, the hard needs, the stack words and the budget.
@@ -58,6 +59,9 @@ pub struct RouteContext<'a> {
     pub catalog: &'a [ModelCard],
     /// The ratings, loaded once for the request.
     pub feedback: &'a FeedbackIndex,
+    /// Recorded outcomes per (category, model), loaded once for the request
+    /// ([`LearnedIndex::none`] routes on the benchmarks alone).
+    pub learned: &'a LearnedIndex,
     /// Whether a model can be called now; ignored when the request says `any_provider`.
     pub usable: &'a dyn Fn(&ModelCard) -> bool,
 }
@@ -67,6 +71,7 @@ impl std::fmt::Debug for RouteContext<'_> {
         f.debug_struct("RouteContext")
             .field("catalog", &self.catalog.len())
             .field("feedback", &self.feedback.len())
+            .field("learned", &self.learned.len())
             .finish_non_exhaustive()
     }
 }

@@ -7,8 +7,9 @@
 use serde::{Deserialize, Serialize};
 use specta::Type;
 
+use crate::catalog::card::Category;
 use crate::error::ErrorCode;
-use crate::routing::BudgetTier;
+use crate::routing::{BudgetTier, LearnedIndex, MIN_SKIP_EVIDENCE};
 
 /// The most rungs a ladder may have.
 pub const MAX_RUNGS: usize = 6;
@@ -26,10 +27,26 @@ pub struct Rung {
 }
 
 /// The rungs, cheapest first.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, Type)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]
 pub struct Ladder {
     pub rungs: Vec<Rung>,
+    /// Rungs routing left out because recorded outcomes say they would likely fail this kind
+    /// of task (only in ladders Switchyard built; a ladder the user named is run as named).
+    #[serde(default)]
+    pub skipped: Vec<SkippedRung>,
+}
+
+/// A rung a routed cascade does not climb, and why.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct SkippedRung {
+    /// The model left out.
+    pub model: String,
+    /// Its learned success estimate for the task's category, 0–1.
+    pub estimate: f64,
+    /// `skipping deepseek-v4-flash: 2 of 9 verified for coding`.
+    pub reason: String,
 }
 
 /// What is wrong with a ladder.
@@ -50,6 +67,7 @@ impl Ladder {
                     model: model.trim().to_owned(),
                 })
                 .collect(),
+            skipped: Vec::new(),
         }
     }
 
@@ -142,6 +160,41 @@ pub enum CascadeStep {
     Stopped,
 }
 
+/// Takes out of `models` (a ladder, cheapest first) every rung but the last whose learned
+/// estimate for `category` is below `threshold`, on at least [`MIN_SKIP_EVIDENCE`] recorded
+/// outcomes — a rung is never skipped on its benchmarks alone. `prior` gives a model's
+/// benchmark prior. Returns the rungs taken out, each with its reason.
+pub fn skip_unlikely(
+    models: &mut Vec<String>,
+    category: Category,
+    learned: &LearnedIndex,
+    threshold: f64,
+    prior: impl Fn(&str) -> f64,
+) -> Vec<SkippedRung> {
+    let mut skipped = Vec::new();
+    let last = models.len().saturating_sub(1);
+    let mut index = 0;
+    models.retain(|model| {
+        let at = index;
+        index += 1;
+        if at == last {
+            return true;
+        }
+        let evidence = learned.evidence(model, category, prior(model));
+        let unlikely = evidence.successes + evidence.failures >= MIN_SKIP_EVIDENCE
+            && evidence.estimate < threshold;
+        if unlikely {
+            skipped.push(SkippedRung {
+                model: model.clone(),
+                estimate: evidence.estimate,
+                reason: format!("skipping {model}: {}", evidence.describe(category)),
+            });
+        }
+        !unlikely
+    });
+    skipped
+}
+
 /// The next step of `ladder` after rung `index` ended with `outcome`.
 pub fn next_step(ladder: &Ladder, index: usize, outcome: &RungOutcome) -> CascadeStep {
     match outcome {
@@ -226,6 +279,37 @@ pub fn parse_judge_score(reply: &str) -> Option<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_rungs_that_keep_failing_are_skipped_and_never_the_last() {
+        let now = 1_800_000_000_000;
+        let mut learned = LearnedIndex::default();
+        for succeeded in [true, false, false, false, false, false, false, false, false] {
+            learned.add("cheap/flash", Category::Coding, succeeded, now, now);
+        }
+        // Two failures are not enough evidence to skip on.
+        learned.add("mid/pro", Category::Coding, false, now, now);
+        learned.add("mid/pro", Category::Coding, false, now, now);
+        for _ in 0..9 {
+            learned.add("top/max", Category::Coding, false, now, now);
+        }
+        let mut models: Vec<String> = ["cheap/flash", "mid/pro", "top/max"]
+            .map(String::from)
+            .to_vec();
+        let skipped = skip_unlikely(&mut models, Category::Coding, &learned, 0.3, |_| 0.6);
+        assert_eq!(models, ["mid/pro", "top/max"], "the last rung always stays");
+        assert_eq!(skipped.len(), 1);
+        assert_eq!(
+            skipped[0].reason,
+            "skipping cheap/flash: 1 of 9 verified for coding"
+        );
+        assert!(skipped[0].estimate < 0.3);
+        // Other categories, and a threshold of 0, skip nothing.
+        let mut again: Vec<String> = ["cheap/flash", "top/max"].map(String::from).to_vec();
+        assert!(skip_unlikely(&mut again, Category::Creative, &learned, 0.3, |_| 0.6).is_empty());
+        assert!(skip_unlikely(&mut again, Category::Coding, &learned, 0.0, |_| 0.6).is_empty());
+        assert_eq!(again.len(), 2);
+    }
 
     fn ladder() -> Ladder {
         Ladder::from_models(&["cheap".into(), "mid".into(), "top".into(), "more".into()])

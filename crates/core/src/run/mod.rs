@@ -29,7 +29,7 @@ pub mod view;
 use serde::{Deserialize, Serialize};
 use specta::Type;
 
-pub use cascade::{FailureSignal, JudgeSpec, Ladder, Rung, RungOutcome};
+pub use cascade::{FailureSignal, JudgeSpec, Ladder, Rung, RungOutcome, SkippedRung};
 pub use context::{ContextItem, ContextTrace, NodeContext};
 pub use dag::Join;
 pub use defaults::RunDefaults;

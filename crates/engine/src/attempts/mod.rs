@@ -32,7 +32,7 @@ mod detach;
 mod launch;
 mod lease;
 mod pipeline;
-mod record;
+pub(crate) mod record;
 pub(crate) use record::json;
 mod recover;
 mod retention;

@@ -8,8 +8,8 @@ use switchyard_core::catalog::card::Pricing;
 use switchyard_core::providers::ProviderKind;
 use switchyard_core::roles::ComposeRequest;
 use switchyard_core::routing::plan::{recompute, validate_plan, Plan, PlanMode, Severity};
-use switchyard_core::routing::{pick, BudgetTier, PlanTaskRequest, RouteTaskRequest};
-use switchyard_core::run::cascade::LADDER_TIERS;
+use switchyard_core::routing::{classify, pick, BudgetTier, PlanTaskRequest, RouteTaskRequest};
+use switchyard_core::run::cascade::{skip_unlikely, LADDER_TIERS};
 use switchyard_core::run::dag::{self, DagNode};
 use switchyard_core::run::ledger::worst_case_usd;
 use switchyard_core::run::limits::{self, SETTING_BASELINE_MODEL};
@@ -17,10 +17,11 @@ use switchyard_core::run::savings::default_baseline;
 use switchyard_core::run::schema::OutputSchema;
 use switchyard_core::run::{
     Join, Ladder, NodeKind, NodeRole, NodeSpec, NodeState, RunLimits, RunMode, RunPreview,
-    RunRequest,
+    RunRequest, SkippedRung,
 };
 
 use super::code::{worker_for, worker_model};
+use crate::learning::benchmark_prior;
 use crate::{Engine, EngineError};
 
 /// The longest task accepted, in characters.
@@ -194,6 +195,27 @@ impl Engine {
             .with_context(|ctx| pick(&route, ctx))
             .map(|p| p.id)
             .map_err(|e| EngineError::NotFound(e.to_string()))
+    }
+
+    /// Takes out of a routed ladder the rungs recorded outcomes say will likely fail the
+    /// task's category (see [`skip_unlikely`]).
+    async fn unlikely_rungs(
+        &self,
+        task: &str,
+        models: &mut Vec<String>,
+    ) -> Result<Vec<SkippedRung>, EngineError> {
+        let threshold = self.skip_below().await?;
+        if threshold <= 0.0 || models.len() < 2 {
+            return Ok(Vec::new());
+        }
+        let learned = self.learned_index().await?;
+        let category = classify(task).category;
+        if !learned.has_category(category) {
+            return Ok(Vec::new());
+        }
+        let state = self.catalog_state().await?;
+        let prior = |model: &str| benchmark_prior(&state.catalog, model, category);
+        Ok(skip_unlikely(models, category, &learned, threshold, prior))
     }
 
     /// The baseline savings are measured against: the setting, else the catalog's top
@@ -386,7 +408,11 @@ impl Engine {
                                 "no model fits any tier of the cascade; name the ladder".into(),
                             ));
                         }
-                        Ladder::from_models(&models)
+                        let skipped = self.unlikely_rungs(task, &mut models).await?;
+                        warnings.extend(skipped.iter().map(|s| s.reason.clone()));
+                        let mut ladder = Ladder::from_models(&models);
+                        ladder.skipped = skipped;
+                        ladder
                     }
                 };
                 built.validate().map_err(|e| invalid(e.0))?;

@@ -60,7 +60,7 @@ export function ClassificationLine({ classification }: { classification: Classif
 function FactsGrid({ model }: { model: RankedModel }) {
   return (
     <dl className="reason-facts">
-      {reasonFacts(model.reason).map((fact) => (
+      {reasonFacts(model.reason, model.evidence).map((fact) => (
         <div key={fact.label} className={`fact ${fact.tone}`}>
           <dt>{fact.label}</dt>
           <dd>{fact.value}</dd>

@@ -103,7 +103,7 @@ export function RouteForm({ input, onChange, onRun, busy }: Props) {
               aria-invalid={maxPriceBad}
               onChange={(e) => set({ maxPrice: e.target.value })}
             />
-            <span className="muted small">/M input</span>
+            <span className="muted small">/M blended</span>
           </div>
           {maxPriceBad && <span className="error small">A price such as 2.5</span>}
         </div>

@@ -9,12 +9,13 @@ import {
   signalChips,
   signed,
 } from "./format";
-import { classification, reason } from "./testdata.test-util";
+import { classification, outcomeEvidence, reason } from "./testdata.test-util";
 
 describe("reasonFacts", () => {
   it("quotes the numbers behind the score", () => {
     const facts = reasonFacts(
       reason({ feedbackAdjustment: -4.3, feedbackCount: 1, feedbackMean: 1, contextBoost: 1.2 }),
+      outcomeEvidence(),
     );
     const value = (label: string) => facts.find((f) => f.label === label);
     expect(value("Coding score")?.value).toBe("87.3");
@@ -27,10 +28,22 @@ describe("reasonFacts", () => {
     expect(value("Context")).toMatchObject({ value: "+1.2", tone: "up" });
     expect(value("Price")?.value).toBe("$3.00 in · $15.00 out /M");
     expect(value("Rank")?.value).toBe("#1 of 57");
+    expect(value("Outcomes")?.value).toBe("no outcomes yet");
+    expect(value("Per verified success")?.value).toBe("$7.00/M");
+  });
+
+  it("shows what recorded outcomes did to the score", () => {
+    const facts = reasonFacts(
+      reason({ learnedAdjustment: -31.2, estimatedSuccess: 0.5 }),
+      outcomeEvidence({ successes: 2, failures: 7, prior: 0.8, estimate: 0.5 }),
+    );
+    const value = (label: string) => facts.find((f) => f.label === label);
+    expect(value("Outcomes")).toMatchObject({ value: "−31.2 from 2 of 9 verified", tone: "down" });
+    expect(value("Est. success")?.value).toBe("50% (prior 80%)");
   });
 
   it("leaves out adjustments that are zero, and says when nobody rated", () => {
-    const facts = reasonFacts(reason({ coverageAdjustment: 0 }));
+    const facts = reasonFacts(reason({ coverageAdjustment: 0 }), outcomeEvidence());
     expect(facts.map((f) => f.label)).not.toContain("Missing evidence");
     expect(facts.map((f) => f.label)).not.toContain("Context");
     expect(facts.find((f) => f.label === "Feedback")?.value).toBe("no ratings");

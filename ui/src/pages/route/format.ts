@@ -1,11 +1,18 @@
 // How routing answers read on the page. Pure.
 import { CATEGORY_LABEL, formatPrice, formatScore1, formatShare, UNKNOWN } from "../models/format";
-import type { Budget, BudgetTier, Classification, Reason, Rejections } from "./types";
+import type {
+  Budget,
+  BudgetTier,
+  Classification,
+  OutcomeEvidence,
+  Reason,
+  Rejections,
+} from "./types";
 
 export const BUDGETS: readonly { id: BudgetTier; label: string; range: string }[] = [
-  { id: "low", label: "Low", range: "$0–1/M input" },
-  { id: "medium", label: "Medium", range: "$0–5/M input" },
-  { id: "high", label: "High", range: "$2–20/M input" },
+  { id: "low", label: "Low", range: "$0–1/M blended" },
+  { id: "medium", label: "Medium", range: "$0–5/M blended" },
+  { id: "high", label: "High", range: "$2–20/M blended" },
   { id: "any", label: "Any", range: "any price" },
 ];
 
@@ -54,8 +61,14 @@ function tone(points: number | null): Fact["tone"] {
   return points > 0 ? "up" : "down";
 }
 
+/** `2 of 9 verified`, or `no outcomes yet`: what a learned estimate rests on. */
+export function outcomesText(evidence: OutcomeEvidence): string {
+  const total = evidence.successes + evidence.failures;
+  return total === 0 ? "no outcomes yet" : `${evidence.successes} of ${total} verified`;
+}
+
 /** The numbers behind a pick, in the order they add up to the blended score. */
-export function reasonFacts(reason: Reason): Fact[] {
+export function reasonFacts(reason: Reason, evidence: OutcomeEvidence): Fact[] {
   const facts: Fact[] = [
     {
       label: `${categoryLabel(reason.category)} score`,
@@ -88,13 +101,34 @@ export function reasonFacts(reason: Reason): Fact[] {
       tone: tone(reason.contextBoost),
     });
   }
+  facts.push({
+    label: "Price",
+    value: `${formatPrice(reason.pricePerM)} in · ${formatPrice(reason.completionPricePerM)} out /M`,
+    tone: "plain",
+  });
+  facts.push({
+    label: "Outcomes",
+    value:
+      evidence.successes + evidence.failures === 0
+        ? "no outcomes yet"
+        : `${signed(reason.learnedAdjustment)} from ${outcomesText(evidence)}`,
+    tone: tone(reason.learnedAdjustment),
+  });
   facts.push(
+    { label: "Blended", value: formatScore1(reason.blendedScore), tone: "plain" },
     {
-      label: "Price",
-      value: `${formatPrice(reason.pricePerM)} in · ${formatPrice(reason.completionPricePerM)} out /M`,
+      label: "Est. success",
+      value: `${formatShare(reason.estimatedSuccess)} (prior ${formatShare(evidence.prior)})`,
       tone: "plain",
     },
-    { label: "Blended", value: formatScore1(reason.blendedScore), tone: "plain" },
+    {
+      label: "Per verified success",
+      value:
+        reason.costPerSuccess === null || reason.costPerSuccess === 0
+          ? formatPrice(reason.costPerSuccess)
+          : `${formatPrice(reason.costPerSuccess)}/M`,
+      tone: "plain",
+    },
     { label: "Rank", value: `#${reason.rank} of ${reason.qualified}`, tone: "plain" },
   );
   return facts;

@@ -1,5 +1,13 @@
 // Small hand-made routing answers for the tests, in the engine's serialized shapes.
-import type { Classification, PickAnswer, Plan, PlanStep, RankedModel, Reason } from "./types";
+import type {
+  Classification,
+  OutcomeEvidence,
+  PickAnswer,
+  Plan,
+  PlanStep,
+  RankedModel,
+  Reason,
+} from "./types";
 
 export function step(
   id: string,
@@ -35,7 +43,7 @@ export function swarm(steps: PlanStep[]): Plan {
 
 export function reason(overrides: Partial<Reason> = {}): Reason {
   return {
-    text: "coding score 87.3 at 80% coverage; $3.00/M input; blended 85.7: #1 of 57 coding models",
+    text: "coding score 87.3 at 80% coverage; $6.00/M blended; blended 85.7 ($7.00/M per verified success): #1 of 57 coding models",
     category: "coding",
     categoryScore: 87.3,
     coverage: 0.8,
@@ -47,10 +55,25 @@ export function reason(overrides: Partial<Reason> = {}): Reason {
     feedbackMean: null,
     contextBoost: 0,
     contextMetrics: [],
+    learnedAdjustment: 0,
     blendedScore: 85.7,
+    estimatedSuccess: 0.857,
+    costPerSuccess: 7,
     rank: 1,
     qualified: 57,
     budget: { tier: "medium", maxPricePerM: null },
+    ...overrides,
+  };
+}
+
+export function outcomeEvidence(overrides: Partial<OutcomeEvidence> = {}): OutcomeEvidence {
+  return {
+    prior: 0.857,
+    successes: 0,
+    failures: 0,
+    since: null,
+    estimate: 0.857,
+    weight: 0,
     ...overrides,
   };
 }
@@ -65,6 +88,7 @@ export function ranked(id: string, name: string, rank: number): RankedModel {
     pricing: { promptPerM: 3, completionPerM: 15 },
     confidence: 0.7,
     reason: reason({ rank, blendedScore: 90 - rank }),
+    evidence: outcomeEvidence(),
     worker: null,
   };
 }

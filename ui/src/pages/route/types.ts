@@ -6,6 +6,8 @@ export type {
   BudgetTier,
   Category,
   Classification,
+  Evidence as OutcomeEvidence,
+  LearningSettings,
   MatchedTerm,
   MetricValue,
   Needs,

@@ -1,0 +1,328 @@
+//! Learned success estimates: for each (category, model), how likely a verified success is.
+//!
+//! The estimate is a Beta posterior. Its prior is the benchmark score read as a probability
+//! (a blended score of 73 is a prior of 0.73), worth [`PRIOR_OUTCOMES`] outcomes; each
+//! recorded outcome (verification, gates and the user's decision, from the journal) adds its
+//! weight, halved every [`HALF_LIFE_DAYS`] days of age so that a model that changed is not
+//! judged forever on last season's results. With no outcomes the estimate is the prior, so a
+//! fresh profile routes exactly on the benchmarks.
+
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+use specta::Type;
+
+use crate::catalog::card::Category;
+use crate::hash::FastMap;
+
+/// How many outcomes the benchmark prior weighs as much as.
+pub const PRIOR_OUTCOMES: f64 = 4.0;
+/// An outcome's weight halves with every this many days of age.
+pub const HALF_LIFE_DAYS: f64 = 30.0;
+/// Outcomes a rung needs before a cascade may skip it on them.
+pub const MIN_SKIP_EVIDENCE: u32 = 3;
+
+const DAY_MS: f64 = 86_400_000.0;
+
+/// A blended score (0–100) read as a prior success probability, kept off 0 and 1 so that
+/// evidence can always move it.
+pub fn prior_from_score(score: f64) -> f64 {
+    if score.is_finite() {
+        (score / 100.0).clamp(0.02, 0.98)
+    } else {
+        0.02
+    }
+}
+
+/// What the estimate for one model in one category rests on (`pick --json`'s `evidence`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct Evidence {
+    /// The benchmark prior, 0–1.
+    pub prior: f64,
+    /// Recorded verified successes.
+    pub successes: u32,
+    /// Recorded failures (verification, a gate, a failure signal, or the user said no).
+    pub failures: u32,
+    /// When the oldest outcome counted finished (RFC 3339); `None` without outcomes.
+    pub since: Option<String>,
+    /// The estimate after the outcomes, 0–1.
+    pub estimate: f64,
+    /// The outcomes' weight after their age discount (≤ successes + failures).
+    pub weight: f64,
+}
+
+impl Evidence {
+    /// `2 of 9 verified for coding` (or `no outcomes yet for coding`).
+    pub fn describe(&self, category: Category) -> String {
+        let total = self.successes + self.failures;
+        if total == 0 {
+            format!("no outcomes yet for {}", category.id())
+        } else {
+            format!(
+                "{} of {total} verified for {}",
+                self.successes,
+                category.id()
+            )
+        }
+    }
+}
+
+/// How routing learns, as Settings and `outcomes reset` show it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct LearningSettings {
+    /// Outcomes that finished before this time (RFC 3339, the last reset) are ignored;
+    /// `None`: every outcome counts.
+    pub since: Option<String>,
+    /// A routed cascade skips rungs estimated below this for the task's category (0–1).
+    pub skip_below: f64,
+    /// Outcomes currently learned from.
+    pub outcomes: u32,
+    /// What was learned, per category and model: most outcomes first.
+    pub estimates: Vec<LearnedEstimate>,
+}
+
+/// The learned estimate of one model in one category.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct LearnedEstimate {
+    /// The task category the outcomes were in.
+    pub category: Category,
+    /// Catalog id (or the model the built-in worker ran).
+    pub model: String,
+    /// The prior, the outcomes and the estimate.
+    pub evidence: Evidence,
+}
+
+impl LearningSettings {
+    /// The settings as stored (the reset time in Unix ms) and what `learned` holds, each
+    /// model's estimate starting from `prior(model, category)`.
+    pub fn new(
+        since_ms: Option<i64>,
+        skip_below: f64,
+        learned: &LearnedIndex,
+        prior: impl Fn(&str, Category) -> f64,
+    ) -> LearningSettings {
+        let mut estimates: Vec<LearnedEstimate> = Category::ALL
+            .iter()
+            .zip(&learned.by_category)
+            .flat_map(|(category, map)| {
+                map.keys().map(|model| LearnedEstimate {
+                    category: *category,
+                    model: model.to_string(),
+                    evidence: learned.evidence(model, *category, prior(model, *category)),
+                })
+            })
+            .collect();
+        estimates.sort_by(|a, b| {
+            let total = |e: &LearnedEstimate| e.evidence.successes + e.evidence.failures;
+            total(b)
+                .cmp(&total(a))
+                .then_with(|| a.category.id().cmp(b.category.id()))
+                .then_with(|| a.model.cmp(&b.model))
+        });
+        let outcomes = estimates
+            .iter()
+            .map(|e| e.evidence.successes + e.evidence.failures)
+            .sum();
+        LearningSettings {
+            since: since_ms.and_then(rfc3339),
+            skip_below,
+            outcomes,
+            estimates,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct Tally {
+    successes: u32,
+    failures: u32,
+    weighted_successes: f64,
+    weighted_total: f64,
+    oldest_ms: i64,
+}
+
+impl Tally {
+    fn estimate(&self, prior: f64) -> f64 {
+        (PRIOR_OUTCOMES * prior + self.weighted_successes) / (PRIOR_OUTCOMES + self.weighted_total)
+    }
+}
+
+/// Every outcome of a request's catalog, tallied per category and model. Built once per
+/// request from the rows the engine loaded; lookups in the ranking loop are one hash probe.
+#[derive(Debug, Clone, Default)]
+pub struct LearnedIndex {
+    by_category: [FastMap<Box<str>, Tally>; Category::ALL.len()],
+}
+
+impl LearnedIndex {
+    /// An index with no outcomes (routing on the benchmarks alone).
+    pub fn none() -> &'static LearnedIndex {
+        static EMPTY: OnceLock<LearnedIndex> = OnceLock::new();
+        EMPTY.get_or_init(LearnedIndex::default)
+    }
+
+    /// Counts one outcome of `model_id` in `category` that finished at `finished_ms`, weighed
+    /// by its age at `now_ms`. Outcomes from the future (a clock moved back) count fully.
+    pub fn add(
+        &mut self,
+        model_id: &str,
+        category: Category,
+        succeeded: bool,
+        finished_ms: i64,
+        now_ms: i64,
+    ) {
+        let Some(map) = self.by_category.get_mut(category as usize) else {
+            return;
+        };
+        let age_days = (now_ms.saturating_sub(finished_ms)).max(0) as f64 / DAY_MS;
+        let weight = 0.5f64.powf(age_days / HALF_LIFE_DAYS);
+        let tally = match map.get_mut(model_id) {
+            Some(tally) => tally,
+            None => map.entry(model_id.into()).or_insert(Tally {
+                oldest_ms: finished_ms,
+                ..Tally::default()
+            }),
+        };
+        if succeeded {
+            tally.successes = tally.successes.saturating_add(1);
+            tally.weighted_successes += weight;
+        } else {
+            tally.failures = tally.failures.saturating_add(1);
+        }
+        tally.weighted_total += weight;
+        tally.oldest_ms = tally.oldest_ms.min(finished_ms);
+    }
+
+    /// Whether any model has outcomes in `category` (lets the ranking skip lookups).
+    pub fn has_category(&self, category: Category) -> bool {
+        self.by_category
+            .get(category as usize)
+            .is_some_and(|map| !map.is_empty())
+    }
+
+    /// The estimate for `model_id` in `category` from a benchmark `prior` (0–1).
+    pub fn estimate(&self, model_id: &str, category: Category, prior: f64) -> f64 {
+        self.tally(model_id, category)
+            .map_or(prior, |tally| tally.estimate(prior))
+    }
+
+    /// The estimate with what it rests on.
+    pub fn evidence(&self, model_id: &str, category: Category, prior: f64) -> Evidence {
+        let tally = self.tally(model_id, category).unwrap_or_default();
+        let since = (tally.successes + tally.failures > 0)
+            .then(|| rfc3339(tally.oldest_ms))
+            .flatten();
+        Evidence {
+            prior: round3(prior),
+            successes: tally.successes,
+            failures: tally.failures,
+            since,
+            estimate: round3(tally.estimate(prior)),
+            weight: round3(tally.weighted_total),
+        }
+    }
+
+    /// The most any model's outcomes in `category` can move its estimate (0–1): how far the
+    /// ranking must look beyond its cut for a model the evidence could lift into it.
+    pub fn reach(&self, category: Category) -> f64 {
+        self.by_category.get(category as usize).map_or(0.0, |map| {
+            map.values()
+                .map(|t| t.weighted_total / (PRIOR_OUTCOMES + t.weighted_total))
+                .fold(0.0, f64::max)
+        })
+    }
+
+    /// Number of (model, category) pairs with outcomes.
+    pub fn len(&self) -> usize {
+        self.by_category.iter().map(|map| map.len()).sum()
+    }
+
+    /// Whether there are no outcomes at all.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn tally(&self, model_id: &str, category: Category) -> Option<Tally> {
+        self.by_category
+            .get(category as usize)?
+            .get(model_id)
+            .copied()
+    }
+}
+
+/// Unix milliseconds as RFC 3339 (seconds, UTC).
+pub(crate) fn rfc3339(ms: i64) -> Option<String> {
+    chrono::DateTime::from_timestamp_millis(ms)
+        .map(|at| at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
+}
+
+fn round3(value: f64) -> f64 {
+    (value * 1000.0).round() / 1000.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NOW: i64 = 1_800_000_000_000;
+
+    #[test]
+    fn no_outcomes_is_the_prior_and_failures_pull_it_down() {
+        let mut index = LearnedIndex::default();
+        assert_eq!(index.estimate("a/x", Category::Coding, 0.8), 0.8);
+        for _ in 0..20 {
+            index.add("a/x", Category::Coding, false, NOW, NOW);
+        }
+        let after = index.estimate("a/x", Category::Coding, 0.8);
+        assert!(after < 0.15, "twenty failures leave {after}");
+        // Other categories and models are untouched.
+        assert_eq!(index.estimate("a/x", Category::Creative, 0.8), 0.8);
+        assert_eq!(index.estimate("a/y", Category::Coding, 0.8), 0.8);
+        let evidence = index.evidence("a/x", Category::Coding, 0.8);
+        assert_eq!((evidence.successes, evidence.failures), (0, 20));
+        assert_eq!(
+            evidence.describe(Category::Coding),
+            "0 of 20 verified for coding"
+        );
+        assert!(evidence.since.is_some());
+    }
+
+    #[test]
+    fn old_outcomes_weigh_less_than_new_ones() {
+        let mut old = LearnedIndex::default();
+        let mut new = LearnedIndex::default();
+        let ninety_days = (90.0 * DAY_MS) as i64;
+        for _ in 0..6 {
+            old.add("a/x", Category::Math, true, NOW - ninety_days, NOW);
+            new.add("a/x", Category::Math, true, NOW, NOW);
+        }
+        let (old, new) = (
+            old.estimate("a/x", Category::Math, 0.4),
+            new.estimate("a/x", Category::Math, 0.4),
+        );
+        assert!(0.4 < old && old < new, "old {old}, new {new}");
+    }
+
+    #[test]
+    fn reach_bounds_every_move() {
+        let mut index = LearnedIndex::default();
+        for i in 0..10 {
+            index.add("a/x", Category::Coding, i % 3 == 0, NOW, NOW);
+        }
+        index.add("a/y", Category::Coding, true, NOW, NOW);
+        let reach = index.reach(Category::Coding);
+        for prior in [0.02, 0.3, 0.7, 0.98] {
+            for model in ["a/x", "a/y"] {
+                let moved = (index.estimate(model, Category::Coding, prior) - prior).abs();
+                assert!(
+                    moved <= reach + 1e-12,
+                    "{model} at {prior} moved {moved} > {reach}"
+                );
+            }
+        }
+        assert_eq!(index.reach(Category::Math), 0.0);
+    }
+}

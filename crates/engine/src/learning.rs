@@ -1,0 +1,124 @@
+//! What routing learns from: the recorded outcomes (see `outcomes`) tallied per category and
+//! model into a [`LearnedIndex`], and the two settings that steer it — since when outcomes
+//! count (a reset moves it to now) and below which estimate a routed cascade skips a rung.
+
+use switchyard_core::catalog::card::{Catalog, Category};
+use switchyard_core::outcomes::OutcomeFilter;
+use switchyard_core::routing::{
+    coverage_adjustment, prior_from_score, LearnedIndex, LearningSettings,
+};
+
+use crate::attempts::record::now_ms;
+use crate::catalog::{find_model, now};
+use crate::{Engine, EngineError};
+
+/// Settings key: outcomes that finished before this time (Unix ms) are not learned from.
+pub const LEARN_SINCE_SETTING: &str = "routing.learn_since_ms";
+/// Settings key: a routed cascade skips a rung whose estimate for the task's category is
+/// below this (0 turns skipping off).
+pub const SKIP_BELOW_SETTING: &str = "routing.cascade_skip_below";
+/// The default skip threshold.
+pub const DEFAULT_SKIP_BELOW: f64 = 0.3;
+
+/// A model's benchmark prior in `category`: its category score less the missing-evidence
+/// penalty, read as a probability (unknown models start at the floor). Ratings and context
+/// are left out: they belong to a request, and the prior here describes the model.
+pub(crate) fn benchmark_prior(catalog: &Catalog, model: &str, category: Category) -> f64 {
+    let score = find_model(catalog, model)
+        .and_then(|card| card.categories.get(&category))
+        .map_or(0.0, |s| s.score + coverage_adjustment(s.coverage));
+    prior_from_score(score)
+}
+
+impl Engine {
+    /// The learning settings and what routing learned: each (category, model) estimate with
+    /// its benchmark prior and outcomes.
+    ///
+    /// # Errors
+    /// [`EngineError::Store`].
+    pub async fn learning_settings(&self) -> Result<LearningSettings, EngineError> {
+        let since_ms = self.learn_since().await?;
+        let skip_below = self.skip_below().await?;
+        let learned = self.learned_index().await?;
+        let state = self.catalog_state().await.ok();
+        let prior = |model: &str, category: Category| {
+            state.as_ref().map_or(prior_from_score(0.0), |state| {
+                benchmark_prior(&state.catalog, model, category)
+            })
+        };
+        Ok(LearningSettings::new(since_ms, skip_below, &learned, prior))
+    }
+
+    /// Forgets what routing learned: outcomes recorded until now stop counting (they stay
+    /// in the journal and in `outcomes`). Returns the settings after the reset.
+    ///
+    /// # Errors
+    /// [`EngineError::Store`].
+    pub async fn reset_learning(&self) -> Result<LearningSettings, EngineError> {
+        self.store()
+            .set_setting(LEARN_SINCE_SETTING, &now_ms().to_string(), &now())
+            .await?;
+        self.learning_settings().await
+    }
+
+    /// Sets the cascade skip threshold (0 turns skipping off).
+    ///
+    /// # Errors
+    /// `InvalidInput` outside 0–1; [`EngineError::Store`].
+    pub async fn set_skip_below(&self, value: f64) -> Result<LearningSettings, EngineError> {
+        if !(0.0..=1.0).contains(&value) {
+            return Err(EngineError::InvalidInput(format!(
+                "{SKIP_BELOW_SETTING} is a success estimate from 0 to 1, not {value}"
+            )));
+        }
+        self.store()
+            .set_setting(SKIP_BELOW_SETTING, &value.to_string(), &now())
+            .await?;
+        self.learning_settings().await
+    }
+
+    /// The skip threshold (a stored value that does not parse reads as the default).
+    pub(crate) async fn skip_below(&self) -> Result<f64, EngineError> {
+        Ok(self
+            .store()
+            .setting(SKIP_BELOW_SETTING)
+            .await?
+            .and_then(|v| v.trim().parse::<f64>().ok())
+            .filter(|v| (0.0..=1.0).contains(v))
+            .unwrap_or(DEFAULT_SKIP_BELOW))
+    }
+
+    async fn learn_since(&self) -> Result<Option<i64>, EngineError> {
+        Ok(self
+            .store()
+            .setting(LEARN_SINCE_SETTING)
+            .await?
+            .and_then(|v| v.trim().parse::<i64>().ok()))
+    }
+
+    /// Every outcome since the last reset, tallied per category and model (catalog id, or
+    /// the model the built-in worker ran).
+    ///
+    /// # Errors
+    /// [`EngineError::Store`].
+    pub(crate) async fn learned_index(&self) -> Result<LearnedIndex, EngineError> {
+        let since = self.learn_since().await?;
+        let now = now_ms();
+        let mut index = LearnedIndex::default();
+        for record in self.outcomes(&OutcomeFilter::default(), usize::MAX).await? {
+            if since.is_some_and(|since| record.finished_ms < since) {
+                continue;
+            }
+            if let Some(model) = &record.model {
+                index.add(
+                    model,
+                    record.task.category,
+                    record.succeeded,
+                    record.finished_ms,
+                    now,
+                );
+            }
+        }
+        Ok(index)
+    }
+}
