@@ -60,6 +60,15 @@ async fn pick_explains(app: &App) -> E2eResult {
     if !worker.contains(':') {
         return Err(format!("the pick's worker is not a worker spec: {worker}"));
     }
+    // Cost per verified success and the (empty) outcome evidence, from Rust's reason.
+    let facts = app
+        .wait_text("#route-pick-card .reason-facts", |t| {
+            t.contains("Per verified success")
+        })
+        .await?;
+    if !facts.contains("no outcomes yet") {
+        return Err(format!("a fresh profile's pick shows outcomes: {facts}"));
+    }
     app.save_screenshot("route_pick").await;
 
     // Rating the pick reaches the store: the past picks list shows it rated.

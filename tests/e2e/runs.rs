@@ -379,6 +379,19 @@ async fn cascade_escalates_once(app: &App, server: &TestServer) -> E2eResult {
     if asked != ["openai/gpt-4o-mini", "openai/gpt-4o"] {
         return Err(format!("the cascade asked {asked:?}"));
     }
+
+    // Routing learned from both rungs: the cheap one failed, the premium one succeeded.
+    app.goto("settings").await?;
+    app.scroll_to("#learning-settings").await?;
+    app.wait_text("#learning-count", |t| t.contains("from 2 outcomes"))
+        .await?;
+    let table = app
+        .wait_text("#learning-estimates", |t| t.contains("gpt-4o-mini"))
+        .await?;
+    if !(table.contains("0 of 1 verified") && table.contains("1 of 1 verified")) {
+        return Err(format!("learned estimates read {table:?}"));
+    }
+    app.save_screenshot("settings_learning_estimates").await;
     Ok(())
 }
 

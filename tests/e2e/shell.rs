@@ -55,6 +55,15 @@ async fn settings_shows_schema_and_doctor_from_rust() {
                     .await?;
                 app.wait_text("#status-health", |t| t != "checking…")
                     .await?;
+                // Routing learns: nothing yet on a fresh profile; a reset is confirmed first.
+                app.scroll_to("#learning-settings").await?;
+                app.wait_text("#learning-count", |t| t.contains("from 0 outcomes"))
+                    .await?;
+                app.save_screenshot("settings_learning").await;
+                app.click("#learning-reset").await?;
+                app.click("#learning-reset-confirm").await?;
+                app.wait_text("#learning-count", |t| t.contains(" since "))
+                    .await?;
                 Ok(())
             }
             .await;

@@ -203,6 +203,15 @@ fn learning_text(s: &LearningSettings) -> String {
         "cascades never skip rungs".to_owned()
     };
     let mut text = format!("learning from {} outcomes {since}; {skip}", s.outcomes);
+    let usd = |v: Option<f64>| v.map_or_else(|| "unknown".to_owned(), |v| format!("${v:.4}"));
+    if s.savings.outcomes > 0 {
+        text.push_str(&format!(
+            "\nthey cost ${:.4}; the same tokens on the static picks {}, on the premium baseline {}",
+            s.savings.cost_usd,
+            usd(s.savings.static_usd),
+            usd(s.savings.premium_usd)
+        ));
+    }
     for e in &s.estimates {
         text.push_str(&format!(
             "\n  {:<10} {:<40} {} → {:.2} (prior {:.2})",

@@ -317,6 +317,15 @@ fn a_model_worker_fix_is_verified_reviewed_and_approved_into_exactly_one_commit(
         "{learned}"
     );
     assert_eq!(learning["outcomes"], 1);
+    // Its cost against the same tokens on the static pick and on the premium baseline.
+    let savings = &learning["savings"];
+    assert_eq!(savings["outcomes"], 1, "{savings}");
+    assert!((savings["costUsd"].as_f64().expect("cost") - cost).abs() < 1e-9);
+    assert!(
+        savings["premiumUsd"].as_f64().expect("premium") > cost,
+        "a premium model costs more for the same tokens: {savings}"
+    );
+    assert!(savings["staticUsd"].as_f64().is_some(), "{savings}");
     // The key is in no file Switchyard wrote.
     let bytes = fx.home_bytes();
     assert!(!bytes.windows(KEY.len()).any(|w| w == KEY.as_bytes()));

@@ -588,6 +588,8 @@ fn learning_settings_show_set_and_reset_with_clear_errors() {
     assert_eq!(fresh["outcomes"].as_u64(), Some(0));
     assert!(fresh["since"].is_null());
     assert_eq!(fresh["skipBelow"].as_f64(), Some(0.3));
+    assert_eq!(fresh["estimates"].as_array().map(Vec::len), Some(0));
+    assert_eq!(fresh["savings"]["outcomes"].as_u64(), Some(0));
 
     let (code, set) = run(
         home.path(),

@@ -2,11 +2,15 @@
 //! model into a [`LearnedIndex`], and the two settings that steer it — since when outcomes
 //! count (a reset moves it to now) and below which estimate a routed cascade skips a rung.
 
-use switchyard_core::catalog::card::{Catalog, Category};
-use switchyard_core::outcomes::OutcomeFilter;
+use std::collections::HashMap;
+
+use switchyard_core::catalog::card::{Catalog, Category, ModelCard, Pricing};
+use switchyard_core::outcomes::{OutcomeFilter, OutcomeRecord};
 use switchyard_core::routing::{
-    coverage_adjustment, prior_from_score, LearnedIndex, LearningSettings,
+    coverage_adjustment, prior_from_score, recommend, FeedbackIndex, LearnedIndex,
+    LearningSettings, RouteContext, RouteRequest,
 };
+use switchyard_core::run::savings::LearningSavings;
 
 use crate::attempts::record::now_ms;
 use crate::catalog::{find_model, now};
@@ -39,14 +43,38 @@ impl Engine {
     pub async fn learning_settings(&self) -> Result<LearningSettings, EngineError> {
         let since_ms = self.learn_since().await?;
         let skip_below = self.skip_below().await?;
-        let learned = self.learned_index().await?;
+        let (learned, counted) = self.learned_outcomes().await?;
         let state = self.catalog_state().await.ok();
         let prior = |model: &str, category: Category| {
             state.as_ref().map_or(prior_from_score(0.0), |state| {
                 benchmark_prior(&state.catalog, model, category)
             })
         };
-        Ok(LearningSettings::new(since_ms, skip_below, &learned, prior))
+        // The static pick of each category: what routing chose before it learned.
+        let mut static_pricing: HashMap<Category, Option<Pricing>> = HashMap::new();
+        let premium = self.baseline().await.map(|(_, pricing)| pricing);
+        let mut savings = LearningSavings::default();
+        for record in &counted {
+            let (Some(tokens_in), Some(tokens_out)) = (record.tokens_in, record.tokens_out) else {
+                continue;
+            };
+            let category = record.task.category;
+            let reference = static_pricing.entry(category).or_insert_with(|| {
+                state
+                    .as_ref()
+                    .and_then(|s| static_pick(&s.catalog, category))
+            });
+            savings.add(
+                tokens_in,
+                tokens_out,
+                record.cost_usd,
+                reference.as_ref(),
+                premium.as_ref(),
+            );
+        }
+        Ok(LearningSettings::new(
+            since_ms, skip_below, &learned, prior, savings,
+        ))
     }
 
     /// Forgets what routing learned: outcomes recorded until now stop counting (they stay
@@ -96,29 +124,74 @@ impl Engine {
             .and_then(|v| v.trim().parse::<i64>().ok()))
     }
 
-    /// Every outcome since the last reset, tallied per category and model (catalog id, or
-    /// the model the built-in worker ran).
+    /// Every outcome since the last reset, tallied per category and model (the catalog id
+    /// its model reference names, else the reference as recorded).
     ///
     /// # Errors
     /// [`EngineError::Store`].
     pub(crate) async fn learned_index(&self) -> Result<LearnedIndex, EngineError> {
+        Ok(self.learned_outcomes().await?.0)
+    }
+
+    /// The tallies and the outcomes they were made from (since the last reset, with a model).
+    async fn learned_outcomes(&self) -> Result<(LearnedIndex, Vec<OutcomeRecord>), EngineError> {
         let since = self.learn_since().await?;
         let now = now_ms();
         let mut index = LearnedIndex::default();
+        // A reference through a provider (`openrouter:openai/gpt-4o`) counts for the catalog
+        // model it names, the id picks rank; one lookup per distinct reference.
+        let mut ids: HashMap<String, String> = HashMap::new();
+        let mut counted = Vec::new();
         for record in self.outcomes(&OutcomeFilter::default(), usize::MAX).await? {
             if since.is_some_and(|since| record.finished_ms < since) {
                 continue;
             }
-            if let Some(model) = &record.model {
-                index.add(
-                    model,
-                    record.task.category,
-                    record.succeeded,
-                    record.finished_ms,
-                    now,
-                );
-            }
+            let Some(model) = record.model.clone() else {
+                continue;
+            };
+            let id = match ids.get(&model) {
+                Some(id) => id.clone(),
+                None => {
+                    let id = self
+                        .catalog_id(&model)
+                        .await
+                        .unwrap_or_else(|| model.clone());
+                    ids.insert(model, id.clone());
+                    id
+                }
+            };
+            index.add(
+                &id,
+                record.task.category,
+                record.succeeded,
+                record.finished_ms,
+                now,
+            );
+            counted.push(record);
         }
-        Ok(index)
+        Ok((index, counted))
     }
+}
+
+/// The static pick for `category`: the best-scored model of the default budget on the
+/// benchmarks alone, any provider — what `pick` answered before routing learned.
+fn static_pick(catalog: &Catalog, category: Category) -> Option<Pricing> {
+    let request = RouteRequest {
+        any_provider: true,
+        ..RouteRequest::new(category)
+    };
+    let feedback = FeedbackIndex::empty();
+    let usable = |_: &ModelCard| true;
+    let ctx = RouteContext {
+        catalog: &catalog.models,
+        feedback: &feedback,
+        learned: LearnedIndex::none(),
+        usable: &usable,
+    };
+    recommend(&request, 1, &ctx)
+        .ok()?
+        .models
+        .into_iter()
+        .next()
+        .map(|m| m.pricing)
 }

@@ -1656,6 +1656,23 @@ export type LearnedEstimate = {
 	evidence: Evidence,
 };
 
+/**
+ *  What the recorded outcomes cost, against what the same tokens would have cost on the
+ *  static pick (each category's best-scored model of the default budget, benchmarks only —
+ *  routing before it learned) and on the premium baseline. Recorded tokens and costs only:
+ *  nothing here is estimated beyond repricing recorded tokens.
+ */
+export type LearningSavings = {
+	/**  Outcomes with recorded tokens. */
+	outcomes: number,
+	/**  What they cost. */
+	costUsd: number | null,
+	/**  The same tokens at each category's static pick; `None` when a price was unknown. */
+	staticUsd: number | null,
+	/**  The same tokens at the premium baseline; `None` without a priced baseline. */
+	premiumUsd: number | null,
+};
+
 /**  How routing learns, as Settings and `outcomes reset` show it. */
 export type LearningSettings = {
 	/**
@@ -1669,6 +1686,8 @@ export type LearningSettings = {
 	outcomes: number,
 	/**  What was learned, per category and model: most outcomes first. */
 	estimates: LearnedEstimate[],
+	/**  What the outcomes counted cost against the static picks and the premium baseline. */
+	savings: LearningSavings,
 };
 
 /**  A comment on one line of the new side of a file. */

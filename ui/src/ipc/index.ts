@@ -59,6 +59,7 @@ export type {
   DoctorReport,
   ErrorCode,
   FirstRunChecklist,
+  LearningSavings,
   LearningSettings,
   LocalEndpoint,
   PaletteEntry,
@@ -318,6 +319,8 @@ export const routeIpc = {
   ratePick: (pickId: number, rating: number) => unwrap(commands.ratePick(pickId, rating)),
   /** The newest picks first, with their ratings. */
   recentPicks: (limit: number) => unwrap(commands.recentPicks(limit)),
+  /** What routing learned, and what its outcomes cost against the static picks. */
+  learningSettings: () => unwrap(commands.learningSettings()),
 };
 
 // Attempts and review: the Review page. A worker edits a worktree; Switchyard captures the

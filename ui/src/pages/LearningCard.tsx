@@ -3,6 +3,7 @@ import { describeError, ipc, type LearningSettings } from "../ipc";
 import { parseThreshold } from "./ClassifierSettingsCard";
 import { formatShare } from "./models/format";
 import { categoryLabel, outcomesText } from "./route/format";
+import { LearningSummary } from "./route/LearningSummary";
 
 /** Rows of the estimates table; the CLI lists them all. */
 const MAX_ROWS = 12;
@@ -58,8 +59,9 @@ export function LearningCard() {
           {saved.since ? ` since ${new Date(saved.since).toLocaleString()}` : ""}.
         </p>
       )}
+      {saved && <LearningSummary savings={saved.savings} id="learning-savings" />}
       {saved && saved.estimates.length > 0 && (
-        <table className="table small" id="learning-estimates">
+        <table className="checks" id="learning-estimates">
           <caption className="muted small">What routing learned, most outcomes first</caption>
           <thead>
             <tr>

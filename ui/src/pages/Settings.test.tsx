@@ -160,18 +160,21 @@ vi.mock("../ipc", async (importOriginal) => {
         skipBelow: 0.3,
         outcomes: 12,
         estimates: [learned],
+        savings: { outcomes: 9, costUsd: 0.02, staticUsd: 0.05, premiumUsd: 0.4 },
       })),
       setSkipBelow: vi.fn(async (skipBelow: number) => ({
         since: null,
         skipBelow,
         outcomes: 12,
         estimates: [learned],
+        savings: { outcomes: 9, costUsd: 0.02, staticUsd: 0.05, premiumUsd: 0.4 },
       })),
       resetLearning: vi.fn(async () => ({
         since: "2026-12-07T01:00:00Z",
         skipBelow: 0.3,
         outcomes: 0,
         estimates: [],
+        savings: { outcomes: 0, costUsd: 0, staticUsd: 0, premiumUsd: 0 },
       })),
       listWorkerClis: vi.fn(async () => [claudeMissing, aiderInstalled]),
       setWorkerPath: vi.fn(async (_cli: string, path: string | null) => ({
@@ -312,6 +315,7 @@ describe("Settings", () => {
     expect(row).toContain("deepseek/deepseek-v4-flash");
     expect(row).toContain("2 of 9 verified");
     expect(row).toContain("34%");
+    expect(document.querySelector("#learning-savings")?.textContent).toContain("9 outcomes cost");
     fireEvent.change(document.querySelector("#learning-skip") as HTMLInputElement, {
       target: { value: "0.45" },
     });

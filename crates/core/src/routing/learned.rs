@@ -14,6 +14,7 @@ use specta::Type;
 
 use crate::catalog::card::Category;
 use crate::hash::FastMap;
+use crate::run::savings::LearningSavings;
 
 /// How many outcomes the benchmark prior weighs as much as.
 pub const PRIOR_OUTCOMES: f64 = 4.0;
@@ -81,6 +82,8 @@ pub struct LearningSettings {
     pub outcomes: u32,
     /// What was learned, per category and model: most outcomes first.
     pub estimates: Vec<LearnedEstimate>,
+    /// What the outcomes counted cost against the static picks and the premium baseline.
+    pub savings: LearningSavings,
 }
 
 /// The learned estimate of one model in one category.
@@ -103,6 +106,7 @@ impl LearningSettings {
         skip_below: f64,
         learned: &LearnedIndex,
         prior: impl Fn(&str, Category) -> f64,
+        savings: LearningSavings,
     ) -> LearningSettings {
         let mut estimates: Vec<LearnedEstimate> = Category::ALL
             .iter()
@@ -131,6 +135,7 @@ impl LearningSettings {
             skip_below,
             outcomes,
             estimates,
+            savings,
         }
     }
 }

@@ -48,6 +48,51 @@ pub fn default_baseline(catalog: &[ModelCard]) -> Option<&ModelCard> {
         .map(|(card, _)| card)
 }
 
+/// What the recorded outcomes cost, against what the same tokens would have cost on the
+/// static pick (each category's best-scored model of the default budget, benchmarks only —
+/// routing before it learned) and on the premium baseline. Recorded tokens and costs only:
+/// nothing here is estimated beyond repricing recorded tokens.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct LearningSavings {
+    /// Outcomes with recorded tokens.
+    pub outcomes: u32,
+    /// What they cost.
+    pub cost_usd: f64,
+    /// The same tokens at each category's static pick; `None` when a price was unknown.
+    pub static_usd: Option<f64>,
+    /// The same tokens at the premium baseline; `None` without a priced baseline.
+    pub premium_usd: Option<f64>,
+}
+
+impl LearningSavings {
+    /// Adds one outcome: its category, tokens and cost. `static_pricing` is the category's
+    /// static pick's prices.
+    pub fn add(
+        &mut self,
+        tokens_in: u32,
+        tokens_out: u32,
+        cost_usd: f64,
+        static_pricing: Option<&Pricing>,
+        premium: Option<&Pricing>,
+    ) {
+        let (tokens_in, tokens_out) = (u64::from(tokens_in), u64::from(tokens_out));
+        self.outcomes += 1;
+        self.cost_usd += cost_usd;
+        let priced = |pricing: Option<&Pricing>| baseline_cost(tokens_in, tokens_out, pricing?);
+        self.static_usd = match (self.outcomes, self.static_usd, priced(static_pricing)) {
+            (1, _, Some(cost)) => Some(cost),
+            (_, Some(sum), Some(cost)) => Some(sum + cost),
+            _ => None,
+        };
+        self.premium_usd = match (self.outcomes, self.premium_usd, priced(premium)) {
+            (1, _, Some(cost)) => Some(cost),
+            (_, Some(sum), Some(cost)) => Some(sum + cost),
+            _ => None,
+        };
+    }
+}
+
 /// One run's spend as the totals count it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SpendEntry {
@@ -121,6 +166,29 @@ pub fn spend_report(entries: &[SpendEntry]) -> SpendReport {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn learning_savings_reprice_recorded_tokens_and_say_when_a_price_is_unknown() {
+        let cheap = Pricing {
+            prompt_per_m: Some(1.0),
+            completion_per_m: Some(4.0),
+        };
+        let premium = Pricing {
+            prompt_per_m: Some(5.0),
+            completion_per_m: Some(25.0),
+        };
+        let mut savings = LearningSavings::default();
+        savings.add(1_000_000, 100_000, 0.5, Some(&cheap), Some(&premium));
+        savings.add(2_000_000, 0, 0.25, Some(&cheap), Some(&premium));
+        assert_eq!(savings.outcomes, 2);
+        assert!((savings.cost_usd - 0.75).abs() < 1e-12);
+        assert_eq!(savings.static_usd, Some(1.4 + 2.0));
+        assert_eq!(savings.premium_usd, Some(7.5 + 10.0));
+        // One outcome without a static price makes the static total unknown, not smaller.
+        savings.add(10, 10, 0.0, None, Some(&premium));
+        assert_eq!(savings.static_usd, None);
+        assert!(savings.premium_usd.is_some());
+    }
+
     use super::*;
 
     #[test]

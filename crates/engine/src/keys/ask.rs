@@ -188,6 +188,14 @@ impl Engine {
     /// `<provider>:` (`openrouter:anthropic/claude-opus-4.5`), or that part under the
     /// provider's vendor (`openai:gpt-4o-mini` is the catalog's `openai/gpt-4o-mini`).
     pub(crate) async fn catalog_pricing(&self, model: &str) -> Option<Pricing> {
+        let id = self.catalog_id(model).await?;
+        self.model(&id).await.ok().map(|card| card.pricing)
+    }
+
+    /// The catalog id a model reference names: the reference itself, the model after a
+    /// provider prefix (`openrouter:openai/gpt-4o`), or the prefix's vendor and the model
+    /// (`openai:gpt-4o` → `openai/gpt-4o`); `None` when the catalog has none of them.
+    pub(crate) async fn catalog_id(&self, model: &str) -> Option<String> {
         let mut ids = vec![model.to_owned()];
         if let Some((provider, rest)) = model.split_once(':') {
             if !provider.contains('/') {
@@ -203,9 +211,9 @@ impl Engine {
                 }
             }
         }
-        for id in &ids {
-            if let Ok(card) = self.model(id).await {
-                return Some(card.pricing);
+        for id in ids {
+            if self.model(&id).await.is_ok() {
+                return Some(id);
             }
         }
         None

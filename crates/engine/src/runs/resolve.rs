@@ -220,7 +220,7 @@ impl Engine {
 
     /// The baseline savings are measured against: the setting, else the catalog's top
     /// general model; with its prices.
-    async fn baseline(&self) -> Option<(String, Pricing)> {
+    pub(crate) async fn baseline(&self) -> Option<(String, Pricing)> {
         let chosen = self
             .store()
             .setting(SETTING_BASELINE_MODEL)

@@ -51,6 +51,13 @@ vi.mock("./api", () => ({
     revalidate: (input: Plan) => revalidate(input),
     ratePick: (id: number | string, rating: number) => ratePick(id, rating),
     recentPicks: vi.fn(async () => past),
+    learningSettings: vi.fn(async () => ({
+      since: null,
+      skipBelow: 0.3,
+      outcomes: 3,
+      estimates: [],
+      savings: { outcomes: 3, costUsd: 0.012, staticUsd: 0.05, premiumUsd: 0.2 },
+    })),
   },
 }));
 
@@ -109,6 +116,18 @@ describe("RoutePage", () => {
     fireEvent.click(screen.getAllByLabelText("4 stars")[0] as HTMLElement);
     await waitFor(() => expect(ratePick).toHaveBeenCalledWith(7, 4));
     expect(await seriousA11yFindings()).toEqual([]);
+  });
+
+  it("says what recorded outcomes cost against the static picks and all-premium", async () => {
+    render(<RoutePage />);
+    const line = await waitFor(() => {
+      const found = document.querySelector("#route-learning-savings");
+      if (!found) throw new Error("no savings line yet");
+      return found.textContent ?? "";
+    });
+    expect(line).toContain("3 outcomes cost $0.0120");
+    expect(line).toContain("on the static picks $0.0500 (saved $0.0380)");
+    expect(line).toContain("on the premium baseline $0.20 (saved $0.19)");
   });
 
   it("recommends a set with the count chosen, and says what was left out", async () => {

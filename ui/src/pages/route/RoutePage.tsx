@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useState } from "react";
-import { describeError } from "../../ipc";
+import { describeError, type LearningSettings } from "../../ipc";
 import { openLaunchForm } from "../runs/handoff";
 import { routeIpc } from "./api";
 import { describeRejections } from "./format";
+import { LearningSummary } from "./LearningSummary";
 import { PastPicks } from "./PastPicks";
 import { PickCard, RecommendCard } from "./PickCard";
 import { PlanView } from "./PlanView";
@@ -65,6 +66,15 @@ export function RoutePage() {
   useEffect(() => {
     void loadPast();
   }, [loadPast]);
+
+  // What learning has saved so far; the page works without it.
+  const [learning, setLearning] = useState<LearningSettings | null>(null);
+  useEffect(() => {
+    routeIpc
+      .learningSettings()
+      .then(setLearning)
+      .catch(() => setLearning(null));
+  }, []);
 
   const run = useCallback(
     async (action: RouteAction) => {
@@ -251,6 +261,7 @@ export function RoutePage() {
         />
       )}
 
+      {learning && <LearningSummary savings={learning.savings} id="route-learning-savings" />}
       <PastPicks
         picks={past}
         error={pastError}
