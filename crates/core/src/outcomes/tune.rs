@@ -31,8 +31,8 @@ impl Target {
 }
 
 const TARGETS: [Target; 2] = [Target::Gain, Target::StrongWins];
-/// Blend shares tried, in quarters: (neighbours, shape), the rest to the word regression.
-const STEPS: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
+/// Blend shares tried, in tenths: (neighbours, shape), the rest to the word regression.
+const STEPS: [f64; 11] = [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0];
 
 /// A held-out fold's rows and the parts a predictor trained on the other fold gives them.
 type Fold<'a> = (Vec<&'a OutcomeRow>, Vec<(f64, f64, f64)>);
@@ -68,7 +68,7 @@ pub fn fit_tuned(rows: &[&OutcomeRow], seed: u64) -> Tuned {
             })
             .collect();
         for neighbours in STEPS {
-            for shape in STEPS.into_iter().filter(|s| neighbours + s <= 1.0) {
+            for shape in STEPS.into_iter().filter(|s| neighbours + s <= 1.0 + 1e-9) {
                 let apgr = folds
                     .iter()
                     .map(|(held, parts)| {
