@@ -31,7 +31,7 @@ macro_rules! input_enum {
 }
 
 input_enum!(
-    /// Price band on USD per million input tokens: low ($0–1), medium ($0–5), high ($2–20),
+    /// Price band on blended USD per million tokens (3 input : 1 output): low ($0–1), medium ($0–5), high ($2–20),
     /// any.
     Budget => BudgetTier { Low => Low, Medium => Medium, High => High, Any => Any }
 );

@@ -2359,7 +2359,7 @@ export type PlanTaskRequest = {
 	mode: PlanMode,
 	/**  The run's price band; step words may nudge it one tier. */
 	budget: BudgetTier,
-	/**  Maximum USD per million input tokens for every step. */
+	/**  Maximum blended USD per million tokens (3 input : 1 output) for every step. */
 	maxPrice: number | null,
 	/**  Ignore whether a key or local endpoint exists for the models. */
 	anyProvider: boolean,
@@ -2674,7 +2674,7 @@ export type RouteTaskRequest = {
 	task: string,
 	/**  The price band. */
 	budget: BudgetTier,
-	/**  Maximum USD per million input tokens, on top of the band. */
+	/**  Maximum blended USD per million tokens (3 input : 1 output), on top of the band. */
 	maxPrice: number | null,
 	/**
 	 *  Needs on top of those the task's words imply: `vision`, `tools`,

@@ -23,7 +23,7 @@ pub struct RouteTaskRequest {
     pub task: String,
     /// The price band.
     pub budget: BudgetTier,
-    /// Maximum USD per million input tokens, on top of the band.
+    /// Maximum blended USD per million tokens (3 input : 1 output), on top of the band.
     pub max_price: Option<f64>,
     /// Needs on top of those the task's words imply: `vision`, `tools`,
     /// `structured-output`, `long-context` or `long-context=200000`.
@@ -75,7 +75,7 @@ pub struct PlanTaskRequest {
     pub mode: PlanMode,
     /// The run's price band; step words may nudge it one tier.
     pub budget: BudgetTier,
-    /// Maximum USD per million input tokens for every step.
+    /// Maximum blended USD per million tokens (3 input : 1 output) for every step.
     pub max_price: Option<f64>,
     /// Ignore whether a key or local endpoint exists for the models.
     pub any_provider: bool,

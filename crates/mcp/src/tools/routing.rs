@@ -27,7 +27,7 @@ pub(crate) struct RouteInput {
     /// Price band (default medium).
     #[serde(default)]
     budget: Option<Budget>,
-    /// Highest USD per million input tokens, on top of the budget.
+    /// Highest blended USD per million tokens (3 input : 1 output), on top of the budget.
     #[serde(default)]
     max_price: Option<f64>,
     /// Needs on top of the task's own: `vision`, `tools`, `structured-output`,
@@ -61,7 +61,7 @@ pub(crate) struct RecommendInput {
     /// Price band (default medium).
     #[serde(default)]
     budget: Option<Budget>,
-    /// Highest USD per million input tokens, on top of the budget.
+    /// Highest blended USD per million tokens (3 input : 1 output), on top of the budget.
     #[serde(default)]
     max_price: Option<f64>,
     /// Needs on top of the task's own: `vision`, `tools`, `structured-output`,
@@ -104,7 +104,7 @@ pub(crate) struct PlanInput {
     /// Price band for the steps (default medium; step words may nudge it one tier).
     #[serde(default)]
     budget: Option<Budget>,
-    /// Highest USD per million input tokens for every step.
+    /// Highest blended USD per million tokens (3 input : 1 output) for every step.
     #[serde(default)]
     max_price: Option<f64>,
     /// Choose among all catalog models, not only usable ones.
@@ -134,9 +134,12 @@ impl Server {
     /// The best usable model for a task.
     #[tool(
         name = "switchyard_pick",
-        description = "The best usable model for a task within a budget, with the reason (category, \
-                       score, price, the filters applied) and the runner-ups. The task is \
-                       classified first; ratings from earlier picks move the choice.",
+        description = "The cheapest usable model per verified success for a task within a budget \
+                       (blended price per million tokens, 3 input : 1 output), with the reason \
+                       (category, score, price, estimated success, the filters applied), the \
+                       evidence (benchmark prior, recorded verified successes and failures) and \
+                       the runner-ups. The task is classified first; ratings and recorded \
+                       outcomes of earlier work move the choice.",
         annotations(
             title = "Pick a model",
             read_only_hint = false,
