@@ -3,7 +3,7 @@ import { tinykeys } from "tinykeys";
 import { Icon } from "./components/Icon";
 import { StatusBar } from "./components/StatusBar";
 import { type AppInfo, describeError, ipc } from "./ipc";
-import { PAGE_KEYS } from "./keys/shortcuts";
+import { notePrefix, PAGE_KEYS } from "./keys/shortcuts";
 import { hashFor, PAGES, type PageId, pageFromHash } from "./nav";
 import { FirstRunChecklist } from "./pages/FirstRunChecklist";
 import { ModelsPage } from "./pages/models/ModelsPage";
@@ -73,6 +73,8 @@ export function App() {
       { ignore: (event) => event.repeat },
     );
     // The rest stay out of the way while typing.
+    // Its own subscription: in one map a lone `g` and the `g …` sequences would conflict.
+    const prefix = tinykeys(window, { g: () => notePrefix() });
     const rest = tinykeys(window, {
       "Shift+?": () => setShortcuts(true),
       ...Object.fromEntries(
@@ -86,6 +88,7 @@ export function App() {
     });
     return () => {
       palette();
+      prefix();
       rest();
     };
   }, []);

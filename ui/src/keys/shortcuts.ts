@@ -13,6 +13,30 @@ export interface Shortcut {
   scope: ShortcutScope;
 }
 
+/** How long after `g` the next key belongs to the `g` sequence (tinykeys' own timeout). */
+export const SEQUENCE_MS = 1000;
+
+let prefixAt = Number.NEGATIVE_INFINITY;
+
+/** Notes that `g` was pressed: the next key, within [`SEQUENCE_MS`], jumps to a page. */
+export function notePrefix(now = performance.now()): void {
+  prefixAt = now;
+}
+
+/**
+ * A single-key handler that stays quiet for the key that completes a `g` sequence: on the
+ * Review page `g r` opens Route and must not also reject.
+ */
+export function single<E extends KeyboardEvent>(handler: (event: E) => void): (event: E) => void {
+  return (event) => {
+    if (performance.now() - prefixAt < SEQUENCE_MS) {
+      prefixAt = Number.NEGATIVE_INFINITY;
+      return;
+    }
+    handler(event);
+  };
+}
+
 /** `g` then a letter opens a page. */
 export const PAGE_KEYS: Readonly<Record<PageId, string>> = {
   models: "m",

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { tinykeys } from "tinykeys";
 import { type AttemptReview, describeError, type LineComment, reviewIpc } from "../../ipc";
-import { DECISION_KEYS } from "../../keys/shortcuts";
+import { DECISION_KEYS, single } from "../../keys/shortcuts";
 import { onDecisionRequest, requestDecision } from "../../palette/commands";
 import { approveBlockedReason, defaultCommitMessage } from "./format";
 
@@ -62,15 +62,15 @@ export function ReviewActions({ review, lineComments, onLineCommentsChange, onDe
   useEffect(() => {
     if (!inReview) return;
     return tinykeys(window, {
-      [DECISION_KEYS.approve]: () => requestDecision("approve"),
-      [DECISION_KEYS.reject]: (event) => {
+      [DECISION_KEYS.approve]: single(() => requestDecision("approve")),
+      [DECISION_KEYS.reject]: single((event) => {
         event.preventDefault();
         requestDecision("reject");
-      },
-      [DECISION_KEYS.changes]: (event) => {
+      }),
+      [DECISION_KEYS.changes]: single((event) => {
         event.preventDefault();
         requestDecision("changes");
-      },
+      }),
     });
   }, [inReview]);
 

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { tinykeys } from "tinykeys";
 import { type CapturedDiff, describeError, type FileChange, type LineComment } from "../../../ipc";
-import { REVIEW_KEYS } from "../../../keys/shortcuts";
+import { REVIEW_KEYS, single } from "../../../keys/shortcuts";
 import { hunkStops, nextFile, nextStop, type Stop } from "./cursor";
 import type { DiffRendererHandle, DiffStyle } from "./DiffRenderer";
 import { type Deferred, withLoaded } from "./deferred";
@@ -124,17 +124,17 @@ export function DiffPane({
       }
     };
     return tinykeys(window, {
-      [REVIEW_KEYS.nextFile]: () => toFile(1),
-      [REVIEW_KEYS.previousFile]: () => toFile(-1),
-      [REVIEW_KEYS.nextHunk]: () => toHunk(1),
-      [REVIEW_KEYS.previousHunk]: () => toHunk(-1),
-      [REVIEW_KEYS.comment]: (event) => {
+      [REVIEW_KEYS.nextFile]: single(() => toFile(1)),
+      [REVIEW_KEYS.previousFile]: single(() => toFile(-1)),
+      [REVIEW_KEYS.nextHunk]: single(() => toHunk(1)),
+      [REVIEW_KEYS.previousHunk]: single(() => toHunk(-1)),
+      [REVIEW_KEYS.comment]: single((event) => {
         const { focus: f, onLineClick: comment } = keys.current;
         if (f && f.line > 0 && comment) {
           event.preventDefault();
           comment(f.path, f.line);
         }
-      },
+      }),
     });
   }, [keyboard]);
 
