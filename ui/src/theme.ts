@@ -1,5 +1,6 @@
 // The theme on the page: `data-theme` on the root element (none: follow the system). Rust
 // stores the choice; a copy in localStorage lets the first frame use it before Rust answers.
+import { useEffect, useState } from "react";
 import type { Theme } from "./ipc";
 
 const CACHE = "switchyard.theme";
@@ -29,4 +30,15 @@ export function applyCachedTheme(): void {
 export function themeType(): "light" | "dark" | "system" {
   const chosen = document.documentElement.dataset.theme;
   return chosen === "light" || chosen === "dark" ? chosen : "system";
+}
+
+/** [`themeType`], kept current while mounted: a theme chosen meanwhile redraws the viewer. */
+export function useThemeType(): "light" | "dark" | "system" {
+  const [type, setType] = useState(themeType);
+  useEffect(() => {
+    const observer = new MutationObserver(() => setType(themeType()));
+    observer.observe(document.documentElement, { attributeFilter: ["data-theme"] });
+    return () => observer.disconnect();
+  }, []);
+  return type;
 }

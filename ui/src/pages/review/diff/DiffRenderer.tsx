@@ -12,7 +12,7 @@ import {
 } from "@pierre/diffs/react";
 import { forwardRef, useImperativeHandle, useMemo, useRef } from "react";
 import type { CapturedDiff, FileChange, LineComment } from "../../../ipc";
-import { themeType } from "../../../theme";
+import { useThemeType } from "../../../theme";
 import { DeferredNote } from "./DeferredNote";
 import type { Deferred } from "./deferred";
 import { collapseReason, fileNotes, filePatch } from "./model";
@@ -61,6 +61,7 @@ export const DiffRenderer = forwardRef<DiffRendererHandle, DiffRendererProps>(fu
   ref,
 ) {
   const view = useRef<CodeViewHandle<Note, undefined>>(null);
+  const shownTheme = useThemeType();
   // Parsed once per file and form (deferred or full), so a file loading in does not re-parse
   // the others.
   const cache = useRef(new Map<string, FileDiffMetadata | null>());
@@ -128,7 +129,7 @@ export const DiffRenderer = forwardRef<DiffRendererHandle, DiffRendererProps>(fu
       items={items}
       options={{
         diffStyle: style,
-        themeType: themeType(),
+        themeType: shownTheme,
         theme: { dark: "pierre-dark", light: "pierre-light" },
         lineDiffType: "word",
         hunkSeparators: "line-info",
