@@ -92,6 +92,8 @@ macro_rules! specta_builder {
                 $crate::commands::routing::learning_settings,
                 $crate::commands::routing::reset_learning,
                 $crate::commands::routing::set_skip_below,
+                $crate::commands::routing::agent_preferences,
+                $crate::commands::routing::set_agent_start_model,
                 $crate::commands::workers::list_worker_clis,
                 $crate::commands::workers::set_worker_path,
                 $crate::commands::workers::set_worker_account,

@@ -374,6 +374,15 @@ async fn run(cli: Cli) -> ExitCode {
             command: Some(outcomes::OutcomesCommand::Reset),
             ..
         }) => outcomes::reset(&engine, json).await,
+        Command::Outcomes(outcomes::OutcomesArgs {
+            command:
+                Some(outcomes::OutcomesCommand::Agents {
+                    agent,
+                    start_model,
+                    clear,
+                }),
+            ..
+        }) => outcomes::agents(&engine, agent, start_model, clear, json).await,
         Command::Outcomes(args) => outcomes::list(&engine, args.filter, json).await,
     };
     engine.close().await;

@@ -11,7 +11,7 @@ use switchyard_core::outcomes::{
     evaluate_outcomes, outcomes_csv, read_outcome_csv, OutcomeError, OutcomeEval, OutcomeFilter,
     OutcomeRecord, DEFAULT_SEED, DEFAULT_TRAIN_FRACTION,
 };
-use switchyard_core::routing::LearningSettings;
+use switchyard_core::routing::{AgentPreference, LearningSettings};
 use switchyard_engine::Engine;
 
 use crate::output::{print, CliError};
@@ -71,6 +71,22 @@ pub enum OutcomesCommand {
     /// Forget what routing learned: outcomes recorded until now stop moving picks and
     /// cascades (they stay in the journal and in this list).
     Reset,
+    /// Each agent's routing preferences: its own outcomes (which weigh double in what it
+    /// routes) and the model its runs start with when they name none. With `--agent A
+    /// --start-model M` sets it first; `--agent A --clear` removes it.
+    Agents {
+        #[arg(long)]
+        agent: Option<String>,
+        #[arg(
+            long,
+            value_name = "MODEL",
+            requires = "agent",
+            conflicts_with = "clear"
+        )]
+        start_model: Option<String>,
+        #[arg(long, requires = "agent")]
+        clear: bool,
+    },
 }
 
 /// `outcomes eval`: needs no profile, database or keychain.
@@ -223,4 +239,47 @@ fn learning_text(s: &LearningSettings) -> String {
         ));
     }
     text
+}
+
+/// `outcomes agents [--agent A (--start-model M | --clear)]`: `[{agent, startModel, outcomes,
+/// succeeded}]`.
+pub async fn agents(
+    engine: &Engine,
+    agent: Option<String>,
+    start_model: Option<String>,
+    clear: bool,
+    json: bool,
+) -> Result<ExitCode, CliError> {
+    let list = match agent {
+        Some(agent) if clear || start_model.is_some() => {
+            engine
+                .set_agent_start_model(&agent, start_model.as_deref())
+                .await?
+        }
+        Some(_) => {
+            return Err(CliError::invalid(
+                "--agent takes --start-model MODEL or --clear".into(),
+            ))
+        }
+        None => engine.agent_preferences().await?,
+    };
+    print(&list, json, |list| agents_text(list))
+}
+
+fn agents_text(list: &[AgentPreference]) -> String {
+    if list.is_empty() {
+        return "no agent has launched work yet".into();
+    }
+    list.iter()
+        .map(|a| {
+            format!(
+                "{:<24} {} of {} succeeded; starts with {}",
+                a.agent,
+                a.succeeded,
+                a.outcomes,
+                a.start_model.as_deref().unwrap_or("the routed model")
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }

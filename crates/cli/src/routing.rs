@@ -10,6 +10,7 @@ use switchyard_core::routing::plan::{Plan, PlanMode};
 use switchyard_core::routing::{
     BudgetTier, Classification, Evaluation, Pick, PlanTaskRequest, RankedModel, RouteTaskRequest,
 };
+use switchyard_core::run::launcher_from_env;
 use switchyard_engine::Engine;
 
 use crate::output::{print, CliError};
@@ -43,6 +44,10 @@ impl RouteArgs {
             max_price: self.max_price,
             needs: self.needs,
             any_provider: self.any_provider,
+            launcher: Some(launcher_from_env(
+                std::env::var("PARENT_AGENT").ok().as_deref(),
+                "cli",
+            )),
         })
     }
 }

@@ -617,3 +617,46 @@ fn learning_settings_show_set_and_reset_with_clear_errors() {
         "a reset keeps the threshold"
     );
 }
+
+#[test]
+fn agents_get_a_starting_model_that_can_be_cleared() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let (code, none) = run(home.path(), &["outcomes", "agents"]);
+    assert_eq!(code, 0, "{none}");
+    assert_eq!(none.as_array().map(Vec::len), Some(0));
+
+    let (code, set) = run(
+        home.path(),
+        &[
+            "outcomes",
+            "agents",
+            "--agent",
+            "claude-code",
+            "--start-model",
+            "openai/gpt-5-mini",
+        ],
+    );
+    assert_eq!(code, 0, "{set}");
+    let agent = &set[0];
+    assert_eq!(text(&agent["agent"]), "claude-code");
+    assert_eq!(text(&agent["startModel"]), "openai/gpt-5-mini");
+    assert_eq!(agent["outcomes"].as_u64(), Some(0));
+
+    let (code, bare) = run(
+        home.path(),
+        &["outcomes", "agents", "--agent", "claude-code"],
+    );
+    assert_eq!(code, 1);
+    assert_eq!(text(&bare["error"]["code"]), "invalidInput");
+
+    let (code, cleared) = run(
+        home.path(),
+        &["outcomes", "agents", "--agent", "claude-code", "--clear"],
+    );
+    assert_eq!(code, 0, "{cleared}");
+    assert_eq!(
+        cleared.as_array().map(Vec::len),
+        Some(0),
+        "nothing left to list"
+    );
+}

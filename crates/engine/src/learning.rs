@@ -2,13 +2,13 @@
 //! model into a [`LearnedIndex`], and the two settings that steer it — since when outcomes
 //! count (a reset moves it to now) and below which estimate a routed cascade skips a rung.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use switchyard_core::catalog::card::{Catalog, Category, ModelCard, Pricing};
 use switchyard_core::outcomes::{OutcomeFilter, OutcomeRecord};
 use switchyard_core::routing::{
-    coverage_adjustment, prior_from_score, recommend, FeedbackIndex, LearnedIndex,
-    LearningSettings, RouteContext, RouteRequest,
+    coverage_adjustment, prior_from_score, recommend, AgentPreference, FeedbackIndex, LearnedIndex,
+    LearningSettings, RouteContext, RouteRequest, OWN_HISTORY_WEIGHT,
 };
 use switchyard_core::run::savings::LearningSavings;
 
@@ -23,6 +23,10 @@ pub const LEARN_SINCE_SETTING: &str = "routing.learn_since_ms";
 pub const SKIP_BELOW_SETTING: &str = "routing.cascade_skip_below";
 /// The default skip threshold.
 pub const DEFAULT_SKIP_BELOW: f64 = 0.3;
+/// Settings key: each agent's starting model, a JSON object `{agent: model}`.
+pub const START_MODELS_SETTING: &str = "agents.start_models";
+/// The longest model reference a starting model may be.
+const MAX_MODEL_CHARS: usize = 200;
 
 /// A model's benchmark prior in `category`: its category score less the missing-evidence
 /// penalty, read as a probability (unknown models start at the floor). Ratings and context
@@ -43,7 +47,7 @@ impl Engine {
     pub async fn learning_settings(&self) -> Result<LearningSettings, EngineError> {
         let since_ms = self.learn_since().await?;
         let skip_below = self.skip_below().await?;
-        let (learned, counted) = self.learned_outcomes().await?;
+        let (learned, counted) = self.learned_outcomes(None).await?;
         let state = self.catalog_state().await.ok();
         let prior = |model: &str, category: Category| {
             state.as_ref().map_or(prior_from_score(0.0), |state| {
@@ -129,12 +133,19 @@ impl Engine {
     ///
     /// # Errors
     /// [`EngineError::Store`].
-    pub(crate) async fn learned_index(&self) -> Result<LearnedIndex, EngineError> {
-        Ok(self.learned_outcomes().await?.0)
+    /// With `launcher`, that agent's own outcomes weigh [`OWN_HISTORY_WEIGHT`] times as much.
+    pub(crate) async fn learned_index(
+        &self,
+        launcher: Option<&str>,
+    ) -> Result<LearnedIndex, EngineError> {
+        Ok(self.learned_outcomes(launcher).await?.0)
     }
 
     /// The tallies and the outcomes they were made from (since the last reset, with a model).
-    async fn learned_outcomes(&self) -> Result<(LearnedIndex, Vec<OutcomeRecord>), EngineError> {
+    async fn learned_outcomes(
+        &self,
+        launcher: Option<&str>,
+    ) -> Result<(LearnedIndex, Vec<OutcomeRecord>), EngineError> {
         let since = self.learn_since().await?;
         let now = now_ms();
         let mut index = LearnedIndex::default();
@@ -160,16 +171,106 @@ impl Engine {
                     id
                 }
             };
-            index.add(
+            let own = launcher.is_some_and(|l| l == record.launcher);
+            index.add_weighted(
                 &id,
                 record.task.category,
                 record.succeeded,
                 record.finished_ms,
                 now,
+                if own { OWN_HISTORY_WEIGHT } else { 1.0 },
             );
             counted.push(record);
         }
         Ok((index, counted))
+    }
+}
+
+impl Engine {
+    /// Every agent that launched work (since the last reset) or has a starting model, with
+    /// its own outcomes and starting model; most outcomes first.
+    ///
+    /// # Errors
+    /// [`EngineError::Store`].
+    pub async fn agent_preferences(&self) -> Result<Vec<AgentPreference>, EngineError> {
+        let starts = self.start_models().await?;
+        let (_, counted) = self.learned_outcomes(None).await?;
+        let blank = |agent: &str| AgentPreference {
+            agent: agent.to_owned(),
+            start_model: starts.get(agent).cloned(),
+            outcomes: 0,
+            succeeded: 0,
+        };
+        let mut agents: BTreeMap<String, AgentPreference> = BTreeMap::new();
+        for record in &counted {
+            let preference = agents
+                .entry(record.launcher.clone())
+                .or_insert_with(|| blank(&record.launcher));
+            preference.outcomes += 1;
+            preference.succeeded += u32::from(record.succeeded);
+        }
+        for agent in starts.keys() {
+            agents.entry(agent.clone()).or_insert_with(|| blank(agent));
+        }
+        let mut list: Vec<AgentPreference> = agents.into_values().collect();
+        list.sort_by(|a, b| {
+            b.outcomes
+                .cmp(&a.outcomes)
+                .then_with(|| a.agent.cmp(&b.agent))
+        });
+        Ok(list)
+    }
+
+    /// Sets (or, with `None` or blank, clears) the model `agent`'s runs start with when they
+    /// name none. Returns every agent's preferences.
+    ///
+    /// # Errors
+    /// `InvalidInput` for a blank agent or a model reference that is too long or has
+    /// control characters; [`EngineError::Store`].
+    pub async fn set_agent_start_model(
+        &self,
+        agent: &str,
+        model: Option<&str>,
+    ) -> Result<Vec<AgentPreference>, EngineError> {
+        let agent = agent.trim();
+        if agent.is_empty() {
+            return Err(EngineError::InvalidInput("name the agent".into()));
+        }
+        let model = model.map(str::trim).filter(|m| !m.is_empty());
+        if let Some(model) = model {
+            if model.chars().count() > MAX_MODEL_CHARS || model.chars().any(char::is_control) {
+                return Err(EngineError::InvalidInput(format!(
+                    "{model:?} is not a model reference"
+                )));
+            }
+        }
+        let mut starts = self.start_models().await?;
+        match model {
+            Some(model) => starts.insert(agent.to_owned(), model.to_owned()),
+            None => starts.remove(agent),
+        };
+        let json = serde_json::to_string(&starts)
+            .map_err(|e| EngineError::Internal(format!("starting models: {e}")))?;
+        self.store()
+            .set_setting(START_MODELS_SETTING, &json, &now())
+            .await?;
+        self.agent_preferences().await
+    }
+
+    /// The starting model set for `agent`, if any.
+    pub(crate) async fn start_model_for(&self, agent: &str) -> Result<Option<String>, EngineError> {
+        Ok(self.start_models().await?.remove(agent))
+    }
+
+    /// Every agent's starting model (an unreadable setting reads as none, and is logged).
+    async fn start_models(&self) -> Result<BTreeMap<String, String>, EngineError> {
+        let Some(text) = self.store().setting(START_MODELS_SETTING).await? else {
+            return Ok(BTreeMap::new());
+        };
+        Ok(serde_json::from_str(&text).unwrap_or_else(|error| {
+            tracing::warn!(%error, "ignoring an unreadable {START_MODELS_SETTING} setting");
+            BTreeMap::new()
+        }))
     }
 }
 

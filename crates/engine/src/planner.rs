@@ -109,7 +109,7 @@ impl Engine {
             return Some(model);
         }
         // The planner must be callable whatever the request says about providers.
-        let inputs = self.route_inputs(false).await.ok()?;
+        let inputs = self.route_inputs(false, None).await.ok()?;
         let mut request = RouteRequest::new(Category::FastCheap);
         request.budget = Budget::tier(BudgetTier::Low);
         request.needs.structured_output = true;

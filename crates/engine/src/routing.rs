@@ -89,13 +89,14 @@ impl Engine {
     pub(crate) async fn route_inputs(
         &self,
         any_provider: bool,
+        launcher: Option<&str>,
     ) -> Result<RouteInputs, EngineError> {
         let state = self.catalog_state().await?;
         let mut feedback = FeedbackIndex::empty();
         for aggregate in self.store().rating_aggregates().await? {
             feedback.add_summary(&aggregate.model_id, aggregate.category, aggregate.summary);
         }
-        let learned = self.learned_index().await?;
+        let learned = self.learned_index(launcher).await?;
         let usability = if any_provider {
             Usability {
                 any: true,
@@ -176,7 +177,9 @@ impl Engine {
         let route = request
             .route_request(&classification)
             .map_err(routing_error)?;
-        let inputs = self.route_inputs(request.any_provider).await?;
+        let inputs = self
+            .route_inputs(request.any_provider, request.launcher.as_deref())
+            .await?;
         let mut chosen = inputs
             .with_context(|ctx| pick(&route, ctx))
             .map_err(routing_error)?;
@@ -216,7 +219,9 @@ impl Engine {
         let route = request
             .route_request(&classification)
             .map_err(routing_error)?;
-        let inputs = self.route_inputs(request.any_provider).await?;
+        let inputs = self
+            .route_inputs(request.any_provider, request.launcher.as_deref())
+            .await?;
         let mut recommendation = inputs
             .with_context(|ctx| recommend(&route, count, ctx))
             .map_err(routing_error)?;
@@ -266,7 +271,7 @@ impl Engine {
         options: &PlanOptions,
         output: ModelPlannerOutput<'_>,
     ) -> Result<Plan, EngineError> {
-        let inputs = self.route_inputs(request.any_provider).await?;
+        let inputs = self.route_inputs(request.any_provider, None).await?;
         Ok(inputs
             .with_context(|ctx| resolve_plan(output, &request.task, request.mode, options, ctx)))
     }

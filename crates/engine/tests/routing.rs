@@ -19,6 +19,7 @@ async fn engine(home: &std::path::Path) -> Engine {
 
 fn request(task: &str) -> RouteTaskRequest {
     RouteTaskRequest {
+        launcher: None,
         any_provider: true,
         ..RouteTaskRequest::new(task)
     }

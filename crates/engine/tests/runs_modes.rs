@@ -451,3 +451,80 @@ async fn preview_resolves_without_recording_and_bad_requests_are_refused() {
     assert!(server.requests().is_empty(), "nothing was called");
     engine.close().await;
 }
+
+#[tokio::test]
+async fn an_agents_starting_model_starts_its_runs_that_name_none_and_only_its_own() {
+    let server = model_server(|_| Behavior::answer("from the starting model")).await;
+    let home = tempfile::tempdir().expect("home");
+    let engine = engine(home.path(), &server).await;
+    let agents = engine
+        .set_agent_start_model("claude-code", Some(&format!("  {MINI} ")))
+        .await
+        .expect("set");
+    let set = agents
+        .iter()
+        .find(|a| a.agent == "claude-code")
+        .expect("listed");
+    assert_eq!(set.start_model.as_deref(), Some(MINI), "trimmed and stored");
+    assert_eq!((set.outcomes, set.succeeded), (0, 0));
+
+    // A cascade with no ladder starts at it; routing finds nothing usable here (no keys),
+    // so it is the whole ladder.
+    let mut cascade = request(RunMode::Cascade, "Explain monads", &[]);
+    cascade.launcher = "claude-code".into();
+    let preview = engine.preview_run(cascade).await.expect("preview");
+    let ladder = preview.ladder.expect("ladder");
+    assert_eq!(ladder.rungs[0].model, MINI);
+    assert!(
+        preview
+            .warnings
+            .iter()
+            .any(|w| w.contains("starting model set for claude-code")),
+        "{:?}",
+        preview.warnings
+    );
+    // A named model or ladder wins over it.
+    let mut named = request(RunMode::Single, "Say hi", &[GPT4O]);
+    named.launcher = "claude-code".into();
+    let preview = engine.preview_run(named).await.expect("preview");
+    assert_eq!(preview.nodes[0].model.as_deref(), Some(GPT4O));
+    assert!(preview
+        .warnings
+        .iter()
+        .all(|w| !w.contains("starting model")));
+
+    // A single run naming no model runs on it, and its outcome counts for the agent.
+    let mut single = request(RunMode::Single, "Say hi", &[]);
+    single.launcher = "claude-code".into();
+    let run = engine.start_run(single).await.expect("start");
+    let detail = wait(&engine, &run.id, Duration::from_secs(20)).await;
+    assert_state(&detail, RunState::Completed);
+    assert_eq!(detail.nodes[0].model.as_deref(), Some(MINI));
+    let agents = engine.agent_preferences().await.expect("agents");
+    let claude = agents
+        .iter()
+        .find(|a| a.agent == "claude-code")
+        .expect("listed");
+    assert_eq!((claude.outcomes, claude.succeeded), (1, 1));
+
+    // Another agent has none: routing decides, and finds no usable model here.
+    let mut other = request(RunMode::Single, "Say hi", &[]);
+    other.launcher = "codex".into();
+    let refused = engine.preview_run(other).await.expect_err("nothing routed");
+    assert_eq!(refused.code(), ErrorCode::NotFound, "{refused}");
+
+    // Cleared, and bad input refused.
+    let cleared = engine
+        .set_agent_start_model("claude-code", None)
+        .await
+        .expect("clear");
+    assert!(cleared
+        .iter()
+        .all(|a| a.agent != "claude-code" || a.start_model.is_none()));
+    let blank = engine
+        .set_agent_start_model(" ", Some(MINI))
+        .await
+        .expect_err("blank agent");
+    assert_eq!(blank.code(), ErrorCode::InvalidInput);
+    engine.close().await;
+}

@@ -4,8 +4,8 @@
 use switchyard_core::catalog::card::Category;
 use switchyard_core::routing::plan::Plan;
 use switchyard_core::routing::{
-    Classification, ClassifierSettings, FeedbackSummary, LearningSettings, PastPick, PickAnswer,
-    PlanCheck, PlanTaskRequest, Recommendation, RouteTaskRequest,
+    AgentPreference, Classification, ClassifierSettings, FeedbackSummary, LearningSettings,
+    PastPick, PickAnswer, PlanCheck, PlanTaskRequest, Recommendation, RouteTaskRequest,
 };
 use tauri::State;
 
@@ -141,4 +141,27 @@ pub async fn set_skip_below(
     value: f64,
 ) -> Result<LearningSettings, IpcError> {
     Ok(state.require()?.set_skip_below(value).await?)
+}
+
+/// Settings → Agents: each agent's own history and starting model.
+#[tauri::command]
+#[specta::specta]
+pub async fn agent_preferences(
+    state: State<'_, AppState>,
+) -> Result<Vec<AgentPreference>, IpcError> {
+    Ok(state.require()?.agent_preferences().await?)
+}
+
+/// Settings → Agents: sets (or with `null`, clears) the model an agent's runs start with.
+#[tauri::command]
+#[specta::specta]
+pub async fn set_agent_start_model(
+    state: State<'_, AppState>,
+    agent: String,
+    model: Option<String>,
+) -> Result<Vec<AgentPreference>, IpcError> {
+    Ok(state
+        .require()?
+        .set_agent_start_model(&agent, model.as_deref())
+        .await?)
 }

@@ -185,6 +185,10 @@ export const commands = {
 	resetLearning: () => typedError<LearningSettings, IpcError>(__TAURI_INVOKE("reset_learning")),
 	/**  Settings → Routing → the estimate below which a routed cascade skips a rung (0 = never). */
 	setSkipBelow: (value: number | null) => typedError<LearningSettings, IpcError>(__TAURI_INVOKE("set_skip_below", { value })),
+	/**  Settings → Agents: each agent's own history and starting model. */
+	agentPreferences: () => typedError<AgentPreference[], IpcError>(__TAURI_INVOKE("agent_preferences")),
+	/**  Settings → Agents: sets (or with `null`, clears) the model an agent's runs start with. */
+	setAgentStartModel: (agent: string, model: string | null) => typedError<AgentPreference[], IpcError>(__TAURI_INVOKE("set_agent_start_model", { agent, model })),
 	/**
 	 *  Every adapter (claude, codex, gemini, opencode, aider): installed with its version and
 	 *  where it was found, or missing and why.
@@ -433,6 +437,24 @@ export type AgentConnect = {
 	configs: AgentConfig[],
 	/**  Whether agents may approve attempts and runs whose gates all passed (off by default). */
 	agentsMayApprove: boolean,
+};
+
+/**
+ *  One agent's routing preferences (Settings → Agents): its own history, which weighs double
+ *  in what it routes, and the model its runs start with when it names none.
+ */
+export type AgentPreference = {
+	/**  The launcher name (an MCP client's `clientInfo` name, `cli`, `app`). */
+	agent: string,
+	/**
+	 *  The model (or, for code, the worker) a run it launches starts with when it names
+	 *  none: a single run's model, a routed cascade's first rung.
+	 */
+	startModel: string | null,
+	/**  Its recorded outcomes since the last reset. */
+	outcomes: number,
+	/**  How many of them succeeded. */
+	succeeded: number,
 };
 
 /**  What the app knows about itself and where it keeps its data. */
@@ -2683,6 +2705,11 @@ export type RouteTaskRequest = {
 	needs: string[],
 	/**  Ignore whether a key or local endpoint exists for the model. */
 	anyProvider: boolean,
+	/**
+	 *  Who asks (an MCP client's name, `cli`, `app`): that agent's own recorded outcomes
+	 *  weigh double in the learned estimates. `None`: everyone's count alike.
+	 */
+	launcher?: string | null,
 };
 
 /**  A run's ledger moved: a call reserved its worst case or settled (stored as event `seq`). */

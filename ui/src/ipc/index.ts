@@ -45,6 +45,7 @@ export type AttemptFeedItem = FeedItem<AttemptLogEntry, AttemptState>;
 export type RunFeedItem = FeedItem<RunLogEntry, RunState>;
 
 export type {
+  AgentPreference,
   AppInfo,
   Check,
   ChecklistFix,
@@ -96,6 +97,11 @@ export const ipc = {
   resetLearning: () => unwrap(commands.resetLearning()),
   /** The estimate below which a routed cascade skips a rung (0: never). */
   setSkipBelow: (value: number) => unwrap(commands.setSkipBelow(value)),
+  /** Each agent's own record and starting model. */
+  agentPreferences: () => unwrap(commands.agentPreferences()),
+  /** Sets (or with `null`, clears) the model an agent's runs start with; resolves to all. */
+  setAgentStartModel: (agent: string, model: string | null) =>
+    unwrap(commands.setAgentStartModel(agent, model)),
   /** Saves them; resolves to the settings as stored. */
   setClassifierSettings: (settings: ClassifierSettings) =>
     unwrap(commands.setClassifierSettings(settings)),

@@ -1,4 +1,4 @@
-import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type {
   AppInfo,
@@ -155,6 +155,12 @@ vi.mock("../ipc", async (importOriginal) => {
       runDoctor: vi.fn(async () => report),
       classifierSettings: vi.fn(async () => ({ assist: false, threshold: 0.6, model: null })),
       setClassifierSettings: vi.fn(async (settings: unknown) => settings),
+      agentPreferences: vi.fn(async () => [
+        { agent: "claude-code", startModel: null, outcomes: 4, succeeded: 3 },
+      ]),
+      setAgentStartModel: vi.fn(async (agent: string, model: string | null) => [
+        { agent, startModel: model, outcomes: 4, succeeded: 3 },
+      ]),
       learningSettings: vi.fn(async () => ({
         since: null,
         skipBelow: 0.3,
@@ -331,6 +337,26 @@ describe("Settings", () => {
     expect(ipc.resetLearning).toHaveBeenCalledTimes(1);
     expect(document.querySelector("#learning-count")?.textContent).toContain("0 outcomes");
     expect(document.querySelector("#learning-estimates")).toBeNull();
+  });
+
+  it("lists agents with their record and saves a starting model for one", async () => {
+    await act(async () => {
+      render(<Settings info={info} />);
+    });
+    const row = document.querySelector(
+      "#agent-preferences-table tr[data-agent='claude-code']",
+    ) as HTMLElement;
+    expect(row.textContent).toContain("3 of 4 succeeded");
+    fireEvent.change(screen.getByLabelText("Starting model for claude-code"), {
+      target: { value: " openai/gpt-5-mini " },
+    });
+    await act(async () => {
+      fireEvent.click(within(row).getByText("Save"));
+    });
+    expect(ipc.setAgentStartModel).toHaveBeenCalledWith("claude-code", "openai/gpt-5-mini");
+    expect(
+      (screen.getByLabelText("Starting model for claude-code") as HTMLInputElement).value,
+    ).toBe("openai/gpt-5-mini");
   });
 
   it("accepts only thresholds from 0 to 1", () => {

@@ -9,6 +9,7 @@ import {
 } from "../ipc";
 import { ShortcutsTable } from "../keys/ShortcutsTable";
 import { AgentClisCard } from "./AgentClisCard";
+import { AgentPreferencesCard } from "./AgentPreferencesCard";
 import { AppearanceCard } from "./AppearanceCard";
 import { AgentConnectCard } from "./agents/AgentConnectCard";
 import { ClassifierSettingsCard } from "./ClassifierSettingsCard";
@@ -82,6 +83,7 @@ export function Settings({ info }: { info: AppInfo | null }) {
 
       <ClassifierSettingsCard />
       <LearningCard />
+      <AgentPreferencesCard />
 
       <RunDefaultsCard />
 

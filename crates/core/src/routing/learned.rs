@@ -22,6 +22,9 @@ pub const PRIOR_OUTCOMES: f64 = 4.0;
 pub const HALF_LIFE_DAYS: f64 = 30.0;
 /// Outcomes a rung needs before a cascade may skip it on them.
 pub const MIN_SKIP_EVIDENCE: u32 = 3;
+/// How much an agent's own outcomes weigh in the estimates it routes on, against everyone
+/// else's: an agent's history says most about the work it sends.
+pub const OWN_HISTORY_WEIGHT: f64 = 2.0;
 
 const DAY_MS: f64 = 86_400_000.0;
 
@@ -84,6 +87,22 @@ pub struct LearningSettings {
     pub estimates: Vec<LearnedEstimate>,
     /// What the outcomes counted cost against the static picks and the premium baseline.
     pub savings: LearningSavings,
+}
+
+/// One agent's routing preferences (Settings → Agents): its own history, which weighs double
+/// in what it routes, and the model its runs start with when it names none.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentPreference {
+    /// The launcher name (an MCP client's `clientInfo` name, `cli`, `app`).
+    pub agent: String,
+    /// The model (or, for code, the worker) a run it launches starts with when it names
+    /// none: a single run's model, a routed cascade's first rung.
+    pub start_model: Option<String>,
+    /// Its recorded outcomes since the last reset.
+    pub outcomes: u32,
+    /// How many of them succeeded.
+    pub succeeded: u32,
 }
 
 /// The learned estimate of one model in one category.
@@ -179,11 +198,25 @@ impl LearnedIndex {
         finished_ms: i64,
         now_ms: i64,
     ) {
+        self.add_weighted(model_id, category, succeeded, finished_ms, now_ms, 1.0);
+    }
+
+    /// [`LearnedIndex::add`] with the outcome's weight multiplied by `weight` (it still
+    /// counts as one success or failure in the evidence).
+    pub fn add_weighted(
+        &mut self,
+        model_id: &str,
+        category: Category,
+        succeeded: bool,
+        finished_ms: i64,
+        now_ms: i64,
+        weight: f64,
+    ) {
         let Some(map) = self.by_category.get_mut(category as usize) else {
             return;
         };
         let age_days = (now_ms.saturating_sub(finished_ms)).max(0) as f64 / DAY_MS;
-        let weight = 0.5f64.powf(age_days / HALF_LIFE_DAYS);
+        let weight = weight.max(0.0) * 0.5f64.powf(age_days / HALF_LIFE_DAYS);
         let tally = match map.get_mut(model_id) {
             Some(tally) => tally,
             None => map.entry(model_id.into()).or_insert(Tally {
@@ -309,6 +342,21 @@ mod tests {
             new.estimate("a/x", Category::Math, 0.4),
         );
         assert!(0.4 < old && old < new, "old {old}, new {new}");
+    }
+
+    #[test]
+    fn a_weighted_outcome_moves_further_but_counts_once() {
+        let mut plain = LearnedIndex::default();
+        let mut own = LearnedIndex::default();
+        plain.add("a/x", Category::Coding, false, NOW, NOW);
+        own.add_weighted("a/x", Category::Coding, false, NOW, NOW, OWN_HISTORY_WEIGHT);
+        assert!(
+            own.estimate("a/x", Category::Coding, 0.8)
+                < plain.estimate("a/x", Category::Coding, 0.8)
+        );
+        let evidence = own.evidence("a/x", Category::Coding, 0.8);
+        assert_eq!((evidence.successes, evidence.failures), (0, 1));
+        assert_eq!(evidence.weight, OWN_HISTORY_WEIGHT);
     }
 
     #[test]

@@ -50,8 +50,8 @@ pub use evaluate::{
 };
 pub use feedback::{FeedbackIndex, FeedbackSummary, Rating, MAX_SWING, PRIOR_RATINGS};
 pub use learned::{
-    prior_from_score, Evidence, LearnedEstimate, LearnedIndex, LearningSettings, HALF_LIFE_DAYS,
-    MIN_SKIP_EVIDENCE, PRIOR_OUTCOMES,
+    prior_from_score, AgentPreference, Evidence, LearnedEstimate, LearnedIndex, LearningSettings,
+    HALF_LIFE_DAYS, MIN_SKIP_EVIDENCE, OWN_HISTORY_WEIGHT, PRIOR_OUTCOMES,
 };
 pub use lexicon::StackSpelling;
 pub use matcher::TermError;

@@ -30,6 +30,10 @@ pub struct RouteTaskRequest {
     pub needs: Vec<String>,
     /// Ignore whether a key or local endpoint exists for the model.
     pub any_provider: bool,
+    /// Who asks (an MCP client's name, `cli`, `app`): that agent's own recorded outcomes
+    /// weigh double in the learned estimates. `None`: everyone's count alike.
+    #[serde(default)]
+    pub launcher: Option<String>,
 }
 
 impl RouteTaskRequest {
@@ -41,6 +45,7 @@ impl RouteTaskRequest {
             max_price: None,
             needs: Vec::new(),
             any_provider: false,
+            launcher: None,
         }
     }
 

@@ -183,14 +183,21 @@ impl Engine {
     }
 
     /// The best usable model for `task` in `tier`, without recording a pick.
-    async fn route_pick(&self, task: &str, tier: BudgetTier) -> Result<String, EngineError> {
+    /// `launcher`'s own outcomes weigh double.
+    async fn route_pick(
+        &self,
+        task: &str,
+        tier: BudgetTier,
+        launcher: &str,
+    ) -> Result<String, EngineError> {
         let mut request = RouteTaskRequest::new(task);
         request.budget = tier;
+        request.launcher = Some(launcher.to_owned());
         let classification = self.classify_assisted(task).await;
         let route = request
             .route_request(&classification)
             .map_err(|e| invalid(e.to_string()))?;
-        let inputs = self.route_inputs(false).await?;
+        let inputs = self.route_inputs(false, Some(launcher)).await?;
         inputs
             .with_context(|ctx| pick(&route, ctx))
             .map(|p| p.id)
@@ -202,13 +209,14 @@ impl Engine {
     async fn unlikely_rungs(
         &self,
         task: &str,
+        launcher: &str,
         models: &mut Vec<String>,
     ) -> Result<Vec<SkippedRung>, EngineError> {
         let threshold = self.skip_below().await?;
         if threshold <= 0.0 || models.len() < 2 {
             return Ok(Vec::new());
         }
-        let learned = self.learned_index().await?;
+        let learned = self.learned_index(Some(launcher)).await?;
         let category = classify(task).category;
         if !learned.has_category(category) {
             return Ok(Vec::new());
@@ -283,6 +291,18 @@ impl Engine {
         }
         let tier = request.budget.unwrap_or_default();
         let mut warnings = Vec::new();
+        let launcher = request.launcher.as_str();
+        // Used only where the request names no model: a single run's model, a routed
+        // cascade's first rung.
+        let start = self.start_model_for(launcher).await?;
+        if let Some(model) = start
+            .as_ref()
+            .filter(|_| starts_from_routing(request, code))
+        {
+            warnings.push(format!(
+                "starting with {model}, the starting model set for {launcher}"
+            ));
+        }
         let given: Vec<String> = request
             .models
             .iter()
@@ -296,7 +316,10 @@ impl Engine {
             RunMode::Single if !code => {
                 let model = match given.first() {
                     Some(model) => model.clone(),
-                    None => self.route_pick(task, tier).await?,
+                    None => match &start {
+                        Some(model) => model.clone(),
+                        None => self.route_pick(task, tier, launcher).await?,
+                    },
                 };
                 vec![spec("n1", task, NodeRole::Single, Some(model))]
             }
@@ -304,7 +327,10 @@ impl Engine {
                 let worker = match (&request.worker, given.first()) {
                     (Some(worker), _) if !worker.trim().is_empty() => worker.trim().to_owned(),
                     (_, Some(entry)) => worker_for(entry),
-                    _ => worker_for(&self.route_pick(task, tier).await?),
+                    _ => match &start {
+                        Some(model) => worker_for(model),
+                        None => worker_for(&self.route_pick(task, tier, launcher).await?),
+                    },
                 };
                 vec![code_spec("n1", task, NodeRole::Single, worker)]
             }
@@ -367,7 +393,7 @@ impl Engine {
                         members.len()
                     ));
                 }
-                let merge_model = match self.route_pick(task, tier).await {
+                let merge_model = match self.route_pick(task, tier, launcher).await {
                     Ok(model) => model,
                     Err(_) => members.first().cloned().unwrap_or_default(),
                 };
@@ -397,19 +423,24 @@ impl Engine {
                     None => {
                         let mut models: Vec<String> = Vec::new();
                         for tier in LADDER_TIERS {
-                            if let Ok(model) = self.route_pick(task, tier).await {
+                            if let Ok(model) = self.route_pick(task, tier, launcher).await {
                                 if !models.contains(&model) {
                                     models.push(model);
                                 }
                             }
+                        }
+                        let skipped = self.unlikely_rungs(task, launcher, &mut models).await?;
+                        warnings.extend(skipped.iter().map(|s| s.reason.clone()));
+                        // The agent's starting model is the first rung, whatever it learned.
+                        if let Some(model) = &start {
+                            models.retain(|m| m != model);
+                            models.insert(0, model.clone());
                         }
                         if models.is_empty() {
                             return Err(EngineError::NotFound(
                                 "no model fits any tier of the cascade; name the ladder".into(),
                             ));
                         }
-                        let skipped = self.unlikely_rungs(task, &mut models).await?;
-                        warnings.extend(skipped.iter().map(|s| s.reason.clone()));
                         let mut ladder = Ladder::from_models(&models);
                         ladder.skipped = skipped;
                         ladder
@@ -603,6 +634,29 @@ impl Engine {
             refused,
             base,
         })
+    }
+}
+
+/// Whether `request` leaves its first model to routing: a single run naming no model (or, for
+/// code, no worker), or a cascade naming no ladder. Only then does an agent's starting model
+/// apply.
+fn starts_from_routing(request: &RunRequest, code: bool) -> bool {
+    let named = request
+        .models
+        .iter()
+        .flatten()
+        .any(|m| !m.trim().is_empty());
+    match request.mode {
+        RunMode::Single if code => {
+            !named
+                && request
+                    .worker
+                    .as_deref()
+                    .is_none_or(|w| w.trim().is_empty())
+        }
+        RunMode::Single => !named,
+        RunMode::Cascade => request.ladder.is_none(),
+        _ => false,
     }
 }
 

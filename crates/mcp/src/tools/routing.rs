@@ -3,7 +3,8 @@
 
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
-use rmcp::{tool, tool_router};
+use rmcp::service::RequestContext;
+use rmcp::{tool, tool_router, RoleServer};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use switchyard_core::routing::plan::PlanMode;
@@ -41,13 +42,15 @@ pub(crate) struct RouteInput {
 }
 
 impl RouteInput {
-    fn request(self) -> RouteTaskRequest {
+    /// The request, asked by `launcher` (the agent whose own outcomes weigh double).
+    fn request(self, launcher: String) -> RouteTaskRequest {
         RouteTaskRequest {
             task: self.task,
             budget: self.budget.map_or(BudgetTier::default(), Into::into),
             max_price: self.max_price,
             needs: self.needs,
             any_provider: self.any_provider,
+            launcher: Some(launcher),
         }
     }
 }
@@ -146,8 +149,13 @@ impl Server {
             open_world_hint = false
         )
     )]
-    async fn pick(&self, Parameters(input): Parameters<RouteInput>) -> CallToolResult {
-        match self.engine().pick_model(input.request()).await {
+    async fn pick(
+        &self,
+        Parameters(input): Parameters<RouteInput>,
+        context: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let launcher = self.launcher(&context);
+        match self.engine().pick_model(input.request(launcher)).await {
             Ok(answer) => reply::ok(&Picked {
                 pick: answer.pick,
                 pick_id: answer.pick_id,
@@ -168,13 +176,22 @@ impl Server {
             open_world_hint = false
         )
     )]
-    async fn recommend(&self, Parameters(input): Parameters<RecommendInput>) -> CallToolResult {
+    async fn recommend(
+        &self,
+        Parameters(input): Parameters<RecommendInput>,
+        context: RequestContext<RoleServer>,
+    ) -> CallToolResult {
         let (route, count) = input.split();
+        let launcher = self.launcher(&context);
         let count = count.unwrap_or(3);
         if !(1..=MAX_RECOMMEND).contains(&count) {
             return reply::invalid(format!("count must be 1 to {MAX_RECOMMEND}, not {count}"));
         }
-        reply::reply(self.engine().recommend_models(route.request(), count).await)
+        reply::reply(
+            self.engine()
+                .recommend_models(route.request(launcher), count)
+                .await,
+        )
     }
 
     /// A plan or swarm DAG for a task.
