@@ -392,6 +392,14 @@ async fn cascade_escalates_once(app: &App, server: &TestServer) -> E2eResult {
         return Err(format!("learned estimates read {table:?}"));
     }
     app.save_screenshot("settings_learning_estimates").await;
+    // The run's launcher is listed under Agents with its own record: the failed rung and
+    // the node.
+    app.scroll_to("#agent-preferences").await?;
+    app.wait_text("#agent-preferences-table", |t| {
+        t.contains("1 of 2 succeeded")
+    })
+    .await?;
+    app.save_screenshot("settings_agents").await;
     Ok(())
 }
 
