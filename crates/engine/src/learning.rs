@@ -129,11 +129,11 @@ impl Engine {
     }
 
     /// Every outcome since the last reset, tallied per category and model (the catalog id
-    /// its model reference names, else the reference as recorded).
+    /// its model reference names, else the reference as recorded). With `launcher`, that
+    /// agent's own outcomes weigh [`OWN_HISTORY_WEIGHT`] times as much.
     ///
     /// # Errors
     /// [`EngineError::Store`].
-    /// With `launcher`, that agent's own outcomes weigh [`OWN_HISTORY_WEIGHT`] times as much.
     pub(crate) async fn learned_index(
         &self,
         launcher: Option<&str>,
