@@ -64,6 +64,24 @@ async fn settings_shows_schema_and_doctor_from_rust() {
                 app.click("#learning-reset-confirm").await?;
                 app.wait_text("#learning-count", |t| t.contains(" since "))
                     .await?;
+                // The dark theme, chosen in Settings, is on the page at once.
+                app.scroll_to("#appearance").await?;
+                app.click("#appearance [data-theme-choice='dark']").await?;
+                let mut theme = None;
+                for _ in 0..50 {
+                    theme = app.attr("html", "data-theme").await?;
+                    if theme.as_deref() == Some("dark") {
+                        break;
+                    }
+                    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                }
+                if theme.as_deref() != Some("dark") {
+                    return Err(format!("the page's theme is {theme:?} after choosing dark"));
+                }
+                app.save_screenshot("settings_dark").await;
+                app.goto("route").await?;
+                app.wait_for("#route-task").await?;
+                app.save_screenshot("route_dark").await;
                 Ok(())
             }
             .await;
