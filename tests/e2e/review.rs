@@ -87,7 +87,10 @@ impl Fixture {
 
 /// Sets a `<select>` the way a user's choice does (React listens for `change`).
 pub(crate) async fn choose(app: &App, css: &str, value: &str) -> E2eResult {
-    app.wait_for(css).await?;
+    // The options may arrive after the select does (the worker list comes from Rust): a value
+    // set before its option exists is dropped silently.
+    app.wait_for(&format!("{css} option[value=\"{value}\"]"))
+        .await?;
     app.client
         .execute(
             "const el = document.querySelector(arguments[0]); \
