@@ -79,17 +79,18 @@ impl LearningSavings {
         let (tokens_in, tokens_out) = (u64::from(tokens_in), u64::from(tokens_out));
         self.outcomes += 1;
         self.cost_usd += cost_usd;
-        let priced = |pricing: Option<&Pricing>| baseline_cost(tokens_in, tokens_out, pricing?);
-        self.static_usd = match (self.outcomes, self.static_usd, priced(static_pricing)) {
-            (1, _, Some(cost)) => Some(cost),
-            (_, Some(sum), Some(cost)) => Some(sum + cost),
-            _ => None,
+        let first = self.outcomes == 1;
+        // One unknown price makes the total unknown, not smaller.
+        let total = |sum: Option<f64>, pricing: Option<&Pricing>| {
+            let cost = baseline_cost(tokens_in, tokens_out, pricing?)?;
+            if first {
+                Some(cost)
+            } else {
+                sum.map(|sum| sum + cost)
+            }
         };
-        self.premium_usd = match (self.outcomes, self.premium_usd, priced(premium)) {
-            (1, _, Some(cost)) => Some(cost),
-            (_, Some(sum), Some(cost)) => Some(sum + cost),
-            _ => None,
-        };
+        self.static_usd = total(self.static_usd, static_pricing);
+        self.premium_usd = total(self.premium_usd, premium);
     }
 }
 

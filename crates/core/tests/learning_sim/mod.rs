@@ -9,9 +9,10 @@
 
 #![allow(dead_code)]
 
-use std::collections::BTreeMap;
+#[path = "../routing_common/mod.rs"]
+mod routing_common;
 
-use switchyard_core::catalog::card::{Category, CategoryScore, ModelCard, Pricing, Tier};
+use switchyard_core::catalog::card::{Category, ModelCard};
 use switchyard_core::routing::{
     pick, prior_from_score, recommend, Budget, FeedbackIndex, LearnedIndex, RouteContext,
     RouteRequest,
@@ -130,48 +131,10 @@ fn uniform(state: &mut u64) -> f64 {
 }
 
 fn card(model: &Scripted) -> ModelCard {
-    let pricing = Pricing {
-        prompt_per_m: Some(model.input_per_m),
-        completion_per_m: Some(model.input_per_m * 4.0),
-    };
-    let categories = model
-        .categories
-        .iter()
-        .map(|(category, score, _)| {
-            (
-                *category,
-                CategoryScore {
-                    score: *score,
-                    coverage: 1.0,
-                    inputs: Vec::new(),
-                },
-            )
-        })
-        .collect();
-    ModelCard {
-        id: model.id.to_owned(),
-        name: model.id.to_owned(),
-        provider: model.id.to_owned(),
-        description: None,
-        created: None,
-        context_length: Some(128_000),
-        input_modalities: vec!["text".into()],
-        output_modalities: vec!["text".into()],
-        supported_parameters: Vec::new(),
-        hugging_face_id: None,
-        pricing,
-        tier: Tier::Standard,
-        tags: Vec::new(),
-        categories,
-        efficiency: BTreeMap::new(),
-        benchmarks: Vec::new(),
-        matches: Vec::new(),
-        variants: Vec::new(),
-        output_speed: None,
-        ttft_seconds: None,
-        local: false,
-        blended_per_m: pricing.blended_per_m(),
-    }
+    model.categories.iter().fold(
+        routing_common::card(model.id, Some(model.input_per_m)),
+        |card, (category, score, _)| routing_common::scored(card, *category, *score),
+    )
 }
 
 fn call_cost(model: &Scripted) -> f64 {

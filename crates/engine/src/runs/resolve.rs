@@ -8,7 +8,9 @@ use switchyard_core::catalog::card::Pricing;
 use switchyard_core::providers::ProviderKind;
 use switchyard_core::roles::ComposeRequest;
 use switchyard_core::routing::plan::{recompute, validate_plan, Plan, PlanMode, Severity};
-use switchyard_core::routing::{classify, pick, BudgetTier, PlanTaskRequest, RouteTaskRequest};
+use switchyard_core::routing::{
+    classify, pick, BudgetTier, Classification, PlanTaskRequest, RouteTaskRequest,
+};
 use switchyard_core::run::cascade::{skip_unlikely, LADDER_TIERS};
 use switchyard_core::run::dag::{self, DagNode};
 use switchyard_core::run::ledger::worst_case_usd;
@@ -22,6 +24,7 @@ use switchyard_core::run::{
 
 use super::code::{worker_for, worker_model};
 use crate::learning::benchmark_prior;
+use crate::routing::RouteInputs;
 use crate::{Engine, EngineError};
 
 /// The longest task accepted, in characters.
@@ -190,40 +193,38 @@ impl Engine {
         tier: BudgetTier,
         launcher: &str,
     ) -> Result<String, EngineError> {
-        let mut request = RouteTaskRequest::new(task);
-        request.budget = tier;
-        request.launcher = Some(launcher.to_owned());
         let classification = self.classify_assisted(task).await;
-        let route = request
-            .route_request(&classification)
-            .map_err(|e| invalid(e.to_string()))?;
         let inputs = self.route_inputs(false, Some(launcher)).await?;
-        inputs
-            .with_context(|ctx| pick(&route, ctx))
-            .map(|p| p.id)
-            .map_err(|e| EngineError::NotFound(e.to_string()))
+        pick_in(&inputs, &classification, task, tier, launcher)
     }
 
-    /// Takes out of a routed ladder the rungs recorded outcomes say will likely fail the
-    /// task's category (see [`skip_unlikely`]).
-    async fn unlikely_rungs(
+    /// A cascade's ladder from routing: each tier's pick, cheapest tier first (the task
+    /// classified and the routing inputs loaded once for all of them), less the rungs recorded
+    /// outcomes say will likely fail the task's category (see [`skip_unlikely`]).
+    async fn routed_ladder(
         &self,
         task: &str,
         launcher: &str,
-        models: &mut Vec<String>,
-    ) -> Result<Vec<SkippedRung>, EngineError> {
+    ) -> Result<(Vec<String>, Vec<SkippedRung>), EngineError> {
+        let classification = self.classify_assisted(task).await;
+        let inputs = self.route_inputs(false, Some(launcher)).await?;
+        let mut models: Vec<String> = Vec::new();
+        for tier in LADDER_TIERS {
+            if let Ok(model) = pick_in(&inputs, &classification, task, tier, launcher) {
+                if !models.contains(&model) {
+                    models.push(model);
+                }
+            }
+        }
         let threshold = self.skip_below().await?;
-        if threshold <= 0.0 || models.len() < 2 {
-            return Ok(Vec::new());
-        }
-        let learned = self.learned_index(Some(launcher)).await?;
+        // The local classifier's category: the one recorded outcomes carry.
         let category = classify(task).category;
-        if !learned.has_category(category) {
-            return Ok(Vec::new());
+        if threshold <= 0.0 || models.len() < 2 || !inputs.learned.has_category(category) {
+            return Ok((models, Vec::new()));
         }
-        let state = self.catalog_state().await?;
-        let prior = |model: &str| benchmark_prior(&state.catalog, model, category);
-        Ok(skip_unlikely(models, category, &learned, threshold, prior))
+        let prior = |model: &str| benchmark_prior(&inputs.state.catalog, model, category);
+        let skipped = skip_unlikely(&mut models, category, &inputs.learned, threshold, prior);
+        Ok((models, skipped))
     }
 
     /// The baseline savings are measured against: the setting, else the catalog's top
@@ -421,15 +422,7 @@ impl Engine {
                 let built = match &request.ladder {
                     Some(models) => Ladder::from_models(models),
                     None => {
-                        let mut models: Vec<String> = Vec::new();
-                        for tier in LADDER_TIERS {
-                            if let Ok(model) = self.route_pick(task, tier, launcher).await {
-                                if !models.contains(&model) {
-                                    models.push(model);
-                                }
-                            }
-                        }
-                        let skipped = self.unlikely_rungs(task, launcher, &mut models).await?;
+                        let (mut models, skipped) = self.routed_ladder(task, launcher).await?;
                         warnings.extend(skipped.iter().map(|s| s.reason.clone()));
                         // The agent's starting model is the first rung, whatever it learned.
                         if let Some(model) = &start {
@@ -635,6 +628,26 @@ impl Engine {
             base,
         })
     }
+}
+
+/// `task`'s pick in `tier` from loaded routing inputs, asked by `launcher`.
+fn pick_in(
+    inputs: &RouteInputs,
+    classification: &Classification,
+    task: &str,
+    tier: BudgetTier,
+    launcher: &str,
+) -> Result<String, EngineError> {
+    let mut request = RouteTaskRequest::new(task);
+    request.budget = tier;
+    request.launcher = Some(launcher.to_owned());
+    let route = request
+        .route_request(classification)
+        .map_err(|e| invalid(e.to_string()))?;
+    inputs
+        .with_context(|ctx| pick(&route, ctx))
+        .map(|p| p.id)
+        .map_err(|e| EngineError::NotFound(e.to_string()))
 }
 
 /// Whether `request` leaves its first model to routing: a single run naming no model (or, for
