@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use switchyard_core::catalog::card::{Catalog, Category, ModelCard, Pricing};
-use switchyard_core::outcomes::{OutcomeFilter, OutcomeRecord};
+use switchyard_core::outcomes::OutcomeRecord;
 use switchyard_core::routing::{
     coverage_adjustment, prior_from_score, recommend, AgentPreference, FeedbackIndex, LearnedIndex,
     LearningSettings, RouteContext, RouteRequest, OWN_HISTORY_WEIGHT,
@@ -153,10 +153,7 @@ impl Engine {
         // model it names, the id picks rank; one lookup per distinct reference.
         let mut ids: HashMap<String, String> = HashMap::new();
         let mut counted = Vec::new();
-        for record in self.outcomes(&OutcomeFilter::default(), usize::MAX).await? {
-            if since.is_some_and(|since| record.finished_ms < since) {
-                continue;
-            }
+        for record in self.outcomes_since(since.unwrap_or(i64::MIN)).await? {
             let Some(model) = record.model.clone() else {
                 continue;
             };

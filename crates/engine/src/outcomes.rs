@@ -1,6 +1,9 @@
-//! Outcomes read from the journal: one record per finished attempt and per finished run node,
-//! with the task's features from the local classifier (never the task's text).
+//! Outcomes derived from the journal: one record per finished attempt and per finished run
+//! node (and per rung a cascade climbed past), with the task's features from the local
+//! classifier (never the task's text). The records are stored (see the store's `outcomes`)
+//! and re-derived for a job only when its rows changed, so routing reads one table.
 
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 
 use switchyard_core::attempt::{AttemptState, ReviewDecision};
@@ -10,15 +13,13 @@ use switchyard_core::run::{CallPurpose, NodeKind, NodeState};
 use switchyard_core::verify::VerificationRecord;
 use switchyard_core::worker::Usage;
 use switchyard_store::attempts::AttemptRow;
+use switchyard_store::journal::Journal;
 use switchyard_store::runs::calls::CallRow;
 use switchyard_store::runs::nodes::NodeRow;
-use switchyard_store::runs::{RunQuery, RunRow};
+use switchyard_store::runs::RunRow;
 
 use crate::attempts::json;
 use crate::{Engine, EngineError};
-
-/// Every run is read; the list is cut only after filtering.
-const ALL_RUNS: u32 = u32::MAX;
 
 impl Engine {
     /// Finished attempts and run nodes matching `filter`, newest first, at most `limit`.
@@ -30,64 +31,86 @@ impl Engine {
         filter: &OutcomeFilter,
         limit: usize,
     ) -> Result<Vec<OutcomeRecord>, EngineError> {
-        let attempts = self.store().attempts().await?;
-        let by_id: HashMap<&str, &AttemptRow> =
-            attempts.iter().map(|row| (row.id.as_str(), row)).collect();
-        let runs = self
-            .store()
-            .runs(&RunQuery {
-                limit: ALL_RUNS,
-                ..RunQuery::default()
-            })
-            .await?;
-        let mut records = Vec::new();
-        let mut in_runs = std::collections::HashSet::new();
-        for run in &runs {
-            let nodes = self.store().run_nodes(&run.id).await?;
-            let climbed = nodes
-                .iter()
-                .any(|node| node.rung.is_some_and(|rung| rung > 1));
-            let calls = if climbed {
-                self.store().run_calls(&run.id).await?
-            } else {
-                Vec::new()
+        let mut records = self.outcomes_since(i64::MIN).await?;
+        records.retain(|record| filter.matches(record));
+        records.truncate(limit);
+        Ok(records)
+    }
+
+    /// Every stored record that finished at or after `since_ms`, newest first, after bringing
+    /// the records of every job that changed since its last derivation up to date.
+    pub(crate) async fn outcomes_since(
+        &self,
+        since_ms: i64,
+    ) -> Result<Vec<OutcomeRecord>, EngineError> {
+        self.refresh_outcomes().await?;
+        Ok(self.store().stored_outcomes(since_ms).await?)
+    }
+
+    /// Re-derives the records of every job whose rows changed since they were derived (the
+    /// store's triggers mark them in the change's own transaction; a new profile and the
+    /// migration's backfill mark every job). Returns how many jobs were brought up to date.
+    ///
+    /// # Errors
+    /// [`EngineError::Store`].
+    pub async fn refresh_outcomes(&self) -> Result<usize, EngineError> {
+        let behind = self.store().jobs_behind().await?;
+        for job in &behind {
+            let records = match job.journal {
+                Journal::Attempt => self.attempt_records(&job.id).await?,
+                Journal::Run => self.run_records(&job.id).await?,
             };
-            for node in nodes {
-                if let Some(attempt) = &node.attempt_id {
-                    in_runs.insert(attempt.clone());
-                }
-                for call in rungs_left(&node, &calls) {
-                    if let Some(attempt) = &call.attempt_id {
-                        in_runs.insert(attempt.clone());
-                    }
-                    let attempt = call
-                        .attempt_id
-                        .as_deref()
-                        .and_then(|id| by_id.get(id))
-                        .copied();
-                    if let Some(record) = rung_outcome(run, &node, call, attempt) {
-                        records.push(record);
-                    }
-                }
-                let attempt = node
-                    .attempt_id
-                    .as_deref()
-                    .and_then(|id| by_id.get(id))
-                    .copied();
-                if let Some(record) = node_outcome(run, &node, attempt) {
-                    records.push(record);
+            self.store().replace_outcomes(job, &records).await?;
+        }
+        Ok(behind.len())
+    }
+
+    /// A standalone attempt's record (an attempt of a run is its run's).
+    async fn attempt_records(&self, id: &str) -> Result<Vec<OutcomeRecord>, EngineError> {
+        if self.store().run_of_attempt(id).await?.is_some() {
+            return Ok(Vec::new());
+        }
+        Ok(self
+            .store()
+            .attempt(id)
+            .await?
+            .and_then(|row| attempt_outcome(&row))
+            .into_iter()
+            .collect())
+    }
+
+    /// A run's records: every finished node, and every rung a node climbed past.
+    async fn run_records(&self, id: &str) -> Result<Vec<OutcomeRecord>, EngineError> {
+        let Some(run) = self.store().run(id).await? else {
+            return Ok(Vec::new());
+        };
+        let nodes = self.store().run_nodes(id).await?;
+        let calls = if nodes.iter().any(|node| node.rung.is_some_and(|r| r > 1)) {
+            self.store().run_calls(id).await?
+        } else {
+            Vec::new()
+        };
+        let mut attempts: HashMap<String, AttemptRow> = HashMap::new();
+        let wanted = nodes
+            .iter()
+            .filter_map(|node| node.attempt_id.clone())
+            .chain(calls.iter().filter_map(|call| call.attempt_id.clone()));
+        for attempt in wanted {
+            if let Entry::Vacant(slot) = attempts.entry(attempt.clone()) {
+                if let Some(row) = self.store().attempt(&attempt).await? {
+                    slot.insert(row);
                 }
             }
         }
-        records.extend(
-            attempts
-                .iter()
-                .filter(|row| !in_runs.contains(&row.id))
-                .filter_map(attempt_outcome),
-        );
-        records.retain(|record| filter.matches(record));
-        records.sort_by(|a, b| b.finished_ms.cmp(&a.finished_ms).then(a.id.cmp(&b.id)));
-        records.truncate(limit);
+        let mut records = Vec::new();
+        for node in &nodes {
+            for call in rungs_left(node, &calls) {
+                let attempt = call.attempt_id.as_ref().and_then(|a| attempts.get(a));
+                records.extend(rung_outcome(&run, node, call, attempt));
+            }
+            let attempt = node.attempt_id.as_ref().and_then(|a| attempts.get(a));
+            records.extend(node_outcome(&run, node, attempt));
+        }
         Ok(records)
     }
 }

@@ -13,10 +13,18 @@ pub enum Journal {
 }
 
 impl Journal {
-    fn kind(self) -> &'static str {
+    pub(crate) fn kind(self) -> &'static str {
         match self {
             Journal::Attempt => "attempt",
             Journal::Run => "run",
+        }
+    }
+
+    pub(crate) fn parse(kind: &str) -> Option<Journal> {
+        match kind {
+            "attempt" => Some(Journal::Attempt),
+            "run" => Some(Journal::Run),
+            _ => None,
         }
     }
 }

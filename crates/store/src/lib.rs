@@ -10,6 +10,7 @@ mod error;
 pub mod journal;
 pub mod keys;
 mod lock;
+pub mod outcomes;
 pub mod providers;
 pub mod roles;
 pub mod routing;

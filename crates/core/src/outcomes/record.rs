@@ -1,15 +1,16 @@
 //! One outcome per finished attempt or run node: what the task looked like (its features,
 //! never its text), who did it, what Switchyard's checks and the user said, and what it cost.
-//! Everything is read from what the journal already holds; nothing new is stored.
+//! Everything is derived from what the journal already holds; the stored record is a copy
+//! kept up to date with the job's rows.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use specta::Type;
 
 use crate::catalog::card::Category;
 use crate::routing::{detect_lang, Classification};
 
 /// Where an outcome comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Type)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Type)]
 #[serde(rename_all = "snake_case")]
 pub enum OutcomeKind {
     Attempt,
@@ -20,7 +21,7 @@ pub enum OutcomeKind {
 }
 
 /// One finished piece of work (the CLI's `outcomes --json` prints a list of these).
-#[derive(Debug, Clone, PartialEq, Serialize, Type)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
 pub struct OutcomeRecord {
     pub kind: OutcomeKind,
     /// The attempt id, or `<run>/<node>`.
@@ -54,7 +55,7 @@ pub struct OutcomeRecord {
 }
 
 /// Task features of an outcome, from the classifier's reading of its task.
-#[derive(Debug, Clone, PartialEq, Serialize, Type)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
 pub struct TaskFeatures {
     pub category: Category,
     pub lang: String,
