@@ -54,25 +54,18 @@ impl Engine {
                 benchmark_prior(&state.catalog, model, category)
             })
         };
-        // The static pick of each category: what routing chose before it learned.
-        let mut static_pricing: HashMap<Category, Option<Pricing>> = HashMap::new();
+        let mut static_picks = StaticPicks::new(state.as_ref().map(|s| &s.catalog));
         let premium = self.baseline().await.map(|(_, pricing)| pricing);
         let mut savings = LearningSavings::default();
         for record in &counted {
             let (Some(tokens_in), Some(tokens_out)) = (record.tokens_in, record.tokens_out) else {
                 continue;
             };
-            let category = record.task.category;
-            let reference = static_pricing.entry(category).or_insert_with(|| {
-                state
-                    .as_ref()
-                    .and_then(|s| static_pick(&s.catalog, category))
-            });
             savings.add(
                 tokens_in,
                 tokens_out,
                 record.cost_usd,
-                reference.as_ref(),
+                static_picks.pricing(record.task.category),
                 premium.as_ref(),
             );
         }
@@ -268,6 +261,31 @@ impl Engine {
             tracing::warn!(%error, "ignoring an unreadable {START_MODELS_SETTING} setting");
             BTreeMap::new()
         }))
+    }
+}
+
+/// The prices of each category's static pick — what routing chose before it learned —
+/// looked up once per category.
+pub(crate) struct StaticPicks<'c> {
+    catalog: Option<&'c Catalog>,
+    by_category: HashMap<Category, Option<Pricing>>,
+}
+
+impl<'c> StaticPicks<'c> {
+    pub(crate) fn new(catalog: Option<&'c Catalog>) -> Self {
+        Self {
+            catalog,
+            by_category: HashMap::new(),
+        }
+    }
+
+    /// `None` without a catalog or a priced pick.
+    pub(crate) fn pricing(&mut self, category: Category) -> Option<&Pricing> {
+        let catalog = self.catalog;
+        self.by_category
+            .entry(category)
+            .or_insert_with(|| catalog.and_then(|c| static_pick(c, category)))
+            .as_ref()
     }
 }
 

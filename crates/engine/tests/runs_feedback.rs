@@ -67,6 +67,19 @@ async fn rating_a_node_feeds_routing_once_per_node_and_spend_adds_up() {
     let savings = detail.summary.savings_usd.expect("savings");
     assert!((spend.savings_usd - savings).abs() < 1e-12);
     assert_eq!(detail.baseline_usd.map(|b| b - cost), Some(savings));
+    // The run page's static reference is the learning savings' own: the same tokens on the
+    // task category's static pick, read once from the run's nodes and once from its outcome.
+    let static_usd = detail
+        .static_usd
+        .expect("a static reference for a priced catalog");
+    assert!(static_usd > 0.0, "{static_usd}");
+    let learned = engine.learning_settings().await.expect("learning");
+    assert_eq!(learned.savings.outcomes, 1);
+    let repriced = learned.savings.static_usd.expect("static savings");
+    assert!(
+        (repriced - static_usd).abs() < 1e-12,
+        "{repriced} vs {static_usd}"
+    );
     engine.close().await;
 }
 

@@ -2741,6 +2741,12 @@ export type RunDetail = {
 	ladder: Ladder | null,
 	baselineModel: string | null,
 	baselineUsd: number | null,
+	/**
+	 *  The same tokens on each finished step's static pick (its category's best-scored model
+	 *  of the default budget on benchmarks alone: routing before it learned). `None` before a
+	 *  step used tokens, or when a price is unknown.
+	 */
+	staticUsd: number | null,
 	limits: RunLimits,
 	/**  Reserved by calls in flight. */
 	reservedUsd: number | null,

@@ -145,6 +145,7 @@ pub fn run_json(detail: &RunDetail, attempt: Option<&AttemptReview>) -> Value {
     put("savings_usd", json!(s.savings_usd));
     put("baseline_model", json!(detail.baseline_model));
     put("baseline_usd", json!(detail.baseline_usd));
+    put("static_usd", json!(detail.static_usd));
     put("repo", json!(detail.repo));
     put("created_ms", json!(s.created_ms));
     put("started_ms", json!(detail.started_ms));

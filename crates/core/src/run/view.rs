@@ -365,6 +365,10 @@ pub struct RunDetail {
     pub ladder: Option<Ladder>,
     pub baseline_model: Option<String>,
     pub baseline_usd: Option<f64>,
+    /// The same tokens on each finished step's static pick (its category's best-scored model
+    /// of the default budget on benchmarks alone: routing before it learned). `None` before a
+    /// step used tokens, or when a price is unknown.
+    pub static_usd: Option<f64>,
     pub limits: RunLimits,
     /// Reserved by calls in flight.
     pub reserved_usd: f64,

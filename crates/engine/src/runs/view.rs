@@ -5,8 +5,9 @@
 use std::time::Duration;
 
 use switchyard_core::error::ErrorCode;
+use switchyard_core::routing::classify;
 use switchyard_core::run::dag::{DagNode, Join};
-use switchyard_core::run::savings::{spend_report, SpendEntry, SpendReport};
+use switchyard_core::run::savings::{baseline_cost, spend_report, SpendEntry, SpendReport};
 use switchyard_core::run::{
     ContextTrace, FailureSignal, Ladder, NodeOutput, NodeRole, NodeState, NodeTry, NodeView,
     RunDetail, RunError, RunFilter, RunLimits, RunLog, RunLogEntry, RunMode, RunOutput, RunSummary,
@@ -19,6 +20,7 @@ use switchyard_store::runs::{RunQuery, RunRow};
 use super::artifacts::read_output;
 use crate::catalog::{find_model, now};
 use crate::events::EngineEvent;
+use crate::learning::StaticPicks;
 use crate::{Engine, EngineError};
 
 /// Most runs one list returns.
@@ -190,6 +192,30 @@ impl Engine {
             .collect())
     }
 
+    /// The tokens of every node that used any, repriced on its category's static pick (see
+    /// [`RunDetail::static_usd`]).
+    async fn static_cost(&self, nodes: &[NodeRow]) -> Option<f64> {
+        let used: Vec<&NodeRow> = nodes
+            .iter()
+            .filter(|n| n.tokens_in > 0 || n.tokens_out > 0)
+            .collect();
+        if used.is_empty() {
+            return None;
+        }
+        let state = self.catalog_state().await.ok()?;
+        let mut picks = StaticPicks::new(Some(&state.catalog));
+        used.iter().try_fold(0.0, |sum, node| {
+            let pricing = picks.pricing(classify(&node.task).category)?;
+            Some(
+                sum + baseline_cost(
+                    u64::from(node.tokens_in),
+                    u64::from(node.tokens_out),
+                    pricing,
+                )?,
+            )
+        })
+    }
+
     /// Everything the run page shows for run `id`. Errors: `NotFound`.
     pub async fn run_detail(&self, id: &str) -> Result<RunDetail, EngineError> {
         let row = self.run_row(id).await?;
@@ -219,6 +245,7 @@ impl Engine {
                 .and_then(|l| serde_json::from_str::<Ladder>(l).ok()),
             baseline_model: row.baseline_model.clone(),
             baseline_usd: row.baseline_usd,
+            static_usd: self.static_cost(&nodes).await,
             limits: serde_json::from_str::<RunLimits>(&row.limits_json).unwrap_or_default(),
             reserved_usd: row.reserved_usd,
             repo: row.repo.clone(),

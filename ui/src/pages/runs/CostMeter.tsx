@@ -10,6 +10,8 @@ interface Props {
   savingsUsd: number | null;
   baselineModel: string | null;
   baselineUsd: number | null;
+  /** The same tokens on each step's static pick (routing before it learned). */
+  staticUsd: number | null;
 }
 
 /** Spent and in-flight reservations against the hard cap, and savings against the baseline. */
@@ -21,6 +23,7 @@ export const CostMeter = memo(function CostMeter({
   savingsUsd,
   baselineModel,
   baselineUsd,
+  staticUsd,
 }: Props) {
   const shares = meterShares(spentUsd, reservedUsd, capUsd);
   return (
@@ -64,6 +67,12 @@ export const CostMeter = memo(function CostMeter({
         <p className="muted small" id="run-baseline-note">
           Savings are measured against <span className="mono">{baselineModel}</span>
           {live ? " once its calls settle." : "; this run used no tokens."}
+        </p>
+      )}
+      {staticUsd != null && spentUsd != null && (
+        <p className="muted small" id="run-static-note">
+          Against the static picks (each step's best-scored model before routing learned): the same
+          tokens would have cost {formatCost(staticUsd)} ({formatSavings(staticUsd - spentUsd)}).
         </p>
       )}
       {!baselineModel && (

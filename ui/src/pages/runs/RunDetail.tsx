@@ -308,6 +308,7 @@ export function RunDetail({ id, now }: { id: string; now: () => number }) {
           savingsUsd={summary.savingsUsd}
           baselineModel={detail.baselineModel}
           baselineUsd={detail.baselineUsd}
+          staticUsd={detail.staticUsd}
         />
         {succeeded && detail.ladder && (
           <p className="small" id="run-rung">

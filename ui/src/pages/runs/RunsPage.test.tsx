@@ -165,6 +165,8 @@ describe("Runs page", () => {
       ),
     );
     expect(byId("run-spent").textContent).toBe("$0.0200");
+    // Against the static picks, from Rust's figure: the run spent more than they would have.
+    expect(byId("run-static-note").textContent).toMatch(/cost \$0\.0042 \(\$0\.0158 more\)/);
     expect(byId("run-reserved").textContent).toContain("$0.10");
     expect(byId("run-detail").getAttribute("data-seq")).toBe("4");
     expect(Number(byId("run-detail").dataset.updates)).toBeGreaterThan(0);

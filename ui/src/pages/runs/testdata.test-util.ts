@@ -113,6 +113,7 @@ export function detail(
     },
     baselineModel: "anthropic/claude-opus-4",
     baselineUsd: 0.0113,
+    staticUsd: 0.0042,
     limits: {
       maxParallelNodes: 4,
       nodeTimeoutS: 180,
