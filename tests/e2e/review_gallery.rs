@@ -75,6 +75,7 @@ impl Fixture {
             preset: None,
             allow_network: false,
             allow_write: Vec::new(),
+            self_review: false,
         }
     }
 }

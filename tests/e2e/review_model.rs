@@ -367,11 +367,22 @@ async fn gates_block_approve(app: &App, fx: &Fixture, server: &TestServer) -> E2
     let before = fx.user_state();
     add_provider(app, server).await?;
     fill_model_task(app, &fx.repo, "Make add() add").await?;
+    app.click("#task-self-review").await?;
     app.click("#task-start").await?;
     app.wait_for("#attempt-detail").await?;
     wait_attr(app, "#attempt-detail", "data-state", "review").await?;
     app.wait_text("#gates-verdict", |t| t == "2 of 6 blocked")
         .await?;
+    // The model's own reading sits beside the gates, labelled as its own; it decides nothing.
+    wait_attr(app, "#self-review", "data-state", "written").await?;
+    app.wait_text("#self-review-risks", |t| {
+        t.contains("touches the CI workflow")
+    })
+    .await?;
+    app.wait_text("#self-review", |t| t.contains("not a check"))
+        .await?;
+    app.scroll_to("#self-review").await?;
+    app.save_screenshot("review_model_self_review").await;
     // Each failed gate says why, with its evidence.
     app.wait_text("[data-gate='lockedPaths'][data-passed='false']", |t| {
         t.contains(".github/workflows/ci.yml")
@@ -425,19 +436,29 @@ async fn failed_gates_show_their_evidence_and_block_approve() {
     let fx = Fixture::new();
     let home = tempfile::tempdir().expect("home");
     prepare_home(home.path()).await;
-    // The model multiplies (verification fails) and edits the CI workflow (a locked path).
-    let server = TestServer::start(vec![Reply::json(
-        200,
-        turn(
-            &[],
-            json!([
-                {"path": "calc.sh", "content": "add() { echo $(($1 * $2)); }\n"},
-                {"path": ".github/workflows/ci.yml", "content": "on: push\njobs: {}\n"}
-            ]),
-            true,
-            "Fixed add() and the tests pass",
+    // The model multiplies (verification fails) and edits the CI workflow (a locked path),
+    // then, asked for a self-review, names one of its risks.
+    let self_review = json!({
+        "risks": ["touches the CI workflow, which the task did not ask for"],
+        "filesTouched": ["calc.sh: add() rewritten", ".github/workflows/ci.yml: emptied"],
+        "testsAdded": [],
+    })
+    .to_string();
+    let server = TestServer::start(vec![
+        Reply::json(
+            200,
+            turn(
+                &[],
+                json!([
+                    {"path": "calc.sh", "content": "add() { echo $(($1 * $2)); }\n"},
+                    {"path": ".github/workflows/ci.yml", "content": "on: push\njobs: {}\n"}
+                ]),
+                true,
+                "Fixed add() and the tests pass",
+            ),
         ),
-    )])
+        Reply::sse(wire::openai_stream(MODEL, &[&self_review], Some((400, 60)))),
+    ])
     .await;
     let (fx_ref, server_ref) = (&fx, &server);
     E2e::run(
@@ -449,5 +470,6 @@ async fn failed_gates_show_their_evidence_and_block_approve() {
         },
     )
     .await;
-    assert_eq!(server.requests().len(), 1);
+    // The worker's one turn, and its self-review.
+    assert_eq!(server.requests().len(), 2);
 }

@@ -19,6 +19,7 @@ use std::sync::Arc;
 
 use clap::{Args, Subcommand};
 use serde_json::json;
+use switchyard_core::attempt::self_review::{SelfReview, SelfReviewState};
 use switchyard_core::attempt::{
     file_status_name, AttemptRequest, AttemptReview, AttemptState, LineComment,
 };
@@ -62,6 +63,11 @@ pub struct TaskArgs {
     /// path, e.g. a build cache). Your repository's git directory and checkout are refused.
     #[arg(long = "allow-write", value_name = "DIR")]
     pub allow_write: Vec<String>,
+    /// After verification, the worker's model re-reads its change and writes a short
+    /// self-review (risks, files touched, tests added), shown beside Switchyard's own
+    /// verification — never instead of it. Model workers only.
+    #[arg(long)]
+    pub self_review: bool,
 }
 
 /// `switchyard worktrees …`
@@ -170,6 +176,7 @@ fn request(args: TaskArgs, worker: String) -> Result<AttemptRequest, Failure> {
         preset: args.preset,
         allow_network: args.allow_network,
         allow_write: args.allow_write,
+        self_review: args.self_review,
     })
 }
 
@@ -522,6 +529,33 @@ pub(crate) fn first_line(text: &str) -> &str {
     text.lines().next().unwrap_or("")
 }
 
+/// The worker's self-review for people: labelled as the worker's, never as a check.
+fn describe_self_review(review: &SelfReview) -> String {
+    let by = review.model.as_deref().unwrap_or("the worker");
+    match review.state {
+        SelfReviewState::Written => {
+            let mut out = format!("self-review by {by} (the worker's own reading, not a check):\n");
+            for (label, items) in [
+                ("risk", &review.risks),
+                ("file", &review.files_touched),
+                ("test", &review.tests_added),
+            ] {
+                for item in items {
+                    out.push_str(&format!("  {label}: {item}\n"));
+                }
+            }
+            if review.truncated > 0 {
+                out.push_str(&format!("  ({} more lines cut)\n", review.truncated));
+            }
+            out
+        }
+        SelfReviewState::Failed | SelfReviewState::Unavailable => format!(
+            "self-review: none ({})\n",
+            review.message.as_deref().unwrap_or("no reason given")
+        ),
+    }
+}
+
 /// The review for people.
 fn describe(review: &AttemptReview) -> String {
     let s = &review.summary;
@@ -552,6 +586,9 @@ fn describe(review: &AttemptReview) -> String {
             if gate.passed { "passed" } else { "FAILED" },
             gate.detail
         ));
+    }
+    if let Some(self_review) = &review.self_review {
+        out.push_str(&describe_self_review(self_review));
     }
     if let Some(usage) = &review.usage {
         out.push_str(&format!("{}\n", usage_line(usage, s.cost_usd)));

@@ -188,6 +188,15 @@ pub fn review_json(review: &AttemptReview) -> Value {
             .as_ref()
             .map_or(Value::Null, verification_json),
     );
+    // The worker's own review, as the app shows it (the Rust view type, camelCase fields).
+    put(
+        "self_review",
+        review
+            .self_review
+            .as_ref()
+            .and_then(|r| serde_json::to_value(r).ok())
+            .unwrap_or(Value::Null),
+    );
     put(
         "usage",
         review.usage.as_ref().map_or(Value::Null, usage_json),

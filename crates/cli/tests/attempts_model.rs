@@ -651,3 +651,127 @@ fn request_changes_sends_the_comments_to_the_model_on_the_same_worktree() {
     assert_eq!(fx.head("main~1"), base);
     assert_eq!(fx.git(&["show", "main:NOTES.md"]), "# Greetings\n");
 }
+
+#[test]
+fn a_self_review_is_written_by_the_same_model_after_verification_and_counted_in_the_cost() {
+    let fx = Fixture::new();
+    let review_answer = json!({
+        "risks": ["greet.txt loses its old greeting for anyone who read it"],
+        "filesTouched": ["greet.txt: now greets the world"],
+        "testsAdded": [],
+    })
+    .to_string();
+    let server = fx.server(vec![
+        turn(
+            &[],
+            json!([{"path": "greet.txt", "search": "hello\n", "replace": "hello, world\n"}]),
+            true,
+            "greet.txt now greets the world.",
+        ),
+        Reply::sse(wire::openai_stream(
+            "gpt-oss-20b",
+            &["Here is my review:\n```json\n", &review_answer, "\n```"],
+            Some((500, 80)),
+        )),
+    ]);
+    fx.point_openai_at(&server);
+
+    let run = fx.run_model(MODEL, TASK, VERIFY, &["--self-review"]);
+    run.assert_no_key();
+    let review = run.expect_code(0);
+    assert_eq!(review["status"], "review");
+    // Verification decided, and the self-review sits beside it.
+    assert_eq!(review["verification"]["passed"], true);
+    let own = &review["self_review"];
+    assert_eq!(own["state"], "written", "{own}");
+    assert_eq!(own["model"], MODEL);
+    assert_eq!(
+        own["risks"],
+        json!(["greet.txt loses its old greeting for anyone who read it"])
+    );
+    assert_eq!(
+        own["filesTouched"],
+        json!(["greet.txt: now greets the world"])
+    );
+    assert_eq!(own["testsAdded"], json!([]));
+
+    // The same model re-read the captured change: the second request carries the diff.
+    let requests = server.requests();
+    assert_eq!(requests.len(), 2);
+    assert_eq!(requests[1].json()["model"], "gpt-oss-20b");
+    let sent = sent_text(&server, 1);
+    assert!(sent.contains("+hello, world"), "{sent}");
+    assert!(sent.contains(TASK), "{sent}");
+
+    // Its tokens and cost are the attempt's: 300 + 500 in, 120 + 80 out.
+    let usage = &review["usage"];
+    assert_eq!(usage["input"], 800, "{usage}");
+    assert_eq!(usage["output"], 200, "{usage}");
+    let expected = (800.0 * PRICE.0 + 200.0 * PRICE.1) / 1_000_000.0;
+    let cost = review["cost_usd"].as_f64().expect("cost_usd");
+    assert!((cost - expected).abs() < 1e-9, "cost {cost} vs {expected}");
+
+    // The text review says whose reading it is.
+    let shown = fx.run(&["review", &run.id()], &[]);
+    assert!(
+        shown
+            .stdout
+            .contains("self-review by openai/gpt-oss-20b (the worker's own reading, not a check)")
+            && shown
+                .stdout
+                .contains("risk: greet.txt loses its old greeting"),
+        "{}",
+        shown.stdout
+    );
+}
+
+#[test]
+fn a_failed_self_review_keeps_the_providers_reason_and_never_blocks_review() {
+    let fx = Fixture::new();
+    let server = fx.server(vec![
+        turn(
+            &[],
+            json!([{"path": "greet.txt", "search": "hello\n", "replace": "hello, world\n"}]),
+            true,
+            "done",
+        ),
+        Reply::json(
+            400,
+            wire::openai_error(
+                "This model's maximum context length is 8192 tokens",
+                "invalid_request_error",
+                "context_length_exceeded",
+            ),
+        ),
+    ]);
+    fx.point_openai_at(&server);
+
+    let run = fx.run_model(MODEL, TASK, VERIFY, &["--self-review"]);
+    run.assert_no_key();
+    let review = run.expect_code(0);
+    assert_eq!(review["status"], "review");
+    assert_eq!(gate(review, "verification")["passed"], true);
+    let own = &review["self_review"];
+    assert_eq!(own["state"], "failed", "{own}");
+    let message = own["message"].as_str().expect("message");
+    assert!(message.contains("maximum context length"), "{message}");
+    assert!(!message.contains(KEY));
+    // Without a review answer the cost is the worker's alone.
+    assert_eq!(review["usage"]["input"], 300);
+}
+
+#[test]
+fn without_self_review_no_second_call_is_made() {
+    let fx = Fixture::new();
+    let server = fx.server(vec![turn(
+        &[],
+        json!([{"path": "greet.txt", "search": "hello\n", "replace": "hello, world\n"}]),
+        true,
+        "done",
+    )]);
+    fx.point_openai_at(&server);
+    let run = fx.run_model(MODEL, TASK, VERIFY, &[]);
+    let review = run.expect_code(0);
+    assert_eq!(review["self_review"], Value::Null);
+    assert_eq!(server.requests().len(), 1);
+}

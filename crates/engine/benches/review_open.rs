@@ -87,6 +87,7 @@ fn setup(rt: &tokio::runtime::Runtime) -> Fixture {
         preset: None,
         allow_network: false,
         allow_write: Vec::new(),
+        self_review: false,
     };
     let (id, review) = rt.block_on(async {
         let summary = engine.start_attempt(request, "bench").await.expect("start");

@@ -544,6 +544,11 @@ export type AttemptRequest = {
 	 *  a shared fixture folder). Never the repository's git directory or the user's checkout.
 	 */
 	allowWrite?: string[],
+	/**
+	 *  After verification, the model that wrote the change re-reads it and writes a short
+	 *  self-review (risks, files touched, tests added), shown beside the verification.
+	 */
+	selfReview?: boolean,
 };
 
 /**  Everything review shows for one attempt. */
@@ -575,6 +580,8 @@ export type AttemptReview = {
 	verifyCommands: string[],
 	/**  How the worker and the verification were confined, and what was refused. */
 	confinement: ConfinementReport | null,
+	/**  The worker's own review of its change, when one was asked for (never a gate). */
+	selfReview: SelfReview | null,
 };
 
 /**
@@ -2870,6 +2877,8 @@ export type RunOptions = {
 	allowNetwork?: boolean,
 	/**  Code runs: paths outside the worktree workers may write. */
 	allowWrite?: string[],
+	/**  Code runs: each attempt's model re-reads its change after verification. */
+	selfReview?: boolean,
 	/**  Text runs: a JSON Schema (as text) the result must match. */
 	schema?: string | null,
 	/**  Who launches it; a front end sets its own name, whatever the options say. */
@@ -3056,6 +3065,28 @@ export type ScoreTerm = {
 	/**  Whether and why not it counted. */
 	status: TermStatus,
 };
+
+/**  The self-review an attempt keeps as its `self-review.json` artifact. */
+export type SelfReview = {
+	state: SelfReviewState,
+	/**  The model that wrote the change and re-read it. */
+	model: string | null,
+	risks: string[],
+	filesTouched: string[],
+	testsAdded: string[],
+	/**  Lines dropped to keep the review within [`MAX_SELF_REVIEW_LINES`]. */
+	truncated: number,
+	/**  Why it failed or is unavailable (the provider's own message). */
+	message: string | null,
+	costUsd: number | null,
+};
+
+/**  What became of the self-review. */
+export type SelfReviewState = "written" | 
+/**  The call failed or the answer was not a review (`message` says which). */
+"failed" | 
+/**  This worker cannot be asked (`message` says why). */
+"unavailable";
 
 /**  How bad an issue is: errors stop a run from starting, warnings do not. */
 export type Severity = 

@@ -65,6 +65,8 @@ export type {
   LocalEndpoint,
   PaletteEntry,
   PaletteKind,
+  SelfReview,
+  SelfReviewState,
   Theme,
   UiPrefs,
   WorkerCli,

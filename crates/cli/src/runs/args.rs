@@ -287,6 +287,7 @@ pub(super) fn request(args: RunArgs) -> Result<RunRequest, Failure> {
         pause_before_integration: args.pause_before_integration,
         allow_network: args.task.allow_network,
         allow_write: args.task.allow_write.clone(),
+        self_review: args.task.self_review,
         schema,
         launcher: launcher(),
     };

@@ -8,6 +8,7 @@
 
 mod id;
 pub mod retention;
+pub mod self_review;
 mod state;
 
 use serde::{Deserialize, Serialize};
@@ -50,6 +51,10 @@ pub struct AttemptRequest {
     /// a shared fixture folder). Never the repository's git directory or the user's checkout.
     #[serde(default)]
     pub allow_write: Vec<String>,
+    /// After verification, the model that wrote the change re-reads it and writes a short
+    /// self-review (risks, files touched, tests added), shown beside the verification.
+    #[serde(default)]
+    pub self_review: bool,
 }
 
 /// A comment on one line of the new side of a file.
@@ -182,6 +187,8 @@ pub struct AttemptReview {
     pub verify_commands: Vec<String>,
     /// How the worker and the verification were confined, and what was refused.
     pub confinement: Option<ConfinementReport>,
+    /// The worker's own review of its change, when one was asked for (never a gate).
+    pub self_review: Option<self_review::SelfReview>,
 }
 
 impl AttemptReview {

@@ -49,6 +49,9 @@ pub struct RunOptions {
     pub allow_network: bool,
     /// Code runs: paths outside the worktree workers may write.
     pub allow_write: Vec<String>,
+    /// Code runs: each attempt's model re-reads its change after verification.
+    #[serde(default)]
+    pub self_review: bool,
     /// Text runs: a JSON Schema (as text) the result must match.
     pub schema: Option<String>,
     /// Who launches it; a front end sets its own name, whatever the options say.
@@ -189,6 +192,7 @@ impl RunOptions {
         req.pause_before_integration = self.pause_before_integration;
         req.allow_network = self.allow_network;
         req.allow_write = self.allow_write;
+        req.self_review = self.self_review;
         req.schema = given(self.schema);
         req.launcher = self.launcher;
         Ok(req)

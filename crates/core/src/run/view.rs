@@ -48,6 +48,10 @@ pub struct RunRequest {
     /// [`crate::attempt::AttemptRequest::allow_write`]).
     #[serde(default)]
     pub allow_write: Vec<String>,
+    /// Code nodes' attempts write a self-review (see
+    /// [`crate::attempt::AttemptRequest::self_review`]).
+    #[serde(default)]
+    pub self_review: bool,
     /// The worker of code nodes (`model:<id>`, `claude`, `codex`, …); `None`: the model
     /// worker with the node's model.
     #[serde(default)]
@@ -100,6 +104,7 @@ impl RunRequest {
             verify: None,
             allow_network: false,
             allow_write: Vec::new(),
+            self_review: false,
             worker: None,
             models: None,
             ladder: None,

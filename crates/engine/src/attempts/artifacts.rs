@@ -20,6 +20,8 @@ pub(crate) const PREVIOUS_DIFF_ARTIFACT: &str = "diff-previous.json";
 pub(crate) const OUTPUT_ARTIFACT: &str = "worker-output.log";
 /// Switchyard's verification record (JSON).
 pub(crate) const VERIFICATION_ARTIFACT: &str = "verification.json";
+/// The worker's self-review (`SelfReview` as JSON), when one was asked for.
+pub(crate) const SELF_REVIEW_ARTIFACT: &str = "self-review.json";
 
 /// At most this much raw worker output is kept on disk per attempt; the rest is counted.
 pub(crate) const MAX_RAW_OUTPUT: u64 = 32 * 1024 * 1024;

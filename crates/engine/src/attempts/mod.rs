@@ -37,6 +37,8 @@ pub(crate) use record::json;
 mod recover;
 mod retention;
 mod review;
+mod self_review;
+pub(crate) use self_review::SELF_REVIEW_MAX_TOKENS;
 mod sink;
 mod start;
 

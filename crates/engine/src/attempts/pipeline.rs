@@ -311,6 +311,7 @@ impl Engine {
             outside,
         };
         let mut changes = AttemptChanges::new().worker_version(run.version.clone());
+        let worker_usage = run.usage;
         if let Some(usage) = run.usage {
             let json = serde_json::to_string(&usage).map_err(internal("usage"))?;
             changes = changes.usage(json, usage.cost_usd);
@@ -354,7 +355,17 @@ impl Engine {
             .await?;
             return Ok(());
         }
-        let end = AttemptChanges::new().release().finished_ms(now_ms());
+        let mut end = AttemptChanges::new();
+        if failure.is_none() && request.self_review {
+            if let Some(usage) = self
+                .write_self_review(id, &spec, &row.task, worker_usage.as_ref(), cancel)
+                .await
+            {
+                let json = serde_json::to_string(&usage).map_err(internal("usage"))?;
+                end = end.usage(json, usage.cost_usd);
+            }
+        }
+        let end = end.release().finished_ms(now_ms());
         match failure {
             Some((code, message)) => {
                 self.advance_owned(

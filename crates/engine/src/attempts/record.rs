@@ -14,7 +14,7 @@ use switchyard_core::worker::Usage;
 use switchyard_store::attempts::{AttemptChanges, AttemptRow, Guard};
 use switchyard_store::journal::Journal;
 
-use super::artifacts::{DIFF_ARTIFACT, PREVIOUS_DIFF_ARTIFACT};
+use super::artifacts::{DIFF_ARTIFACT, PREVIOUS_DIFF_ARTIFACT, SELF_REVIEW_ARTIFACT};
 use crate::events::EngineEvent;
 use crate::{Engine, EngineError};
 
@@ -220,6 +220,7 @@ impl Engine {
             diff,
             previous,
             verification: json::<VerificationRecord>(row.verification_json.as_deref()),
+            self_review: self.read_artifact_json(&row.id, SELF_REVIEW_ARTIFACT).await,
             usage: json::<Usage>(row.usage_json.as_deref()),
             decision: json::<ReviewDecision>(row.decision_json.as_deref()),
             integration: json::<IntegrationRecord>(row.integration_json.as_deref()),

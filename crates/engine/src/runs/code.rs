@@ -40,6 +40,8 @@ pub(crate) struct CodeSetup {
     pub launcher: String,
     pub allow_network: bool,
     pub allow_write: Vec<String>,
+    /// Each attempt writes a self-review after verification.
+    pub self_review: bool,
 }
 
 /// The worker a code node runs for `entry`: a worker spec as given (`claude`, `exec:…`,
@@ -348,6 +350,7 @@ pub(super) async fn launch(
         preset: setup.preset.clone(),
         allow_network: setup.allow_network,
         allow_write: setup.allow_write.clone(),
+        self_review: setup.self_review,
     };
     let started = async {
         let mut prepared = ctx.engine.prepare_attempt(request).await?;
@@ -568,6 +571,7 @@ pub(crate) async fn launch_compare(ctx: &RunCtx, setup: &CodeSetup) -> Result<()
         preset: setup.preset.clone(),
         allow_network: setup.allow_network,
         allow_write: setup.allow_write.clone(),
+        self_review: setup.self_review,
     };
     let compare = match ctx
         .engine

@@ -3,6 +3,7 @@
 //! per-attempt CLI reservation) and settles with the attempt's cost when it ends (the
 //! reservation when the worker reported none).
 
+use crate::attempts::SELF_REVIEW_MAX_TOKENS;
 use switchyard_core::attempt::{AttemptReview, AttemptState};
 use switchyard_core::error::ErrorCode;
 use switchyard_core::run::{CallPurpose, CallState};
@@ -30,7 +31,13 @@ pub(super) fn attempt_worst(ctx: &RunCtx, worker: &str) -> Result<f64, NoReview>
                 .prompt_per_m
                 .unwrap_or(0.0)
                 .max(pricing.completion_per_m.unwrap_or(0.0));
-            Ok(f64::from(MODEL_MAX_TOKENS) * price / 1_000_000.0)
+            // A self-review is one more call of the same model, reserved with the worker's.
+            let review = if ctx.code.as_ref().is_some_and(|setup| setup.self_review) {
+                SELF_REVIEW_MAX_TOKENS
+            } else {
+                0
+            };
+            Ok(f64::from(MODEL_MAX_TOKENS.saturating_add(review)) * price / 1_000_000.0)
         }
         None => Ok(ctx.limits.cli_reservation_usd),
     }

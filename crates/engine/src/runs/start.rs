@@ -339,6 +339,7 @@ impl Engine {
                 launcher: row.launcher.clone(),
                 allow_network: request.allow_network,
                 allow_write: request.allow_write.clone(),
+                self_review: request.self_review,
             }),
         });
         if let (switchyard_core::run::RunMode::Collective, Some(setup)) = (row.mode, &ctx.code) {

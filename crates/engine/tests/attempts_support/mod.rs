@@ -88,6 +88,7 @@ impl Fixture {
             preset: None,
             allow_network: false,
             allow_write: vec![self.root.path().join("probe").display().to_string()],
+            self_review: false,
         }
     }
 

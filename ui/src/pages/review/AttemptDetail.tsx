@@ -22,6 +22,7 @@ import {
 import { GatesPanel } from "./GatesPanel";
 import { ReviewActions } from "./ReviewActions";
 import { reviewHash } from "./route";
+import { SelfReviewPanel } from "./SelfReviewPanel";
 import { Transcript } from "./Transcript";
 
 /** One attempt: live output while it runs, then its diff, gates, transcript and the decision. */
@@ -259,6 +260,7 @@ export function AttemptDetail({ id, now }: { id: string; now: () => number }) {
             }}
           />
           <GatesPanel review={review} />
+          {review.selfReview && <SelfReviewPanel review={review.selfReview} />}
           <ConfinementPanel report={review.confinement} />
         </div>
       </div>

@@ -149,6 +149,7 @@ describe("NewTaskForm", () => {
     fireEvent.change(screen.getByLabelText("Timeout (seconds)"), { target: { value: "120" } });
     await screen.findByRole("option", { name: "Rust reviewer" });
     fireEvent.change(screen.getByLabelText("Role preset"), { target: { value: "Rust reviewer" } });
+    fireEvent.click(screen.getByLabelText(/Ask for a self-review/));
     fireEvent.click(screen.getByText("Start attempt"));
     await waitFor(() => expect(window.location.hash).toBe("#/review/att1"));
     expect(review.start).toHaveBeenCalledWith({
@@ -160,6 +161,7 @@ describe("NewTaskForm", () => {
       timeoutSecs: 120,
       preset: "Rust reviewer",
       allowNetwork: false,
+      selfReview: true,
     });
   });
 

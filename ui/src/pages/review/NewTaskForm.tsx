@@ -26,6 +26,7 @@ export function NewTaskForm() {
   const [lock, setLock] = useState("");
   const [timeout, setTimeoutText] = useState("");
   const [allowNetwork, setAllowNetwork] = useState(false);
+  const [selfReview, setSelfReview] = useState(false);
   const [presets, setPresets] = useState<RolePreset[]>([]);
   const [preset, setPreset] = useState("");
   const [busy, setBusy] = useState(false);
@@ -71,6 +72,7 @@ export function NewTaskForm() {
       timeoutSecs: timeout.trim() === "" ? null : Number(timeout.trim()),
       preset: preset === "" ? null : preset,
       allowNetwork,
+      selfReview,
     };
     try {
       if (compare) {
@@ -204,6 +206,19 @@ export function NewTaskForm() {
             />{" "}
             Allow network for the worker and the verification (otherwise an <code>exec:</code>{" "}
             worker and verification have none, and an agent CLI reaches only its provider)
+          </label>
+        </div>
+        <div className="form-row">
+          <label className="check">
+            <input
+              type="checkbox"
+              id="task-self-review"
+              checked={selfReview}
+              onChange={(e) => setSelfReview(e.target.checked)}
+            />{" "}
+            Ask for a self-review: after verification the worker's model re-reads its change and
+            lists risks, files touched and tests added, shown beside the gates (model workers; one
+            more call, added to the cost)
           </label>
         </div>
       </div>

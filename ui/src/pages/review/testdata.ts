@@ -187,6 +187,7 @@ export function review(id: string, over: Partial<AttemptReview> = {}): AttemptRe
       gate("verification", true),
     ],
     verification: { passed: true, durationMs: 1900, commands: [verifyCommand("cargo test", true)] },
+    selfReview: null,
     usage: { input: 1200, output: 300, cached: 0, costUsd: 0.0042, estimated: true },
     decision: null,
     integration: null,

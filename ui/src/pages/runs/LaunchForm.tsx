@@ -459,6 +459,17 @@ export function LaunchForm() {
             Allow network for code nodes' workers and verification (otherwise an exec: worker and
             verification have none, and an agent CLI reaches only its provider)
           </label>
+          <label className="check-row">
+            <input
+              type="checkbox"
+              id="run-self-review"
+              checked={input.selfReview === true}
+              disabled={!code}
+              onChange={(e) => set({ selfReview: e.target.checked })}
+            />
+            Self-review: each code node's model re-reads its verified change (model workers; one
+            more call each, reserved under the cap)
+          </label>
         </details>
 
         <datalist id="run-judge-models">

@@ -32,6 +32,8 @@ export interface LaunchInput {
   /** Code runs: workers and verification may reach the network (otherwise an `exec:` worker
    * and verification have none, and an agent CLI reaches only its provider). */
   allowNetwork: boolean;
+  /** Code runs: each attempt's model re-reads its verified change. */
+  selfReview: boolean;
   /** Text runs: a JSON Schema the result must match; empty: none. */
   schema: string;
 }
@@ -55,6 +57,7 @@ export const EMPTY_LAUNCH: LaunchInput = {
   pauseAfterPlan: false,
   pauseBeforeIntegration: false,
   allowNetwork: false,
+  selfReview: false,
   schema: "",
 };
 
@@ -139,6 +142,7 @@ export function launchOptions(input: LaunchInput, edits: LaunchEdits = {}): RunO
     pauseAfterPlan: input.pauseAfterPlan,
     pauseBeforeIntegration: code && input.pauseBeforeIntegration,
     allowNetwork: code && input.allowNetwork === true,
+    selfReview: code && input.selfReview === true,
     schema: !code && input.schema.trim() !== "" ? input.schema.trim() : null,
   };
 }
