@@ -7,6 +7,7 @@ use rmcp::model::CallToolResult;
 use rmcp::{tool, tool_router};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use switchyard_core::attempt::self_review::SelfReview;
 use switchyard_core::attempt::{
     AttemptError, AttemptReview, AttemptState, IntegrationRecord, ReviewDecision,
 };
@@ -132,6 +133,9 @@ pub(crate) struct ReviewStatus {
     gates_passed: Option<bool>,
     gates: Vec<GateResult>,
     verification: Option<VerificationRecord>,
+    /// The worker's own re-reading of its change, when one was asked for: its risks, files
+    /// touched and tests added. Never a gate: `gates` and `verification` decide.
+    self_review: Option<SelfReview>,
     /// Approve is possible now (in review, every gate passed).
     pub(crate) can_approve: bool,
     approve_blocked: Option<String>,
@@ -168,6 +172,7 @@ impl ReviewStatus {
             gates_passed: summary.gates_passed,
             gates: review.gates,
             verification: review.verification,
+            self_review: review.self_review,
             can_approve: review.can_approve,
             approve_blocked: review.approve_blocked,
             cost_usd: summary.cost_usd,

@@ -104,6 +104,12 @@ pub(crate) struct RunCreateInput {
     /// `exec:<command>` (default: the model worker with the node's model).
     #[serde(default)]
     worker: Option<String>,
+    /// Code: after Switchyard's verification, each attempt's model re-reads its change and
+    /// writes a short self-review (risks, files touched, tests added) shown beside the
+    /// verification — never instead of it. Model workers only; one more call each, reserved
+    /// under the cap.
+    #[serde(default)]
+    self_review: bool,
     /// Text runs: a JSON Schema the result must match. Switchyard recovers the JSON from
     /// the answer, asks once for a repair, and a cascade escalates when it still fails.
     #[serde(default)]
@@ -140,6 +146,7 @@ impl RunCreateInput {
             repo: self.repo,
             verify: self.verify.map(Commands::into_vec),
             worker: self.worker,
+            self_review: self.self_review,
             models: self.models,
             ladder: self.ladder,
             members: self.members,
