@@ -162,9 +162,9 @@ impl Engine {
                 }
             };
             let own = launcher.is_some_and(|l| l == record.launcher);
-            index.add_weighted(
+            index.add_task(
                 &id,
-                record.task.category,
+                &record.task,
                 record.succeeded,
                 record.finished_ms,
                 now,

@@ -3109,7 +3109,10 @@ export type Signals = {
 export type SkippedRung = {
 	/**  The model left out. */
 	model: string,
-	/**  Its learned success estimate for the task's category, 0–1. */
+	/**
+	 *  Its predicted success on this task (the category estimate moved by the task's
+	 *  features), 0–1.
+	 */
 	estimate: number | null,
 	/**  `skipping deepseek-v4-flash: 2 of 9 verified for coding`. */
 	reason: string,

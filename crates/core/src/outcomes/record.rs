@@ -65,6 +65,17 @@ pub struct TaskFeatures {
 }
 
 impl TaskFeatures {
+    /// A task known only by its category (English, short, no stack words or needs).
+    pub fn bare(category: Category) -> TaskFeatures {
+        TaskFeatures {
+            category,
+            lang: "en".to_owned(),
+            task_tokens: 0,
+            stack: Vec::new(),
+            needs: Vec::new(),
+        }
+    }
+
     pub fn of(task: &str, classification: &Classification) -> TaskFeatures {
         let needs = &classification.signals.needs;
         let flags = [

@@ -14,6 +14,7 @@ use specta::Type;
 
 use crate::catalog::card::Category;
 use crate::hash::FastMap;
+use crate::outcomes::TaskFeatures;
 use crate::run::savings::LearningSavings;
 
 /// How many outcomes the benchmark prior weighs as much as.
@@ -25,6 +26,10 @@ pub const MIN_SKIP_EVIDENCE: u32 = 3;
 /// How much an agent's own outcomes weigh in the estimates it routes on, against everyone
 /// else's: an agent's history says most about the work it sends.
 pub const OWN_HISTORY_WEIGHT: f64 = 2.0;
+
+/// How many outcomes a feature's own rate is shrunk towards the category's estimate with: a
+/// feature seen once moves the prediction a little, one seen often moves it a lot.
+pub const FEATURE_PSEUDO_OUTCOMES: f64 = 2.0;
 
 const DAY_MS: f64 = 86_400_000.0;
 
@@ -172,6 +177,103 @@ impl Tally {
     fn estimate(&self, prior: f64) -> f64 {
         (PRIOR_OUTCOMES * prior + self.weighted_successes) / (PRIOR_OUTCOMES + self.weighted_total)
     }
+
+    fn starting(finished_ms: i64) -> Tally {
+        Tally {
+            oldest_ms: finished_ms,
+            ..Tally::default()
+        }
+    }
+
+    fn count(&mut self, succeeded: bool, weight: f64, finished_ms: i64) {
+        if succeeded {
+            self.successes = self.successes.saturating_add(1);
+            self.weighted_successes += weight;
+        } else {
+            self.failures = self.failures.saturating_add(1);
+        }
+        self.weighted_total += weight;
+        self.oldest_ms = self.oldest_ms.min(finished_ms);
+    }
+}
+
+/// What a task looks like to the per-task prediction, beyond its category: its language, its
+/// size, each stack word and each need (`lang:zh`, `size:long`, `stack:rust`, `needs:tools`).
+pub fn task_feature_keys(task: &TaskFeatures) -> Vec<String> {
+    let size = match task.task_tokens {
+        0..=40 => "short",
+        41..=400 => "medium",
+        _ => "long",
+    };
+    let mut keys = vec![format!("lang:{}", task.lang), format!("size:{size}")];
+    keys.extend(task.stack.iter().map(|word| format!("stack:{word}")));
+    keys.extend(task.needs.iter().map(|need| format!("needs:{need}")));
+    keys
+}
+
+/// How one feature of the task moved a model's prediction.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct FeatureEvidence {
+    /// `stack:rust`, `lang:zh`, …
+    pub feature: String,
+    /// This model's verified successes on tasks of the category with the feature.
+    pub successes: u32,
+    /// Its failures on them.
+    pub failures: u32,
+}
+
+/// A model's predicted verified success on one task: the category's estimate, moved by the
+/// model's recorded outcomes on tasks that shared this task's features.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct TaskPrediction {
+    /// The predicted success, 0–1.
+    pub estimate: f64,
+    /// The category's estimate and outcomes it starts from.
+    pub category: Evidence,
+    /// The features with outcomes of this model, each with its tally.
+    pub features: Vec<FeatureEvidence>,
+}
+
+impl TaskPrediction {
+    /// Recorded outcomes the prediction rests on: the category's, or the most of one feature.
+    pub fn outcomes(&self) -> u32 {
+        let category = self.category.successes + self.category.failures;
+        let feature = self
+            .features
+            .iter()
+            .map(|f| f.successes + f.failures)
+            .max()
+            .unwrap_or(0);
+        category.max(feature)
+    }
+
+    /// `2 of 9 verified for coding; 0 of 4 with stack:rust; predicted 0.12 for this task`.
+    pub fn describe(&self, category: Category) -> String {
+        let mut text = self.category.describe(category);
+        for feature in &self.features {
+            text.push_str(&format!(
+                "; {} of {} with {}",
+                feature.successes,
+                feature.successes + feature.failures,
+                feature.feature
+            ));
+        }
+        if !self.features.is_empty() {
+            text.push_str(&format!("; predicted {:.2} for this task", self.estimate));
+        }
+        text
+    }
+}
+
+fn logit(p: f64) -> f64 {
+    let p = p.clamp(0.01, 0.99);
+    (p / (1.0 - p)).ln()
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
 }
 
 /// Every outcome of a request's catalog, tallied per category and model. Built once per
@@ -179,6 +281,18 @@ impl Tally {
 #[derive(Debug, Clone, Default)]
 pub struct LearnedIndex {
     by_category: [FastMap<Box<str>, Tally>; Category::ALL.len()],
+    /// Per (model, category, feature): `model \u{1f} category \u{1f} feature`.
+    by_feature: FastMap<Box<str>, Tally>,
+}
+
+fn feature_key(model_id: &str, category: Category, feature: &str) -> String {
+    format!("{model_id}\u{1f}{}\u{1f}{feature}", category.id())
+}
+
+/// An outcome's weight after its age discount.
+fn aged(weight: f64, finished_ms: i64, now_ms: i64) -> f64 {
+    let age_days = (now_ms.saturating_sub(finished_ms)).max(0) as f64 / DAY_MS;
+    weight.max(0.0) * 0.5f64.powf(age_days / HALF_LIFE_DAYS)
 }
 
 impl LearnedIndex {
@@ -215,23 +329,83 @@ impl LearnedIndex {
         let Some(map) = self.by_category.get_mut(category as usize) else {
             return;
         };
-        let age_days = (now_ms.saturating_sub(finished_ms)).max(0) as f64 / DAY_MS;
-        let weight = weight.max(0.0) * 0.5f64.powf(age_days / HALF_LIFE_DAYS);
+        let weight = aged(weight, finished_ms, now_ms);
         let tally = match map.get_mut(model_id) {
             Some(tally) => tally,
-            None => map.entry(model_id.into()).or_insert(Tally {
-                oldest_ms: finished_ms,
-                ..Tally::default()
-            }),
+            None => map
+                .entry(model_id.into())
+                .or_insert(Tally::starting(finished_ms)),
         };
-        if succeeded {
-            tally.successes = tally.successes.saturating_add(1);
-            tally.weighted_successes += weight;
-        } else {
-            tally.failures = tally.failures.saturating_add(1);
+        tally.count(succeeded, weight, finished_ms);
+    }
+
+    /// [`LearnedIndex::add_weighted`] in the task's category, and the same outcome tallied
+    /// under each of the task's features (see [`task_feature_keys`]) for
+    /// [`LearnedIndex::predict`].
+    pub fn add_task(
+        &mut self,
+        model_id: &str,
+        task: &TaskFeatures,
+        succeeded: bool,
+        finished_ms: i64,
+        now_ms: i64,
+        weight: f64,
+    ) {
+        self.add_weighted(
+            model_id,
+            task.category,
+            succeeded,
+            finished_ms,
+            now_ms,
+            weight,
+        );
+        let aged = aged(weight, finished_ms, now_ms);
+        for feature in task_feature_keys(task) {
+            self.by_feature
+                .entry(feature_key(model_id, task.category, &feature).into())
+                .or_insert(Tally::starting(finished_ms))
+                .count(succeeded, aged, finished_ms);
         }
-        tally.weighted_total += weight;
-        tally.oldest_ms = tally.oldest_ms.min(finished_ms);
+    }
+
+    /// The predicted verified success of `model_id` on one task: the category's estimate
+    /// (from `prior`), moved in log-odds by each of the task's features the model has outcomes
+    /// for — by how far the model's rate on tasks with that feature is from its rate on the
+    /// whole category (both shrunk towards the estimate by [`FEATURE_PSEUDO_OUTCOMES`], so a
+    /// feature every outcome shares moves nothing). A naive Bayes reading of the user's own
+    /// outcomes: with none, the prediction is the estimate.
+    pub fn predict(&self, model_id: &str, task: &TaskFeatures, prior: f64) -> TaskPrediction {
+        let base = self.estimate(model_id, task.category, prior);
+        let shrunk = |tally: &Tally| {
+            (tally.weighted_successes + FEATURE_PSEUDO_OUTCOMES * base)
+                / (tally.weighted_total + FEATURE_PSEUDO_OUTCOMES)
+        };
+        let whole = self.tally(model_id, task.category).unwrap_or_default();
+        let mut log_odds = logit(base);
+        let mut features = Vec::new();
+        if !self.by_feature.is_empty() {
+            for feature in task_feature_keys(task) {
+                let key = feature_key(model_id, task.category, &feature);
+                let Some(tally) = self.by_feature.get(key.as_str()) else {
+                    continue;
+                };
+                if (tally.successes, tally.failures) == (whole.successes, whole.failures) {
+                    continue;
+                }
+                log_odds += logit(shrunk(tally)) - logit(shrunk(&whole));
+                features.push(FeatureEvidence {
+                    feature,
+                    successes: tally.successes,
+                    failures: tally.failures,
+                });
+            }
+        }
+        let category = self.evidence(model_id, task.category, prior);
+        TaskPrediction {
+            estimate: round3(sigmoid(log_odds)),
+            category,
+            features,
+        }
     }
 
     /// Whether any model has outcomes in `category` (lets the ranking skip lookups).

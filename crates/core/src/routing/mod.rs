@@ -50,7 +50,8 @@ pub use evaluate::{
 };
 pub use feedback::{FeedbackIndex, FeedbackSummary, Rating, MAX_SWING, PRIOR_RATINGS};
 pub use learned::{
-    prior_from_score, AgentPreference, Evidence, LearnedEstimate, LearnedIndex, LearningSettings,
+    prior_from_score, task_feature_keys, AgentPreference, Evidence, FeatureEvidence,
+    LearnedEstimate, LearnedIndex, LearningSettings, TaskPrediction, FEATURE_PSEUDO_OUTCOMES,
     HALF_LIFE_DAYS, MIN_SKIP_EVIDENCE, OWN_HISTORY_WEIGHT, PRIOR_OUTCOMES,
 };
 pub use lexicon::StackSpelling;

@@ -7,8 +7,8 @@
 use serde::{Deserialize, Serialize};
 use specta::Type;
 
-use crate::catalog::card::Category;
 use crate::error::ErrorCode;
+use crate::outcomes::TaskFeatures;
 use crate::routing::{BudgetTier, LearnedIndex, MIN_SKIP_EVIDENCE};
 
 /// The most rungs a ladder may have.
@@ -43,7 +43,8 @@ pub struct Ladder {
 pub struct SkippedRung {
     /// The model left out.
     pub model: String,
-    /// Its learned success estimate for the task's category, 0–1.
+    /// Its predicted success on this task (the category estimate moved by the task's
+    /// features), 0–1.
     pub estimate: f64,
     /// `skipping deepseek-v4-flash: 2 of 9 verified for coding`.
     pub reason: String,
@@ -160,13 +161,15 @@ pub enum CascadeStep {
     Stopped,
 }
 
-/// Takes out of `models` (a ladder, cheapest first) every rung but the last whose learned
-/// estimate for `category` is below `threshold`, on at least [`MIN_SKIP_EVIDENCE`] recorded
-/// outcomes — a rung is never skipped on its benchmarks alone. `prior` gives a model's
-/// benchmark prior. Returns the rungs taken out, each with its reason.
+/// Takes out of `models` (a ladder, cheapest first) every rung but the last whose predicted
+/// success on this task (its learned estimate for the task's category, moved by its outcomes
+/// on tasks with the same features: see [`LearnedIndex::predict`]) is below `threshold`, on
+/// at least [`MIN_SKIP_EVIDENCE`] recorded outcomes — a rung is never skipped on its
+/// benchmarks alone. `prior` gives a model's benchmark prior in the task's category. Returns
+/// the rungs taken out, each with its reason.
 pub fn skip_unlikely(
     models: &mut Vec<String>,
-    category: Category,
+    task: &TaskFeatures,
     learned: &LearnedIndex,
     threshold: f64,
     prior: impl Fn(&str) -> f64,
@@ -180,14 +183,14 @@ pub fn skip_unlikely(
         if at == last {
             return true;
         }
-        let evidence = learned.evidence(model, category, prior(model));
-        let unlikely = evidence.successes + evidence.failures >= MIN_SKIP_EVIDENCE
-            && evidence.estimate < threshold;
+        let prediction = learned.predict(model, task, prior(model));
+        let unlikely =
+            prediction.outcomes() >= MIN_SKIP_EVIDENCE && prediction.estimate < threshold;
         if unlikely {
             skipped.push(SkippedRung {
                 model: model.clone(),
-                estimate: evidence.estimate,
-                reason: format!("skipping {model}: {}", evidence.describe(category)),
+                estimate: prediction.estimate,
+                reason: format!("skipping {model}: {}", prediction.describe(task.category)),
             });
         }
         !unlikely
@@ -279,6 +282,7 @@ pub fn parse_judge_score(reply: &str) -> Option<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::catalog::card::Category;
 
     #[test]
     fn only_rungs_that_keep_failing_are_skipped_and_never_the_last() {
@@ -296,7 +300,13 @@ mod tests {
         let mut models: Vec<String> = ["cheap/flash", "mid/pro", "top/max"]
             .map(String::from)
             .to_vec();
-        let skipped = skip_unlikely(&mut models, Category::Coding, &learned, 0.3, |_| 0.6);
+        let skipped = skip_unlikely(
+            &mut models,
+            &TaskFeatures::bare(Category::Coding),
+            &learned,
+            0.3,
+            |_| 0.6,
+        );
         assert_eq!(models, ["mid/pro", "top/max"], "the last rung always stays");
         assert_eq!(skipped.len(), 1);
         assert_eq!(
@@ -306,9 +316,74 @@ mod tests {
         assert!(skipped[0].estimate < 0.3);
         // Other categories, and a threshold of 0, skip nothing.
         let mut again: Vec<String> = ["cheap/flash", "top/max"].map(String::from).to_vec();
-        assert!(skip_unlikely(&mut again, Category::Creative, &learned, 0.3, |_| 0.6).is_empty());
-        assert!(skip_unlikely(&mut again, Category::Coding, &learned, 0.0, |_| 0.6).is_empty());
+        assert!(skip_unlikely(
+            &mut again,
+            &TaskFeatures::bare(Category::Creative),
+            &learned,
+            0.3,
+            |_| 0.6
+        )
+        .is_empty());
+        assert!(skip_unlikely(
+            &mut again,
+            &TaskFeatures::bare(Category::Coding),
+            &learned,
+            0.0,
+            |_| 0.6
+        )
+        .is_empty());
         assert_eq!(again.len(), 2);
+    }
+
+    /// A coding task in `stack`.
+    fn coding_in(stack: &str) -> TaskFeatures {
+        TaskFeatures {
+            stack: vec![stack.to_owned()],
+            task_tokens: 30,
+            ..TaskFeatures::bare(Category::Coding)
+        }
+    }
+
+    #[test]
+    fn a_rung_is_skipped_for_the_kind_of_task_it_fails_not_for_its_whole_category() {
+        let now = 1_800_000_000_000;
+        let mut learned = LearnedIndex::default();
+        // The cheap model passes every Python task and fails every Rust one: half of coding.
+        for _ in 0..5 {
+            learned.add_task("cheap/flash", &coding_in("python"), true, now, now, 1.0);
+            learned.add_task("cheap/flash", &coding_in("rust"), false, now, now, 1.0);
+        }
+        let category = learned.estimate("cheap/flash", Category::Coding, 0.6);
+        assert!(
+            category > 0.3,
+            "the category alone would keep it: {category}"
+        );
+
+        let ladder = || -> Vec<String> { ["cheap/flash", "top/max"].map(String::from).to_vec() };
+        let mut rust = ladder();
+        let skipped = skip_unlikely(&mut rust, &coding_in("rust"), &learned, 0.3, |_| 0.6);
+        assert_eq!(rust, ["top/max"]);
+        assert_eq!(skipped.len(), 1);
+        assert!(skipped[0].estimate < 0.3, "{}", skipped[0].estimate);
+        let reason = &skipped[0].reason;
+        assert!(
+            reason.starts_with("skipping cheap/flash: 5 of 10 verified for coding; 0 of 5 with stack:rust; predicted 0."),
+            "{reason}"
+        );
+
+        let mut python = ladder();
+        assert!(
+            skip_unlikely(&mut python, &coding_in("python"), &learned, 0.3, |_| 0.6).is_empty()
+        );
+        let predicted = learned.predict("cheap/flash", &coding_in("python"), 0.6);
+        assert!(predicted.estimate > category, "{predicted:?}");
+        // A stack it never saw is predicted from the category alone.
+        let go = learned.predict("cheap/flash", &coding_in("go"), 0.6);
+        assert!(
+            (go.estimate - category).abs() < 0.002,
+            "{go:?} vs {category}"
+        );
+        assert!(go.features.is_empty());
     }
 
     fn ladder() -> Ladder {

@@ -13,6 +13,7 @@
 mod routing_common;
 
 use switchyard_core::catalog::card::{Category, ModelCard};
+use switchyard_core::outcomes::TaskFeatures;
 use switchyard_core::routing::{
     pick, prior_from_score, recommend, Budget, FeedbackIndex, LearnedIndex, RouteContext,
     RouteRequest,
@@ -229,7 +230,13 @@ impl World {
                         .find(|(c, _, _)| *c == category)
                         .map_or(0.02, |(_, score, _)| prior_from_score(*score))
                 };
-                skip_unlikely(&mut ladder, category, &learned, SKIP_BELOW, prior);
+                skip_unlikely(
+                    &mut ladder,
+                    &TaskFeatures::bare(category),
+                    &learned,
+                    SKIP_BELOW,
+                    prior,
+                );
             }
             let now = n as i64 * hour;
             let mut result = TaskResult {

@@ -5,6 +5,7 @@
 use std::collections::{HashMap, HashSet};
 
 use switchyard_core::catalog::card::Pricing;
+use switchyard_core::outcomes::TaskFeatures;
 use switchyard_core::providers::ProviderKind;
 use switchyard_core::roles::ComposeRequest;
 use switchyard_core::routing::plan::{recompute, validate_plan, Plan, PlanMode, Severity};
@@ -217,13 +218,14 @@ impl Engine {
             }
         }
         let threshold = self.skip_below().await?;
-        // The local classifier's category: the one recorded outcomes carry.
-        let category = classify(task).category;
+        // The local classifier's reading: the features recorded outcomes carry.
+        let features = TaskFeatures::of(task, &classify(task));
+        let category = features.category;
         if threshold <= 0.0 || models.len() < 2 || !inputs.learned.has_category(category) {
             return Ok((models, Vec::new()));
         }
         let prior = |model: &str| benchmark_prior(&inputs.state.catalog, model, category);
-        let skipped = skip_unlikely(&mut models, category, &inputs.learned, threshold, prior);
+        let skipped = skip_unlikely(&mut models, &features, &inputs.learned, threshold, prior);
         Ok((models, skipped))
     }
 
