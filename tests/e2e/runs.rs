@@ -355,6 +355,11 @@ async fn cascade_escalates_once(app: &App, server: &TestServer) -> E2eResult {
         .await?;
     app.wait_text("#run-baseline-note", |t| t.contains(BASELINE))
         .await?;
+    // And against the static picks (routing before it learned), Rust's figure in words.
+    app.wait_text("#run-static-note", |t| {
+        t.contains("static picks") && t.contains("would have cost $")
+    })
+    .await?;
     app.save_screenshot("runs_cascade_done").await;
     app.scroll_to("#run-node-panel").await?;
     app.save_screenshot("runs_cascade_node").await;
