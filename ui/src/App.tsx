@@ -5,14 +5,19 @@ import { StatusBar } from "./components/StatusBar";
 import { type AppInfo, describeError, ipc } from "./ipc";
 import { notePrefix, PAGE_KEYS } from "./keys/shortcuts";
 import { hashFor, PAGES, type PageId, pageFromHash } from "./nav";
-import { FirstRunChecklist } from "./pages/FirstRunChecklist";
-import { ModelsPage } from "./pages/models/ModelsPage";
 import { Placeholder } from "./pages/Placeholder";
-import { Settings } from "./pages/Settings";
 import { StartupError } from "./pages/StartupError";
 import { applyTheme } from "./theme";
 
-// Pages other than the default one load on first visit, so the first paint parses less code.
+// Every page loads on first visit (the default one right after the shell's first frame), so
+// the first paint parses only React and the shell.
+const ModelsPage = lazy(() =>
+  import("./pages/models/ModelsPage").then((m) => ({ default: m.ModelsPage })),
+);
+const Settings = lazy(() => import("./pages/Settings").then((m) => ({ default: m.Settings })));
+const FirstRunChecklist = lazy(() =>
+  import("./pages/FirstRunChecklist").then((m) => ({ default: m.FirstRunChecklist })),
+);
 const KeysPage = lazy(() => import("./pages/keys/KeysPage").then((m) => ({ default: m.KeysPage })));
 const RolesPage = lazy(() =>
   import("./pages/roles/RolesPage").then((m) => ({ default: m.RolesPage })),
@@ -129,7 +134,11 @@ export function App() {
         </ul>
       </nav>
       <main className="content" id="page" data-page={page}>
-        {page === "models" && <FirstRunChecklist placement="start" />}
+        {page === "models" && (
+          <Suspense fallback={null}>
+            <FirstRunChecklist placement="start" />
+          </Suspense>
+        )}
         <Suspense fallback={<p className="muted">Loading…</p>}>
           {page === "settings" ? (
             <Settings info={boot.state === "ready" ? boot.info : null} />
