@@ -123,7 +123,6 @@ fn a_cheap_rung_is_skipped_for_rust_tasks_it_fails_and_kept_for_python_tasks_it_
             "{}",
             skipped.reason
         );
-        eprintln!("{}", skipped.reason);
         assert!(skipped.estimate < 0.3, "{}", skipped.estimate);
         assert!(
             rust.warnings.iter().any(|w| w == &skipped.reason),

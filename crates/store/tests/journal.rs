@@ -2,49 +2,18 @@
 //! opens with every attempt's and run's history readable, numbered and timed as it was, and
 //! new events continue each job's numbering.
 
+mod support;
+
 use std::path::Path;
 
-use sqlx::migrate::Migrator;
-use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions};
 use switchyard_store::journal::Journal;
-use switchyard_store::{Store, DATABASE_FILE};
+use switchyard_store::Store;
 
 const JOURNAL_MIGRATION: &str = "20261231090000_journal.sql";
 
 /// A database migrated up to just before the journal, as an older Switchyard left it.
 async fn database_before_the_journal(dir: &Path) -> std::path::PathBuf {
-    let migrations = Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations");
-    let older = dir.join("older-migrations");
-    std::fs::create_dir_all(&older).expect("dir");
-    let mut found = false;
-    for entry in std::fs::read_dir(&migrations).expect("migrations") {
-        let entry = entry.expect("entry");
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name == JOURNAL_MIGRATION {
-            found = true;
-            continue;
-        }
-        if name.as_str() < JOURNAL_MIGRATION {
-            std::fs::copy(entry.path(), older.join(&name)).expect("copy");
-        }
-    }
-    assert!(found, "the journal migration is {JOURNAL_MIGRATION}");
-    let path = dir.join(DATABASE_FILE);
-    let pool = SqlitePoolOptions::new()
-        .max_connections(1)
-        .connect_with(
-            SqliteConnectOptions::new()
-                .filename(&path)
-                .create_if_missing(true),
-        )
-        .await
-        .expect("pool");
-    Migrator::new(older.as_path())
-        .await
-        .expect("migrator")
-        .run(&pool)
-        .await
-        .expect("older migrations");
+    let (path, pool) = support::database_before(dir, JOURNAL_MIGRATION).await;
     for statement in [
         "INSERT INTO attempts (id, state, worker, task, prompt, repo, base, launcher, worktree_id,
              request_json, verify_json, created_ms, updated_ms)

@@ -3,6 +3,8 @@
 //! transaction, a heartbeat does not, a change made while a job is derived keeps it behind,
 //! and a deleted job takes its records with it.
 
+mod support;
+
 use std::path::Path;
 
 use sqlx::sqlite::{SqliteConnectOptions, SqlitePool, SqlitePoolOptions};
@@ -73,35 +75,7 @@ fn ids(behind: &[JobBehind]) -> Vec<(Journal, &str)> {
 #[tokio::test]
 async fn jobs_written_before_the_outcomes_table_are_marked_for_derivation() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let migrations = Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations");
-    let older = dir.path().join("older-migrations");
-    std::fs::create_dir_all(&older).expect("dir");
-    let mut found = false;
-    for entry in std::fs::read_dir(&migrations).expect("migrations") {
-        let entry = entry.expect("entry");
-        let name = entry.file_name().to_string_lossy().into_owned();
-        found |= name == OUTCOMES_MIGRATION;
-        if name.as_str() < OUTCOMES_MIGRATION {
-            std::fs::copy(entry.path(), older.join(&name)).expect("copy");
-        }
-    }
-    assert!(found, "the outcomes migration is {OUTCOMES_MIGRATION}");
-    let path = dir.path().join(DATABASE_FILE);
-    let pool = SqlitePoolOptions::new()
-        .max_connections(1)
-        .connect_with(
-            SqliteConnectOptions::new()
-                .filename(&path)
-                .create_if_missing(true),
-        )
-        .await
-        .expect("pool");
-    sqlx::migrate::Migrator::new(older.as_path())
-        .await
-        .expect("migrator")
-        .run(&pool)
-        .await
-        .expect("older migrations");
+    let (path, pool) = support::database_before(dir.path(), OUTCOMES_MIGRATION).await;
     exec(&pool, ATTEMPT).await;
     exec(&pool, RUN).await;
     pool.close().await;
