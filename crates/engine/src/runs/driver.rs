@@ -433,11 +433,6 @@ pub(crate) async fn finish(ctx: &RunCtx) -> Result<(), EngineError> {
     engine
         .move_run(&row, state, Some(ctx.token()), reason, changes, note)
         .await?;
-    // The run's records are written now rather than at the next pick (a failure here only
-    // delays them: the job stays marked behind).
-    if let Err(error) = engine.refresh_outcomes().await {
-        tracing::warn!(run = %ctx.run_id, %error, "outcome records not written yet");
-    }
     Ok(())
 }
 

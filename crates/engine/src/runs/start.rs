@@ -204,6 +204,14 @@ impl Engine {
             engine.execute_run(&run_id, control.clone()).await;
             control.mark_ended();
             engine.runs.active().remove(&run_id);
+            // The run's outcome records are written now rather than at the next pick, once
+            // those waiting for the run have it (a failure only delays them: the job stays
+            // marked behind).
+            if !engine.supervisor.cancellation().is_cancelled() {
+                if let Err(error) = engine.refresh_outcomes().await {
+                    tracing::warn!(run = %run_id, %error, "outcome records not written yet");
+                }
+            }
         });
         if !started {
             self.runs.active().remove(id);

@@ -102,10 +102,11 @@ async fn record_trace(ctx: &RunCtx, node: &NodeRow, context: &NodeContext, begun
 
 /// The outputs of the nodes `node` takes context from, in its order (done ones only).
 async fn inputs(ctx: &RunCtx, node: &NodeRow) -> Result<Vec<(NodeRow, String)>, NoAnswer> {
+    // Only the inputs: a swarm's node reads one or two rows, not the whole run.
     let all = ctx
         .engine
         .store()
-        .run_nodes(&ctx.run_id)
+        .run_nodes_named(&ctx.run_id, &node.context_from)
         .await
         .map_err(EngineError::from)?;
     let mut found = Vec::new();

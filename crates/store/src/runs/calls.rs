@@ -134,28 +134,46 @@ impl Store {
         log: Option<(i64, impl FnOnce(u32, f64, f64) -> String)>,
     ) -> Result<(Reserved, Option<u32>), StoreError> {
         let mut tx = self.pool().begin_with("BEGIN IMMEDIATE").await?;
-        let run: Option<(f64, f64, f64)> = sqlx::query_as(
-            "SELECT max_usd, spent_usd, reserved_usd FROM runs WHERE id = ? AND owner_token = ?",
-        )
-        .bind(&call.run_id)
-        .bind(owner)
-        .fetch_optional(&mut *tx)
-        .await?;
-        let Some((max_usd, spent, reserved)) = run else {
-            return Ok((Reserved::LeaseLost, None));
+        // One statement checks the lease and the cap and reserves: each statement is a
+        // round trip made while holding SQLite's write lock, which the run's other nodes wait
+        // for.
+        let ledger: Option<(f64, f64)> =
+            if call.reserved_usd.is_finite() && call.reserved_usd >= 0.0 {
+                sqlx::query_as(
+                    "UPDATE runs SET reserved_usd = reserved_usd + ?1
+                 WHERE id = ?2 AND owner_token = ?3
+                   AND spent_usd + reserved_usd + ?1 <= max_usd + ?4
+                 RETURNING spent_usd, reserved_usd",
+                )
+                .bind(call.reserved_usd)
+                .bind(&call.run_id)
+                .bind(owner)
+                .bind(EPSILON_USD)
+                .fetch_optional(&mut *tx)
+                .await?
+            } else {
+                None
+            };
+        let Some((spent, after)) = ledger else {
+            // Refused: say why (a read, off the reserving path).
+            let run: Option<(f64, f64)> = sqlx::query_as(
+                "SELECT spent_usd, reserved_usd FROM runs WHERE id = ? AND owner_token = ?",
+            )
+            .bind(&call.run_id)
+            .bind(owner)
+            .fetch_optional(&mut *tx)
+            .await?;
+            return Ok(match run {
+                None => (Reserved::LeaseLost, None),
+                Some((spent_usd, reserved_usd)) => (
+                    Reserved::OverCap {
+                        spent_usd,
+                        reserved_usd,
+                    },
+                    None,
+                ),
+            });
         };
-        if !call.reserved_usd.is_finite()
-            || call.reserved_usd < 0.0
-            || spent + reserved + call.reserved_usd > max_usd + EPSILON_USD
-        {
-            return Ok((
-                Reserved::OverCap {
-                    spent_usd: spent,
-                    reserved_usd: reserved,
-                },
-                None,
-            ));
-        }
         let n: i64 = sqlx::query_scalar(
             "INSERT INTO run_calls (run_id, node_id, n, purpose, model, worker, rung, state,
                  reserved_usd, started_ms, attempt_id)
@@ -176,13 +194,7 @@ impl Store {
         .bind(&call.node_id)
         .fetch_one(&mut *tx)
         .await?;
-        sqlx::query("UPDATE runs SET reserved_usd = reserved_usd + ? WHERE id = ?")
-            .bind(call.reserved_usd)
-            .bind(&call.run_id)
-            .execute(&mut *tx)
-            .await?;
         let n = u32::try_from(n).unwrap_or(u32::MAX);
-        let after = reserved + call.reserved_usd;
         let seq = match log {
             Some((at_ms, body)) => Some(
                 journal::append_on(
@@ -254,38 +266,20 @@ impl Store {
         end: &CallEnd,
         log: Option<(i64, impl FnOnce(f64, f64) -> String)>,
     ) -> Result<Option<((f64, f64), Option<u32>)>, StoreError> {
-        let mut tx = self.pool().begin_with("BEGIN IMMEDIATE").await?;
-        let owned: Option<(String,)> =
-            sqlx::query_as("SELECT id FROM runs WHERE id = ? AND owner_token = ?")
-                .bind(run_id)
-                .bind(owner)
-                .fetch_optional(&mut *tx)
-                .await?;
-        if owned.is_none() {
-            return Ok(None);
-        }
-        let reserved: Option<(f64,)> = sqlx::query_as(
-            "SELECT reserved_usd FROM run_calls
-             WHERE run_id = ? AND node_id = ? AND n = ? AND state = 'reserved'",
-        )
-        .bind(run_id)
-        .bind(node_id)
-        .bind(i64::from(n))
-        .fetch_optional(&mut *tx)
-        .await?;
-        let Some((reserved,)) = reserved else {
-            return Ok(None);
-        };
         let cost = if end.cost_usd.is_finite() && end.cost_usd > 0.0 {
             end.cost_usd
         } else {
             0.0
         };
-        sqlx::query(
+        let mut tx = self.pool().begin_with("BEGIN IMMEDIATE").await?;
+        // The lease and the call's state are checked by the update itself (see `reserve`).
+        let reserved: Option<(f64,)> = sqlx::query_as(
             "UPDATE run_calls SET state = ?, cost_usd = ?, tokens_in = ?, tokens_out = ?,
                  finished_ms = ?, error = ?, signal_json = ?,
                  attempt_id = COALESCE(?, attempt_id)
-             WHERE run_id = ? AND node_id = ? AND n = ?",
+             WHERE run_id = ? AND node_id = ? AND n = ? AND state = 'reserved'
+               AND EXISTS (SELECT 1 FROM runs WHERE id = run_calls.run_id AND owner_token = ?)
+             RETURNING reserved_usd",
         )
         .bind(end.state.as_str())
         .bind(cost)
@@ -298,8 +292,12 @@ impl Store {
         .bind(run_id)
         .bind(node_id)
         .bind(i64::from(n))
-        .execute(&mut *tx)
+        .bind(owner)
+        .fetch_optional(&mut *tx)
         .await?;
+        let Some((reserved,)) = reserved else {
+            return Ok(None);
+        };
         let ledger: (f64, f64) = sqlx::query_as(
             "UPDATE runs SET spent_usd = spent_usd + ?,
                  reserved_usd = CASE WHEN reserved_usd - ? < ? THEN 0.0

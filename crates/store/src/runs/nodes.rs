@@ -2,7 +2,7 @@
 //! state and the run's lease, so only the run's owner advances its nodes.
 
 use sqlx::sqlite::SqliteRow;
-use sqlx::{Row, Sqlite, Transaction};
+use sqlx::{QueryBuilder, Row, Sqlite, Transaction};
 use switchyard_core::catalog::card::Category;
 use switchyard_core::run::{Join, NodeKind, NodeRole, NodeState};
 
@@ -224,40 +224,52 @@ where
     Ok(result.rows_affected() == 1)
 }
 
+/// Nodes inserted per statement: one statement per chunk rather than per node (a swarm's
+/// nodes in one round trip), well under SQLite's limit of bound values.
+const NODES_PER_INSERT: usize = 200;
+
 /// Inserts `nodes` of run `run_id` as `pending`, in order.
 pub(super) async fn insert_nodes(
     tx: &mut Transaction<'_, Sqlite>,
     run_id: &str,
     nodes: &[NewNode],
 ) -> Result<(), StoreError> {
-    for (position, node) in nodes.iter().enumerate() {
-        let depends = serde_json::to_string(&node.depends_on).map_err(|e| StoreError::Corrupt {
+    let json = |value: &[String]| {
+        serde_json::to_string(value).map_err(|e| StoreError::Corrupt {
             table: "run_nodes",
             detail: e.to_string(),
-        })?;
-        let context =
-            serde_json::to_string(&node.context_from).map_err(|e| StoreError::Corrupt {
-                table: "run_nodes",
-                detail: e.to_string(),
-            })?;
-        sqlx::query(
+        })
+    };
+    let mut rows = Vec::with_capacity(nodes.len());
+    for (position, node) in nodes.iter().enumerate() {
+        let position = i64::try_from(position).unwrap_or(i64::MAX);
+        rows.push((
+            position,
+            node,
+            json(&node.depends_on)?,
+            json(&node.context_from)?,
+        ));
+    }
+    for chunk in rows.chunks(NODES_PER_INSERT) {
+        let mut insert = QueryBuilder::<Sqlite>::new(
             "INSERT INTO run_nodes (run_id, node_id, position, task, kind, role, state, model,
-                 worker, depends_on_json, join_rule, context_from_json)
-             VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?)",
-        )
-        .bind(run_id)
-        .bind(&node.node_id)
-        .bind(i64::try_from(position).unwrap_or(i64::MAX))
-        .bind(&node.task)
-        .bind(node.kind.as_str())
-        .bind(node.role.as_str())
-        .bind(&node.model)
-        .bind(&node.worker)
-        .bind(depends)
-        .bind(join_name(node.join))
-        .bind(context)
-        .execute(&mut **tx)
-        .await?;
+                 worker, depends_on_json, join_rule, context_from_json) ",
+        );
+        insert.push_values(chunk, |mut row, (position, node, depends, context)| {
+            row.push_bind(run_id)
+                .push_bind(&node.node_id)
+                .push_bind(*position)
+                .push_bind(&node.task)
+                .push_bind(node.kind.as_str())
+                .push_bind(node.role.as_str())
+                .push_bind("pending")
+                .push_bind(&node.model)
+                .push_bind(&node.worker)
+                .push_bind(depends)
+                .push_bind(join_name(node.join))
+                .push_bind(context);
+        });
+        insert.build().execute(&mut **tx).await?;
     }
     Ok(())
 }
@@ -269,6 +281,30 @@ impl Store {
             .bind(run_id)
             .fetch_all(self.pool())
             .await?;
+        rows.iter().map(node_row).collect()
+    }
+
+    /// The nodes of `run_id` named in `ids` (those that exist), in the run's order.
+    pub async fn run_nodes_named(
+        &self,
+        run_id: &str,
+        ids: &[String],
+    ) -> Result<Vec<NodeRow>, StoreError> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let ids = serde_json::to_string(ids).map_err(|e| StoreError::Corrupt {
+            table: "run_nodes",
+            detail: e.to_string(),
+        })?;
+        let rows = sqlx::query(
+            "SELECT * FROM run_nodes WHERE run_id = ?
+             AND node_id IN (SELECT value FROM json_each(?)) ORDER BY position",
+        )
+        .bind(run_id)
+        .bind(ids)
+        .fetch_all(self.pool())
+        .await?;
         rows.iter().map(node_row).collect()
     }
 

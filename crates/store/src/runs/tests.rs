@@ -229,6 +229,20 @@ async fn the_cap_is_checked_when_reserving_and_the_ledger_moves_with_each_call()
         Reserved::LeaseLost
     );
 
+    let nan = store
+        .reserve_call("t1", &call("r1", "a", f64::NAN))
+        .await
+        .expect("r");
+    assert!(matches!(nan, Reserved::OverCap { .. }), "{nan:?}");
+    assert_eq!(
+        store
+            .finish_call("r1", "a", 1, "t2", &end(CallState::Settled, 0.1))
+            .await
+            .expect("finish"),
+        None,
+        "only the lease holder finishes a call"
+    );
+
     let after = store
         .finish_call("r1", "a", 1, "t1", &end(CallState::Settled, 0.1))
         .await
@@ -423,4 +437,46 @@ async fn spend_rows_carry_cost_per_model() {
     assert_eq!(rows[0].by_model.len(), 2);
     assert_eq!(rows[0].by_model[1].0, "z");
     assert!(store.run_spend(11).await.expect("spend").is_empty());
+}
+
+#[tokio::test]
+async fn a_large_swarm_is_stored_in_order_and_nodes_are_read_by_name() {
+    let (_dir, store) = store().await;
+    // More nodes than one insert statement takes.
+    let nodes: Vec<NewNode> = (0..450)
+        .map(|i| {
+            if i == 0 {
+                node("n0", &[])
+            } else {
+                node(&format!("n{i}"), &[&format!("n{}", i - 1)])
+            }
+        })
+        .collect();
+    store
+        .insert_run(&new_run("r1", "t1", 1.0), &nodes)
+        .await
+        .expect("insert");
+    let stored = store.run_nodes("r1").await.expect("nodes");
+    let ids: Vec<&str> = stored.iter().map(|n| n.node_id.as_str()).collect();
+    let expected: Vec<String> = (0..450).map(|i| format!("n{i}")).collect();
+    assert_eq!(ids, expected);
+    assert_eq!(stored[449].depends_on, vec!["n448".to_owned()]);
+    assert_eq!(stored[449].context_from, vec!["n448".to_owned()]);
+    assert!(stored.iter().all(|n| n.state == NodeState::Pending));
+
+    let named = store
+        .run_nodes_named("r1", &["n300".into(), "n2".into(), "missing".into()])
+        .await
+        .expect("named");
+    let ids: Vec<&str> = named.iter().map(|n| n.node_id.as_str()).collect();
+    assert_eq!(
+        ids,
+        ["n2", "n300"],
+        "the run's order; unknown names are left out"
+    );
+    assert!(store
+        .run_nodes_named("r1", &[])
+        .await
+        .expect("none")
+        .is_empty());
 }
