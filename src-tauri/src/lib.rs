@@ -157,6 +157,9 @@ pub fn render_bindings(path: &std::path::Path) -> Result<(), String> {
         .map_err(|e| e.to_string())
 }
 
+/// How long start-up work (the doctor, the catalog schedule) waits for the first paint.
+const STARTUP_WORK_AT_MOST: std::time::Duration = std::time::Duration::from_secs(3);
+
 /// Starts the engine for the app. A failure is kept and shown by the UI, never a panic.
 pub fn start_engine() -> AppState {
     let opened = tauri::async_runtime::block_on(Engine::open(EngineConfig::default()));
@@ -194,6 +197,17 @@ pub fn run() {
         )
         .with_writer(std::io::stderr)
         .init();
+    // The engine opens (and reads the stored preferences) while GTK and the event loop start;
+    // the window waits for it in `setup`, so its page starts with the preferences.
+    let opening = std::thread::spawn(|| {
+        let state = start_engine();
+        let prefs = state.engine().and_then(|engine| {
+            tauri::async_runtime::block_on(engine.ui_prefs())
+                .inspect_err(|error| tracing::warn!(%error, "cannot read the stored preferences"))
+                .ok()
+        });
+        (state, prefs)
+    });
     let builder = specta_builder!(tauri::Wry);
     let result = tauri::Builder::default()
         .plugin(tauri_plugin_shell::init())
@@ -205,15 +219,25 @@ pub fn run() {
         .invoke_handler(builder.invoke_handler())
         .setup(move |app| {
             builder.mount_events(app);
-            let state = start_engine().with_key_move_confirmation(Arc::new(
-                dialog::NativeDialog::new(app.handle().clone()),
-            ));
+            let (state, prefs) = opening.join().unwrap_or_else(|_| {
+                let error = IpcError::new(
+                    switchyard_core::error::ErrorCode::Internal,
+                    "the engine crashed while it started",
+                );
+                (AppState::failed(error), None)
+            });
+            startup::open_main_window(app, prefs.as_ref())?;
+            let state = state.with_key_move_confirmation(Arc::new(dialog::NativeDialog::new(
+                app.handle().clone(),
+            )));
             if let Some(engine) = state.engine() {
                 let handle = app.handle().clone();
                 events::forward(handle.clone(), &engine);
-                engine.start_background();
                 tauri::async_runtime::spawn(async move {
-                    let report = engine.doctor().await;
+                    // Both compete with the webview's start (see `after_first_paint`).
+                    startup::after_first_paint(STARTUP_WORK_AT_MOST).await;
+                    engine.start_background();
+                    let report = engine.doctor_report().await;
                     if let Err(error) = (events::DoctorUpdated { report }).emit(&handle) {
                         tracing::warn!(%error, "cannot emit DoctorUpdated");
                     }

@@ -1,9 +1,57 @@
 //! Start-up: when the process started (for the first-paint measurement) and WebKit tuning.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
+use tokio::sync::Notify;
+
 static PROCESS_START: OnceLock<Instant> = OnceLock::new();
+static FIRST_PAINT: FirstPaint = FirstPaint::new();
+
+/// Whether the UI has drawn its first page: work that competes with the webview for the CPU
+/// at start-up waits for it.
+struct FirstPaint {
+    done: AtomicBool,
+    notify: Notify,
+}
+
+impl FirstPaint {
+    const fn new() -> Self {
+        Self {
+            done: AtomicBool::new(false),
+            notify: Notify::const_new(),
+        }
+    }
+}
+
+/// Records that the UI has painted its first page (see [`after_first_paint`]).
+pub fn mark_first_paint() {
+    FIRST_PAINT.done.store(true, Ordering::SeqCst);
+    FIRST_PAINT.notify.notify_waiters();
+}
+
+/// Returns once the UI has painted its first page, or after `at_most` (a window that never
+/// reports it must not hold start-up work back for ever).
+///
+/// The start-up doctor waits for this: it probes every agent CLI, and a CLI not on the app's
+/// `PATH` is looked up through the user's login shell, whose profile (`nvm`, `pyenv`,
+/// `conda`…) can spawn dozens of processes. Run beside WebKit's own start on a small machine,
+/// that pushed the first paint back by about half a second.
+pub async fn after_first_paint(at_most: Duration) {
+    let painted = async {
+        loop {
+            let notified = FIRST_PAINT.notify.notified();
+            tokio::pin!(notified);
+            notified.as_mut().enable();
+            if FIRST_PAINT.done.load(Ordering::SeqCst) {
+                return;
+            }
+            notified.await;
+        }
+    };
+    let _ = tokio::time::timeout(at_most, painted).await;
+}
 
 /// Marks the process start; call first thing in `main`.
 pub fn mark_process_start() {
@@ -27,5 +75,63 @@ pub fn tune_webkit() {
     #[cfg(target_os = "linux")]
     if std::env::var_os("WEBKIT_DISABLE_COMPOSITING_MODE").is_none() {
         std::env::set_var("WEBKIT_DISABLE_COMPOSITING_MODE", "1");
+    }
+}
+
+/// The global the page reads its stored preferences from before its first render.
+const PREFS_GLOBAL: &str = "__SWITCHYARD_PREFS__";
+
+/// Creates the main window (`create: false` in `tauri.conf.json`, which holds the rest of its
+/// settings) with a script, run before the page's own, that sets
+/// `window.__SWITCHYARD_PREFS__` to `prefs` (the theme and whether the checklist was
+/// dismissed): the first frame is drawn in the stored theme without waiting for Rust.
+///
+/// This replaces a copy in `localStorage`, whose first access of a start can block WebKitGTK's
+/// page while the web process gets its storage area. The page still asks Rust (`ui_prefs`)
+/// after it starts; a reload sees what was stored at start-up until that answers.
+pub fn open_main_window(
+    app: &tauri::App,
+    prefs: Option<&switchyard_core::first_run::UiPrefs>,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let config = app
+        .config()
+        .app
+        .windows
+        .iter()
+        .find(|w| w.label == "main")
+        .ok_or("tauri.conf.json has no main window")?
+        .clone();
+    tauri::WebviewWindowBuilder::from_config(app.handle(), &config)?
+        .initialization_script(prefs_script(prefs))
+        .build()?;
+    Ok(())
+}
+
+/// The script of [`open_main_window`]: JSON is a JavaScript expression, so nothing stored can
+/// break out of it.
+fn prefs_script(prefs: Option<&switchyard_core::first_run::UiPrefs>) -> String {
+    let json = prefs
+        .and_then(|p| serde_json::to_string(p).ok())
+        .unwrap_or_else(|| "null".to_owned());
+    format!("window.{PREFS_GLOBAL} = {json};")
+}
+
+#[cfg(test)]
+mod tests {
+    use switchyard_core::first_run::{Theme, UiPrefs};
+
+    use super::*;
+
+    #[test]
+    fn the_page_gets_the_stored_preferences_as_the_ui_reads_them() {
+        let prefs = UiPrefs {
+            theme: Theme::Dark,
+            checklist_dismissed: true,
+        };
+        assert_eq!(
+            prefs_script(Some(&prefs)),
+            r#"window.__SWITCHYARD_PREFS__ = {"theme":"dark","checklistDismissed":true};"#
+        );
+        assert_eq!(prefs_script(None), "window.__SWITCHYARD_PREFS__ = null;");
     }
 }

@@ -2,9 +2,9 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
 import "./styles.css";
-import { applyCachedTheme } from "./theme";
+import { applyStartupTheme } from "./theme";
 
-applyCachedTheme();
+applyStartupTheme();
 
 const root = document.getElementById("root");
 if (root) {

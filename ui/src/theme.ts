@@ -1,29 +1,32 @@
 // The theme on the page: `data-theme` on the root element (none: follow the system). Rust
-// stores the choice; a copy in localStorage lets the first frame use it before Rust answers.
+// stores the choice and hands the stored preferences to the page before its scripts run
+// (`window.__SWITCHYARD_PREFS__`, set by the shell), so the first frame uses it. Not
+// `localStorage`: its first access can block WebKitGTK's page for half a second at start-up.
 import { useEffect, useState } from "react";
-import type { Theme } from "./ipc";
+import type { Theme, UiPrefs } from "./ipc";
 
-const CACHE = "switchyard.theme";
+declare global {
+  interface Window {
+    /** The preferences stored when the app started (`null`: they could not be read). */
+    __SWITCHYARD_PREFS__?: UiPrefs | null;
+  }
+}
+
+/** The preferences Rust stored, as they were when the app started. */
+export function startupPrefs(): UiPrefs | null {
+  return window.__SWITCHYARD_PREFS__ ?? null;
+}
 
 export function applyTheme(theme: Theme): void {
   const root = document.documentElement;
   if (theme === "system") delete root.dataset.theme;
   else root.dataset.theme = theme;
-  try {
-    localStorage.setItem(CACHE, theme);
-  } catch {
-    // Storage unavailable: the next start applies Rust's answer a moment later.
-  }
 }
 
-/** Applies the theme the last run stored, before the first render. */
-export function applyCachedTheme(): void {
-  try {
-    const cached = localStorage.getItem(CACHE);
-    if (cached === "light" || cached === "dark" || cached === "system") applyTheme(cached);
-  } catch {
-    // As above.
-  }
+/** Applies the theme stored when the app started, before the first render. */
+export function applyStartupTheme(): void {
+  const theme = startupPrefs()?.theme;
+  if (theme === "light" || theme === "dark" || theme === "system") applyTheme(theme);
 }
 
 /** What the diff viewer should draw in: the chosen theme, or the system's. */

@@ -68,6 +68,7 @@ pub fn record_first_paint<R: Runtime>(app: AppHandle<R>) -> u32 {
     let elapsed = crate::startup::since_process_start();
     let millis = u32::try_from(elapsed.as_millis()).unwrap_or(u32::MAX);
     tracing::info!(millis, "first paint");
+    crate::startup::mark_first_paint();
     if std::env::var("SWITCHYARD_EXIT_ON_FIRST_PAINT").as_deref() == Ok("1") {
         println!("first_paint_ms={millis}");
         app.exit(0);

@@ -8,6 +8,7 @@ import {
   describeError,
   ipc,
 } from "../ipc";
+import { startupPrefs } from "../theme";
 
 /** Where each fix leads (Settings cards have these ids). */
 function runFix(fix: ChecklistFix): void {
@@ -39,23 +40,9 @@ function goToCard(hash: string, id: string): void {
   );
 }
 
-/** Whether the last answer said dismissed: the start page then reserves no room for it. */
-const DISMISSED_CACHE = "switchyard.checklistDismissed";
-
-function cachedDismissed(): boolean {
-  try {
-    return localStorage.getItem(DISMISSED_CACHE) === "true";
-  } catch {
-    return false;
-  }
-}
-
-function cacheDismissed(dismissed: boolean): void {
-  try {
-    localStorage.setItem(DISMISSED_CACHE, String(dismissed));
-  } catch {
-    // Storage unavailable: the start page reserves its room until Rust answers.
-  }
+/** Whether it was dismissed when the app started: the start page then reserves no room for it. */
+function startupDismissed(): boolean {
+  return startupPrefs()?.checklistDismissed === true;
 }
 
 /**
@@ -66,11 +53,10 @@ export function FirstRunChecklist({ placement }: { placement: "start" | "setting
   const [list, setList] = useState<Checklist | null>(null);
   const [error, setError] = useState<string | null>(null);
 
-  const [wasDismissed] = useState(cachedDismissed);
+  const [wasDismissed] = useState(startupDismissed);
   const load = useCallback(async () => {
     try {
       const found = await ipc.firstRunChecklist();
-      cacheDismissed(found.dismissed);
       setList(found);
       setError(null);
     } catch (e) {
@@ -84,7 +70,6 @@ export function FirstRunChecklist({ placement }: { placement: "start" | "setting
   const dismiss = async (dismissed: boolean) => {
     try {
       const stored = await ipc.setChecklistDismissed(dismissed);
-      cacheDismissed(stored.dismissed);
       setList(stored);
     } catch (e) {
       setError(describeError(e).message);
