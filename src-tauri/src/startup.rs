@@ -36,8 +36,9 @@ pub fn mark_first_paint() {
 ///
 /// The start-up doctor waits for this: it probes every agent CLI, and a CLI not on the app's
 /// `PATH` is looked up through the user's login shell, whose profile (`nvm`, `pyenv`,
-/// `conda`…) can spawn dozens of processes. Run beside WebKit's own start on a small machine,
-/// that pushed the first paint back by about half a second.
+/// `conda`…) can spawn dozens of processes (about 60 on the test machine, for a second). Run
+/// beside WebKit's own start on two cores, they competed with the first paint, and when the
+/// app quit early they went on into the next process's start.
 pub async fn after_first_paint(at_most: Duration) {
     let painted = async {
         loop {
@@ -86,9 +87,11 @@ const PREFS_GLOBAL: &str = "__SWITCHYARD_PREFS__";
 /// `window.__SWITCHYARD_PREFS__` to `prefs` (the theme and whether the checklist was
 /// dismissed): the first frame is drawn in the stored theme without waiting for Rust.
 ///
-/// This replaces a copy in `localStorage`, whose first access of a start can block WebKitGTK's
-/// page while the web process gets its storage area. The page still asks Rust (`ui_prefs`)
-/// after it starts; a reload sees what was stored at start-up until that answers.
+/// This replaces a copy in `localStorage`: its first read is a synchronous request from the
+/// web process to WebKit's network process (which opens the storage database) before the
+/// page can render, and the copy could disagree with the database. The page still asks Rust
+/// (`ui_prefs`) after it starts; a reload sees what was stored at start-up until that
+/// answers.
 pub fn open_main_window(
     app: &tauri::App,
     prefs: Option<&switchyard_core::first_run::UiPrefs>,

@@ -1,7 +1,7 @@
 // The theme on the page: `data-theme` on the root element (none: follow the system). Rust
 // stores the choice and hands the stored preferences to the page before its scripts run
 // (`window.__SWITCHYARD_PREFS__`, set by the shell), so the first frame uses it. Not
-// `localStorage`: its first access can block WebKitGTK's page for half a second at start-up.
+// `localStorage`: its first read waits on WebKit's network process before the first render.
 import { useEffect, useState } from "react";
 import type { Theme, UiPrefs } from "./ipc";
 
