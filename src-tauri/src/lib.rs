@@ -80,6 +80,7 @@ macro_rules! specta_builder {
                 $crate::commands::keys::remove_provider,
                 $crate::commands::keys::confirm_key_origin,
                 $crate::commands::routing::classify_task,
+                $crate::commands::routing::budget_tiers,
                 $crate::commands::routing::classifier_settings,
                 $crate::commands::routing::set_classifier_settings,
                 $crate::commands::routing::pick_model,

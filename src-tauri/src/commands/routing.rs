@@ -21,6 +21,13 @@ pub async fn classify_task(
     Ok(state.require()?.classify_task(&task).await?)
 }
 
+/// The budget tiers the forms offer, cheapest first, with their bands in words.
+#[tauri::command]
+#[specta::specta]
+pub fn budget_tiers() -> Vec<switchyard_core::routing::BudgetTierView> {
+    switchyard_core::routing::budget_tiers()
+}
+
 /// The classifier fallback's settings: ask a model when the classifier is unsure.
 #[tauri::command]
 #[specta::specta]

@@ -155,6 +155,8 @@ export const commands = {
 	confirmKeyOrigin: (provider: string) => typedError<ProviderStatus, IpcError>(__TAURI_INVOKE("confirm_key_origin", { provider })),
 	/**  How a task reads: category, confidence, needs, stack words, hints and deciding words. */
 	classifyTask: (task: string) => typedError<Classification, IpcError>(__TAURI_INVOKE("classify_task", { task })),
+	/**  The budget tiers the forms offer, cheapest first, with their bands in words. */
+	budgetTiers: () => __TAURI_INVOKE<BudgetTierView[]>("budget_tiers"),
 	/**  The classifier fallback's settings: ask a model when the classifier is unsure. */
 	classifierSettings: () => typedError<ClassifierSettings, IpcError>(__TAURI_INVOKE("classifier_settings")),
 	/**  Saves the classifier fallback's settings; returns them as stored. */
@@ -725,6 +727,19 @@ export type BudgetTier =
 "high" | 
 /**  Any price, unknown prices included. */
 "any";
+
+/**
+ *  A tier as the forms offer it, cheapest first ([`BudgetTier::view`]): the UI draws these
+ *  and derives none of them.
+ */
+export type BudgetTierView = {
+	/**  The tier's id (`low`, `medium`, `high`, `any`). */
+	tier: BudgetTier,
+	/**  `Low`, `Medium`, `High`, `Any`. */
+	label: string,
+	/**  `$0–1/M blended`, …, `any price`. */
+	band: string,
+};
 
 /**  What a call was for. */
 export type CallPurpose = 

@@ -283,6 +283,7 @@ export type {
   AssistVerdict,
   Budget,
   BudgetTier,
+  BudgetTierView,
   Classification,
   Evidence,
   FeatureKind,
@@ -309,6 +310,8 @@ export type {
 } from "./bindings";
 
 export const routeIpc = {
+  /** The budget tiers the forms offer, cheapest first, with their bands in words. */
+  budgetTiers: () => commands.budgetTiers(),
   /** How a task reads: category, confidence, signals and the words that decided it. */
   classify: (task: string) => unwrap(commands.classifyTask(task)),
   /** The best model for the task with its reason; recorded, so it can be rated by `pickId`. */

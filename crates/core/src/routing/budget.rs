@@ -70,6 +70,33 @@ impl BudgetTier {
         }
     }
 
+    /// Its name on the forms.
+    pub fn label(self) -> &'static str {
+        match self {
+            BudgetTier::Low => "Low",
+            BudgetTier::Medium => "Medium",
+            BudgetTier::High => "High",
+            BudgetTier::Any => "Any",
+        }
+    }
+
+    /// Its band in words: `$0–5/M blended`, `any price`.
+    pub fn band(self) -> String {
+        match self.range() {
+            Some((low, high)) => format!("${low}–{high}/M blended"),
+            None => "any price".to_owned(),
+        }
+    }
+
+    /// The tier as the forms offer it.
+    pub fn view(self) -> BudgetTierView {
+        BudgetTierView {
+            tier: self,
+            label: self.label().to_owned(),
+            band: self.band(),
+        }
+    }
+
     /// The share of the best candidate's estimated success a model must reach for `pick` to
     /// weigh it by cost: below it, a cheaper model is not an option at all. Higher tiers
     /// spend more to stay closer to the best.
@@ -92,6 +119,24 @@ impl BudgetTier {
             (BudgetTier::Medium | BudgetTier::High, Nudge::Up) => BudgetTier::High,
         }
     }
+}
+
+/// A tier as the forms offer it, cheapest first ([`BudgetTier::view`]): the UI draws these
+/// and derives none of them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct BudgetTierView {
+    /// The tier's id (`low`, `medium`, `high`, `any`).
+    pub tier: BudgetTier,
+    /// `Low`, `Medium`, `High`, `Any`.
+    pub label: String,
+    /// `$0–1/M blended`, …, `any price`.
+    pub band: String,
+}
+
+/// Every tier as the forms offer it, cheapest first.
+pub fn budget_tiers() -> Vec<BudgetTierView> {
+    BudgetTier::ALL.into_iter().map(BudgetTier::view).collect()
 }
 
 /// A budget: a tier and an optional hard cap on the blended price.
@@ -132,9 +177,9 @@ impl Budget {
 
     /// The band as text: `$0–5/M blended`, `$2–20/M blended, at most $8/M`, `any price`.
     pub fn describe(&self) -> String {
-        let band = match self.tier.range() {
-            Some((low, high)) => format!("{} budget (${low}–{high}/M blended)", self.tier.id()),
-            None => "any price".to_owned(),
+        let band = match self.tier {
+            BudgetTier::Any => self.tier.band(),
+            tier => format!("{} budget ({})", tier.id(), tier.band()),
         };
         match self.max_price_per_m {
             Some(cap) => format!("{band}, at most ${cap}/M"),
@@ -148,5 +193,37 @@ impl Budget {
             tier: self.tier.nudge(nudge),
             ..self
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_forms_tiers_come_from_the_bands_pick_uses() {
+        let tiers = budget_tiers();
+        let ids: Vec<&str> = tiers.iter().map(|t| t.tier.id()).collect();
+        assert_eq!(ids, ["low", "medium", "high", "any"]);
+        let bands: Vec<&str> = tiers.iter().map(|t| t.band.as_str()).collect();
+        assert_eq!(
+            bands,
+            [
+                "$0–1/M blended",
+                "$0–5/M blended",
+                "$2–20/M blended",
+                "any price"
+            ]
+        );
+        assert_eq!(tiers[2].label, "High");
+        assert_eq!(
+            Budget {
+                tier: BudgetTier::High,
+                max_price_per_m: Some(8.0)
+            }
+            .describe(),
+            "high budget ($2–20/M blended), at most $8/M"
+        );
+        assert_eq!(Budget::tier(BudgetTier::Any).describe(), "any price");
     }
 }

@@ -38,7 +38,7 @@ pub use assist::{
     assist_schema, parse_assist_answer, ClassifierSettings, ASSIST_INSTRUCTIONS,
     DEFAULT_ASSIST_THRESHOLD,
 };
-pub use budget::{Budget, BudgetTier, Nudge};
+pub use budget::{budget_tiers, Budget, BudgetTier, BudgetTierView, Nudge};
 pub use classify::{
     classify, AssistVerdict, CategoryWeight, Classification, Classifier, MatchedTerm,
     ANSWER_RESERVE_TOKENS, EXPLAINED_FEATURES, LONG_CONTEXT_MIN_TOKENS, NO_SIGNAL_CONFIDENCE,

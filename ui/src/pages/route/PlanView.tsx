@@ -2,6 +2,7 @@ import { type ReactNode, useState } from "react";
 import { categoryLabel, describeBudget } from "./format";
 import { PlanGraph } from "./PlanGraph";
 import { addStep, editTask, reassignModel, removeStep, stepsOf, toggleDependency } from "./plan";
+import { useBudgetTiers } from "./tiers";
 import type { Plan, PlanIssue } from "./types";
 
 interface Props {
@@ -28,6 +29,7 @@ export function PlanView({
   footer,
 }: Props) {
   const steps = stepsOf(plan);
+  const tiers = useBudgetTiers();
   const [selected, setSelected] = useState<string | null>(null);
   const [newTask, setNewTask] = useState("");
   const current = steps.find((s) => s.id === selected) ?? null;
@@ -93,7 +95,7 @@ export function PlanView({
               Step <span className="mono">{current.id}</span>
             </h3>
             <span className="pill category">{categoryLabel(current.category)}</span>
-            <span className="muted small">{describeBudget(current.budget)}</span>
+            <span className="muted small">{describeBudget(current.budget, tiers)}</span>
             <span className="grow" />
             <button
               type="button"

@@ -1,5 +1,6 @@
 import { hashFor } from "../../nav";
-import { BUDGETS, NEEDS, parseMaxPrice } from "./format";
+import { NEEDS, parseMaxPrice } from "./format";
+import { useBudgetTiers } from "./tiers";
 import type { BudgetTier } from "./types";
 
 /** What the user asked for; the page turns it into the engine's requests. */
@@ -37,6 +38,7 @@ interface Props {
 /** The task box, budget, needs and provider scope, with the four actions. */
 export function RouteForm({ input, onChange, onRun, busy }: Props) {
   const set = (patch: Partial<RouteInput>) => onChange({ ...input, ...patch });
+  const tiers = useBudgetTiers();
   const maxPriceBad = parseMaxPrice(input.maxPrice) === undefined;
   const blocked = input.task.trim() === "" || maxPriceBad || busy !== null;
   const label = (action: RouteAction, idle: string, running: string) =>
@@ -71,21 +73,21 @@ export function RouteForm({ input, onChange, onRun, busy }: Props) {
         <div className="option-group">
           <span className="field-label">Budget</span>
           <fieldset className="segmented" aria-label="Budget">
-            {BUDGETS.map((b) => (
+            {tiers.map((b) => (
               <button
-                key={b.id}
+                key={b.tier}
                 type="button"
-                aria-pressed={input.budget === b.id}
-                className={input.budget === b.id ? "on" : undefined}
-                data-budget={b.id}
-                title={b.range}
-                onClick={() => set({ budget: b.id })}
+                aria-pressed={input.budget === b.tier}
+                className={input.budget === b.tier ? "on" : undefined}
+                data-budget={b.tier}
+                title={b.band}
+                onClick={() => set({ budget: b.tier })}
               >
                 {b.label}
               </button>
             ))}
           </fieldset>
-          <span className="muted small">{BUDGETS.find((b) => b.id === input.budget)?.range}</span>
+          <span className="muted small">{tiers.find((b) => b.tier === input.budget)?.band}</span>
         </div>
 
         <div className="option-group">

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { seriousA11yFindings } from "../../testing/axe";
 import { clearLaunchPrefill, peekLaunchPrefill } from "../runs/handoff";
 import { stepsOf } from "./plan";
-import { pickAnswer, ranked, step, swarm } from "./testdata.test-util";
+import { budgetTiers, pickAnswer, ranked, step, swarm } from "./testdata.test-util";
 import type { PastPick, Plan, PlanTaskRequest, RouteTaskRequest } from "./types";
 
 // A fake engine: revalidation recomputes waves from dependsOn so edits show in the graph.
@@ -44,6 +44,7 @@ const recommend = vi.fn(async (_request: RouteTaskRequest, _count: number) => ({
 
 vi.mock("./api", () => ({
   routeIpc: {
+    budgetTiers: vi.fn(async () => budgetTiers()),
     classify: vi.fn(async () => pickAnswer().classification),
     pick: (request: RouteTaskRequest) => pick(request),
     recommend: (request: RouteTaskRequest, count: number) => recommend(request, count),
@@ -87,7 +88,14 @@ describe("RoutePage", () => {
     render(<RoutePage />);
     expect((byId("route-pick") as HTMLButtonElement).disabled).toBe(true);
     typeTask();
-    fireEvent.click(document.querySelector("[data-budget='high']") as HTMLElement);
+    // The tiers are Rust's (`budget_tiers`), drawn once it answers.
+    const high = await waitFor(() => {
+      const button = document.querySelector<HTMLElement>("[data-budget='high']");
+      if (!button) throw new Error("no tiers yet");
+      expect(button.title).toBe("$2–20/M blended");
+      return button;
+    });
+    fireEvent.click(high);
     fireEvent.change(screen.getByLabelText("Max price"), { target: { value: "8" } });
     fireEvent.click(screen.getByLabelText("Vision"));
     fireEvent.click(screen.getByLabelText("Any provider"));

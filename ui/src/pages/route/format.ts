@@ -1,20 +1,8 @@
 // How routing answers read on the page. Pure.
-import { CATEGORY_LABEL, formatPrice, formatScore1, formatShare, UNKNOWN } from "../models/format";
-import type {
-  Budget,
-  BudgetTier,
-  Classification,
-  OutcomeEvidence,
-  Reason,
-  Rejections,
-} from "./types";
 
-export const BUDGETS: readonly { id: BudgetTier; label: string; range: string }[] = [
-  { id: "low", label: "Low", range: "$0–1/M blended" },
-  { id: "medium", label: "Medium", range: "$0–5/M blended" },
-  { id: "high", label: "High", range: "$2–20/M blended" },
-  { id: "any", label: "Any", range: "any price" },
-];
+import type { BudgetTierView } from "../../ipc";
+import { CATEGORY_LABEL, formatPrice, formatScore1, formatShare, UNKNOWN } from "../models/format";
+import type { Budget, Classification, OutcomeEvidence, Reason, Rejections } from "./types";
 
 /** The needs the form offers, with the ids `RouteTaskRequest.needs` takes. */
 export const NEEDS: readonly { id: string; label: string }[] = [
@@ -36,9 +24,10 @@ export function signed(points: number | null): string {
   return `${rounded > 0 ? "+" : "−"}${Math.abs(rounded).toFixed(1)}`;
 }
 
-export function describeBudget(budget: Budget): string {
-  const tier = BUDGETS.find((b) => b.id === budget.tier);
-  const base = tier ? `${tier.label} (${tier.range})` : budget.tier;
+/** A step's budget in words, from the tiers Rust defines (`useBudgetTiers`). */
+export function describeBudget(budget: Budget, tiers: readonly BudgetTierView[]): string {
+  const tier = tiers.find((t) => t.tier === budget.tier);
+  const base = tier ? `${tier.label} (${tier.band})` : budget.tier;
   return budget.maxPricePerM === null
     ? base
     : `${base}, at most ${formatPrice(budget.maxPricePerM)}/M`;

@@ -1,4 +1,5 @@
 // Small hand-made routing answers for the tests, in the engine's serialized shapes.
+import type { BudgetTierView } from "../../ipc";
 import type {
   Classification,
   OutcomeEvidence,
@@ -141,4 +142,14 @@ export function pickAnswer(): PickAnswer {
       alternatives: [ranked("openai/gpt-5", "GPT-5", 2), ranked("google/gemini", "Gemini", 3)],
     },
   };
+}
+
+/** The tiers as Rust's `budget_tiers` returns them. */
+export function budgetTiers(): BudgetTierView[] {
+  return [
+    { tier: "low", label: "Low", band: "$0–1/M blended" },
+    { tier: "medium", label: "Medium", band: "$0–5/M blended" },
+    { tier: "high", label: "High", band: "$2–20/M blended" },
+    { tier: "any", label: "Any", band: "any price" },
+  ];
 }

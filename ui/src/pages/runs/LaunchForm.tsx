@@ -3,8 +3,8 @@ import { NumberField, PresetSelect, RepoField, useRepoProbe } from "../../compon
 import { catalogIpc, describeError, ipc, keysIpc, rolesIpc } from "../../ipc";
 import { WorkerPicker } from "../review/WorkerPicker";
 import { modelIdPrefixes, type WorkerOption, workerOptions } from "../review/workers";
-import { BUDGETS } from "../route/format";
 import { PlanView } from "../route/PlanView";
+import { useBudgetTiers } from "../route/tiers";
 import { routeIpc, runsIpc } from "./api";
 import { formatCost, MODES } from "./format";
 import { clearLaunchPrefill, type LaunchPrefill, peekLaunchPrefill } from "./handoff";
@@ -58,6 +58,7 @@ function opening(prefill: LaunchPrefill | null): Opening {
 export function LaunchForm() {
   const [opened] = useState(() => opening(peekLaunchPrefill()));
   const [input, setInput] = useState<LaunchInput>(opened.input);
+  const tiers = useBudgetTiers();
   const [defaults, setDefaults] = useState<RunDefaults | null>(null);
   const [presets, setPresets] = useState<RolePreset[]>([]);
   const [known, setKnown] = useState<string[]>([]);
@@ -248,15 +249,15 @@ export function LaunchForm() {
           <div className="form-row">
             <span className="field-label">Budget</span>
             <fieldset className="segmented" aria-label="Budget" id="run-budget">
-              {BUDGETS.map((b) => (
+              {tiers.map((b) => (
                 <button
-                  key={b.id}
+                  key={b.tier}
                   type="button"
-                  className={input.budget === b.id ? "on" : undefined}
-                  aria-pressed={input.budget === b.id}
-                  data-budget={b.id}
-                  title={b.range}
-                  onClick={() => set({ budget: b.id })}
+                  className={input.budget === b.tier ? "on" : undefined}
+                  aria-pressed={input.budget === b.tier}
+                  data-budget={b.tier}
+                  title={b.band}
+                  onClick={() => set({ budget: b.tier })}
                 >
                   {b.label}
                 </button>

@@ -2,6 +2,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-libra
 import { renderToStaticMarkup } from "react-dom/server";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { seriousA11yFindings } from "../../testing/axe";
+import { budgetTiers } from "../route/testdata.test-util";
 import { detail, node, preview, spend, summary } from "./testdata.test-util";
 import type { RunFeedItem, RunOptions, RunSummary } from "./types";
 
@@ -44,7 +45,10 @@ vi.mock("./api", () => ({
     onRunState: vi.fn(async () => () => {}),
     onRunNode: vi.fn(async () => () => {}),
   },
-  routeIpc: { revalidate: vi.fn(async () => ({ plan: null, issues: [] })) },
+  routeIpc: {
+    revalidate: vi.fn(async () => ({ plan: null, issues: [] })),
+    budgetTiers: vi.fn(async () => budgetTiers()),
+  },
 }));
 
 vi.mock("../../ipc", async (original) => ({
