@@ -1,34 +1,19 @@
 //! Start-up: when the process started (for the first-paint measurement) and WebKit tuning.
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use tokio::sync::Notify;
+use tokio::sync::SetOnce;
 
 static PROCESS_START: OnceLock<Instant> = OnceLock::new();
-static FIRST_PAINT: FirstPaint = FirstPaint::new();
-
-/// Whether the UI has drawn its first page: work that competes with the webview for the CPU
+/// Set once the UI has drawn its first page: work that competes with the webview for the CPU
 /// at start-up waits for it.
-struct FirstPaint {
-    done: AtomicBool,
-    notify: Notify,
-}
-
-impl FirstPaint {
-    const fn new() -> Self {
-        Self {
-            done: AtomicBool::new(false),
-            notify: Notify::const_new(),
-        }
-    }
-}
+static FIRST_PAINT: SetOnce<()> = SetOnce::const_new();
 
 /// Records that the UI has painted its first page (see [`after_first_paint`]).
 pub fn mark_first_paint() {
-    FIRST_PAINT.done.store(true, Ordering::SeqCst);
-    FIRST_PAINT.notify.notify_waiters();
+    // A second report (a reload) changes nothing.
+    let _ = FIRST_PAINT.set(());
 }
 
 /// Returns once the UI has painted its first page, or after `at_most` (a window that never
@@ -40,18 +25,7 @@ pub fn mark_first_paint() {
 /// beside WebKit's own start on two cores, they competed with the first paint, and when the
 /// app quit early they went on into the next process's start.
 pub async fn after_first_paint(at_most: Duration) {
-    let painted = async {
-        loop {
-            let notified = FIRST_PAINT.notify.notified();
-            tokio::pin!(notified);
-            notified.as_mut().enable();
-            if FIRST_PAINT.done.load(Ordering::SeqCst) {
-                return;
-            }
-            notified.await;
-        }
-    };
-    let _ = tokio::time::timeout(at_most, painted).await;
+    let _ = tokio::time::timeout(at_most, FIRST_PAINT.wait()).await;
 }
 
 /// Marks the process start; call first thing in `main`.
