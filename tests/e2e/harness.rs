@@ -122,7 +122,11 @@ impl E2e {
         let mut driver = ProcessGroup::spawn(driver).unwrap_or_else(|e| {
             panic!("cannot start tauri-driver ({e}); the README test command installs it")
         });
-        wait_for_port(port);
+        // tauri-driver binds its own port at once but forwards the new-session request to
+        // WebKitWebDriver, which it has only just spawned: asked before that one listens, it
+        // drops the connection without an answer. Wait for both.
+        wait_for_port(native_port, "WebKitWebDriver (started by tauri-driver)");
+        wait_for_port(port, "tauri-driver");
 
         let mut caps = serde_json::Map::new();
         caps.insert("browserName".into(), "wry".into());
@@ -410,12 +414,12 @@ fn free_port() -> u16 {
         .expect("a free port")
 }
 
-fn wait_for_port(port: u16) {
+fn wait_for_port(port: u16, who: &str) {
     let start = Instant::now();
     while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
         assert!(
             start.elapsed() < Duration::from_secs(20),
-            "tauri-driver did not listen on {port}"
+            "{who} did not listen on {port} within 20 s"
         );
         std::thread::sleep(Duration::from_millis(100));
     }
