@@ -567,3 +567,35 @@ fn only_the_process_module_is_allowed_to_construct_commands() {
         "Command allowed outside process/: {offenders:?}"
     );
 }
+
+/// Switchyard started with SIGINT ignored (`nohup`, or `switchyard … &` in a script) still
+/// stops its workers with INT: the test above, run again in a process that ignores INT,
+/// still sees the worker end on INT alone.
+#[test]
+#[allow(clippy::disallowed_methods)] // re-runs this test binary, not a worker
+fn a_cancel_interrupts_workers_even_when_switchyard_ignores_int() {
+    let this = std::env::current_exe().expect("test binary");
+    let premise = std::process::Command::new("sh")
+        .args(["-c", "trap '' INT; exec grep SigIgn /proc/self/status"])
+        .output()
+        .expect("sh");
+    let mask = String::from_utf8_lossy(&premise.stdout);
+    let mask = u64::from_str_radix(mask.trim_start_matches("SigIgn:").trim(), 16).expect("mask");
+    assert_ne!(mask & 2, 0, "`trap '' INT` makes what it runs ignore INT");
+
+    let inner = std::process::Command::new("sh")
+        .args([
+            "-c",
+            "trap '' INT; exec \"$0\" --exact cancel_on_the_handle_stops_a_child_that_honours_int \
+             --test-threads=1",
+        ])
+        .arg(&this)
+        .output()
+        .expect("re-run");
+    let out = String::from_utf8_lossy(&inner.stdout);
+    assert!(
+        inner.status.success() && out.contains("1 passed"),
+        "{out}\n{}",
+        String::from_utf8_lossy(&inner.stderr)
+    );
+}

@@ -30,6 +30,7 @@ pub mod lines;
 mod monitor;
 pub mod output;
 pub mod probe;
+mod signals;
 
 use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
@@ -397,6 +398,7 @@ fn command(program: &OsStr) -> tokio::process::Command {
 /// [`ProcessError::NoWorkingDir`] for a missing working directory, [`ProcessError::NotFound`]
 /// when the program does not exist, [`ProcessError::Spawn`] for any other start failure.
 pub fn spawn(spec: ProcessSpec) -> Result<OwnedChild, ProcessError> {
+    signals::default_for_children();
     let mut vars = spec.environment()?;
     spec.call.check_cwd()?;
     let program_name = spec.call.program_name();
