@@ -198,9 +198,22 @@ impl Engine {
             .iter()
             .filter(|r| r.owner_token.as_deref() == Some(self.owner.token.as_str()))
         {
-            let result = self
+            if let Err(why) = self.cancel_at_close(row).await {
+                tracing::warn!(attempt = %row.id, %why, "could not record the cancel at close");
+            }
+        }
+    }
+
+    /// Records live `row`, owned by this engine, as canceled at close. A guarded write that
+    /// finds the row changed since it was read (a write of the stopped pipeline landing late)
+    /// reads it again and retries while it is still live and ours, so a closed engine never
+    /// leaves its attempt to be found `interrupted` and re-captured half done.
+    async fn cancel_at_close(&self, row: &AttemptRow) -> Result<(), String> {
+        let mut row = row.clone();
+        for _ in 0..3 {
+            let moved = self
                 .move_attempt(
-                    row,
+                    &row,
                     AttemptState::Canceled,
                     Some(&self.owner.token),
                     AttemptChanges::new()
@@ -209,10 +222,20 @@ impl Engine {
                         .error("canceled", "the engine closed while the attempt was live"),
                     Some("the engine closed".into()),
                 )
-                .await;
-            if let Err(error) = result {
-                tracing::warn!(attempt = %row.id, %error, "could not record the cancel at close");
+                .await
+                .map_err(|e| e.to_string())?;
+            if moved {
+                return Ok(());
+            }
+            row = self.attempt_row(&row.id).await.map_err(|e| e.to_string())?;
+            if !row.state.is_live() || row.owner_token.as_deref() != Some(self.owner.token.as_str())
+            {
+                return Ok(());
             }
         }
+        Err(format!(
+            "it stayed {} through three tries",
+            row.state.as_str()
+        ))
     }
 }

@@ -93,6 +93,13 @@ impl Fixture {
     }
 
     pub async fn engine(&self) -> Arc<Engine> {
+        // The engine's warnings go to the test's captured output, so a test that fails under
+        // load says what the engine could not do (libtest shows them only on failure).
+        let _ = tracing_subscriber::fmt()
+            .with_env_filter("switchyard_engine=info")
+            .with_ansi(false)
+            .with_test_writer()
+            .try_init();
         Arc::new(
             Engine::open(EngineConfig {
                 home: Some(self.home.clone()),
