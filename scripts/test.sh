@@ -31,6 +31,14 @@ cargo test --workspace --locked --no-run
 with_session env SWITCHYARD_E2E=1 SWITCHYARD_REQUIRE_KEYCHAIN=1 SWITCHYARD_REQUIRE_AGENT_CLIS=1 SWITCHYARD_NO_BACKGROUND_REFRESH=1 xvfb-run -a -s "-screen 0 1280x800x24" \
   cargo test --workspace --locked --no-fail-fast -- --test-threads=2
 
+step "tests over the shared benchmark corpus (../shared/corpus), when it is next to the project"
+if [[ -f "$ROOT/../shared/corpus/README.md" ]]; then
+  cargo test -p switchyard-core --locked --test catalog_sources --test catalog_corpus --test routing_corpus \
+    -- --ignored --skip parse_speed --test-threads=2
+else
+  echo "skipped: ../shared/corpus is absent (these tests are listed as ignored above)"
+fi
+
 step "end-to-end tests in the real window (WebDriver, Xvfb)"
 with_session env SWITCHYARD_E2E=1 SWITCHYARD_REQUIRE_KEYCHAIN=1 SWITCHYARD_REQUIRE_AGENT_CLIS=1 SWITCHYARD_NO_BACKGROUND_REFRESH=1 xvfb-run -a -s "-screen 0 1280x800x24" \
   cargo test -p switchyard-desktop --test e2e --locked -- --ignored --test-threads=2
