@@ -900,8 +900,9 @@ fn slow_reply(request: &Recorded) -> Reply {
 }
 
 /// A run this test process executes (another process than the app, as for the CLI) streams
-/// into the open run page: the page follows it from the shared database and shows its end
-/// within a second of its being stored.
+/// into the open run page: the page follows it from the shared database and its node's live
+/// file, shows the text within a second of its being streamed and the end within a second of
+/// its being stored.
 async fn another_process_run_streams(app: &App, engine: &Arc<Engine>) -> E2eResult {
     let mut request = RunRequest::new("Explain ownership slowly", RunMode::Single);
     request.models = Some(vec![GOOD.to_owned()]);
@@ -917,12 +918,15 @@ async fn another_process_run_streams(app: &App, engine: &Arc<Engine>) -> E2eResu
         .client
         .execute_async(
             "const done = arguments[arguments.length - 1]; \
-             const start = Date.now(); const states = []; \
+             const start = Date.now(); const states = []; let piece5 = null; \
              const poll = () => { \
                const state = document.querySelector('#run-detail')?.dataset.state ?? ''; \
                if (states[states.length - 1] !== state) states.push(state); \
+               const live = [...document.querySelectorAll('.live-text')] \
+                 .map((e) => e.textContent).join(''); \
+               if (piece5 === null && live.includes('piece 5.')) piece5 = Date.now(); \
                if (state === 'completed' || Date.now() - start > 20000) { \
-                 done({ at: Date.now(), states }); return; } \
+                 done({ at: Date.now(), states, piece5 }); return; } \
                setTimeout(poll, 20); }; \
              poll();",
             vec![],
@@ -945,9 +949,29 @@ async fn another_process_run_streams(app: &App, engine: &Arc<Engine>) -> E2eResu
             shown - finished
         ));
     }
+    // The server sends a piece every 100 ms: "piece 5." leaves it 3.5 s before the run's end
+    // (35 more pieces and the finish), so shown 2.5 s or more before the end, it was on the
+    // page within a second of being streamed by the other process.
+    let Some(piece5) = seen["piece5"].as_f64() else {
+        return Err(format!(
+            "the page never showed the other process's streamed text before the end: {seen}"
+        ));
+    };
+    if shown - piece5 < 2500.0 {
+        return Err(format!(
+            "\"piece 5.\" showed only {} ms before the end: more than a second after it streamed",
+            shown - piece5
+        ));
+    }
+    // The page's figures follow the end too, not only its state.
+    app.wait_text("#run-nodes-done", |t| t.starts_with("1/1 done"))
+        .await?;
+    app.wait_text("#run-spent", |t| t != "$0.00").await?;
     eprintln!(
-        "another process's run: the page showed its end {} ms after it was stored",
-        shown - finished
+        "another process's run: the page showed its end {} ms after it was stored, \
+         \"piece 5.\" {} ms before the end",
+        shown - finished,
+        shown - piece5
     );
     app.save_screenshot("runs_other_process").await;
     Ok(())

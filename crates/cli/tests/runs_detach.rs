@@ -194,3 +194,85 @@ fn killed_owner_then_recover(detach: bool) {
     assert_eq!(calls("c"), 1);
     assert!(processes_with(&id).is_empty(), "nothing left running");
 }
+
+/// `runs log <id> --follow --json` in one process prints the text of a run a detached
+/// `run-worker` executes as the model streams it, not only once the node has ended, and
+/// exits when the run does.
+#[test]
+fn runs_log_follow_prints_a_detached_runs_text_as_it_streams() {
+    use std::io::{BufRead, BufReader};
+    let fx = Fixture::new();
+    let parts: Vec<String> = (1..=6).map(|n| format!("part {n}. ")).collect();
+    let whole = parts.concat();
+    let _server = fx.server(move |_| Behavior::Paced {
+        parts: parts.clone(),
+        gap: Duration::from_millis(400),
+    });
+    let out = fx.run(
+        &[
+            "run", "--mode", "single", "--task", "Count", "--model", MINI, "--detach", "--json",
+        ],
+        &[],
+    );
+    let id = out.expect_code(0)["run"].as_str().expect("id").to_owned();
+
+    let mut follower = fx
+        .command(&["runs", "log", &id, "--follow", "--json"], &[])
+        .spawn()
+        .expect("follow");
+    let started = Instant::now();
+    let stdout = follower.stdout.take().expect("stdout");
+    let lines = std::thread::spawn(move || {
+        BufReader::new(stdout)
+            .lines()
+            .map_while(Result::ok)
+            .map(|line| (started.elapsed(), line))
+            .collect::<Vec<_>>()
+    });
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while follower.try_wait().expect("try_wait").is_none() {
+        if Instant::now() > deadline {
+            let _ = follower.kill();
+            panic!("runs log --follow did not end with the run");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let lines = lines.join().expect("reader");
+    let items: Vec<(Duration, Value)> = lines
+        .iter()
+        .map(|(at, line)| {
+            let item = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+            (*at, item)
+        })
+        .collect();
+    let ended = items
+        .iter()
+        .find(|(_, item)| item["type"] == "end")
+        .map(|(at, item)| {
+            assert_eq!(item["state"], "completed", "{item}");
+            *at
+        })
+        .expect("an end item");
+    let mut text = String::new();
+    let mut steps = Vec::new();
+    for (at, item) in items.iter().filter(|(_, item)| item["type"] == "output") {
+        if item["reset"] == true {
+            text.clear();
+        }
+        text.push_str(item["text"].as_str().expect("text"));
+        if !text.is_empty() {
+            steps.push((*at, text.clone()));
+        }
+    }
+    assert!(steps.len() >= 3, "text in steps: {lines:#?}");
+    assert!(
+        whole.starts_with(steps[0].1.as_str()) && steps[0].1.len() < whole.len(),
+        "{steps:?}"
+    );
+    assert!(
+        ended.saturating_sub(steps[0].0) >= Duration::from_millis(1200),
+        "the text streamed before the end: {steps:?}, ended at {ended:?}"
+    );
+    let shown = fx.run(&["runs", "output", &id, "--json"], &[]);
+    assert_eq!(shown.expect_code(0)["text"], whole.as_str());
+}

@@ -8,8 +8,8 @@
 //! The log is always read from the store (entries are stored before they are broadcast), so
 //! entries arrive in `seq` order without gaps or duplicates. Broadcast events only say *when*
 //! to read; a timer says so too, which is what brings another process's entries. Streamed
-//! text exists only in the executing process: another process's run shows each node's
-//! output once it is stored.
+//! text reaches this process's feeds as broadcasts; a run another process executes is read
+//! from its running nodes' live files on the same timer.
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -74,6 +74,12 @@ trait Job: Send + Sync + 'static {
     ) -> impl Future<Output = Result<Self::State, EngineError>> + Send;
     /// What `event` means for job `id`.
     fn wake(event: &EngineEvent, id: &str) -> Wake;
+    /// The text streamed so far by running parts of a job another process executes (this
+    /// process's own jobs stream through broadcasts), by node.
+    fn remote_output(
+        engine: &Engine,
+        id: &str,
+    ) -> impl Future<Output = Result<Vec<(String, String)>, EngineError>> + Send;
     /// The text streamed so far by the job's running parts (`node` only, when given).
     fn snapshot(
         engine: &Engine,
@@ -129,12 +135,15 @@ impl Job for AttemptJob {
             _ => Wake::Nothing,
         }
     }
+    async fn remote_output(_: &Engine, _: &str) -> Result<Vec<(String, String)>, EngineError> {
+        // An attempt's worker output is stored line by line: the log carries it.
+        Ok(Vec::new())
+    }
     async fn snapshot(
         _: &Engine,
         _: &str,
         _: Option<&str>,
     ) -> Result<Vec<(String, String)>, EngineError> {
-        // An attempt's worker output is stored line by line: the log carries it.
         Ok(Vec::new())
     }
 }
@@ -179,6 +188,12 @@ impl Job for RunJob {
             }
             _ => Wake::Nothing,
         }
+    }
+    async fn remote_output(
+        engine: &Engine,
+        id: &str,
+    ) -> Result<Vec<(String, String)>, EngineError> {
+        engine.remote_live_outputs(id).await
     }
     async fn snapshot(
         engine: &Engine,
@@ -309,12 +324,32 @@ impl<J: Job> Follower<J> {
         }
     }
 
-    /// Reads new entries, then the state.
+    /// Reads new entries, then what another process's running nodes streamed, then the state.
     async fn on_poll(&mut self) -> Step {
-        if !self.catch_up().await? {
+        if !self.catch_up().await? || !self.remote_output().await? {
             return Ok(false);
         }
         self.check_state().await
+    }
+
+    /// Sends what running nodes of a job another process executes streamed since the last
+    /// read: the new end of a node's text, or all of it when it started over (a new rung).
+    async fn remote_output(&mut self) -> Step {
+        for (node_id, text) in J::remote_output(&self.engine, &self.id).await? {
+            let held = self.sent.get(&node_id).copied().unwrap_or(0);
+            let step = if text.len() < held || !text.is_char_boundary(held) {
+                self.output(node_id, 0, text).await?
+            } else if text.len() > held {
+                let rest = text[held..].to_owned();
+                self.output(node_id, held as u64, rest).await?
+            } else {
+                true
+            };
+            if !step {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     /// Sends a changed state; at a final one, the last entries and `End`.

@@ -188,3 +188,78 @@ async fn a_run_executed_by_another_engine_streams_its_log_and_ends() {
     viewer.close().await;
     owner.close().await;
 }
+
+#[tokio::test]
+async fn a_run_executed_by_another_engine_streams_its_text_as_it_arrives() {
+    use runs_support::{model_server, Behavior, MINI};
+    let parts: Vec<String> = (1..=6).map(|n| format!("part {n}. ")).collect();
+    let whole: String = parts.concat();
+    let paced = parts.clone();
+    let server = model_server(move |_| Behavior::Paced {
+        parts: paced.clone(),
+        gap: Duration::from_millis(400),
+    })
+    .await;
+    let home = tempfile::tempdir().expect("home");
+    let owner = runs_support::engine(home.path(), &server).await;
+    let viewer = runs_support::reopen(home.path()).await;
+    let run = owner
+        .start_run(runs_support::request(RunMode::Single, "Count", &[MINI]))
+        .await
+        .expect("start");
+
+    let mut feed = viewer.follow_run(&run.id, 0).await.expect("follow");
+    let started = std::time::Instant::now();
+    // (when, the node's text as a reader holds it after the item)
+    let mut seen: Vec<(Duration, String)> = Vec::new();
+    let mut text = String::new();
+    let end = tokio::time::timeout(Duration::from_secs(30), async {
+        while let Some(item) = feed.next().await {
+            match item {
+                FeedItem::Output {
+                    reset, text: piece, ..
+                } => {
+                    if reset {
+                        text.clear();
+                    }
+                    text.push_str(&piece);
+                    seen.push((started.elapsed(), text.clone()));
+                }
+                FeedItem::End { state } => return Some((state, started.elapsed())),
+                _ => {}
+            }
+        }
+        None
+    })
+    .await
+    .expect("the feed ends");
+    let (state, ended) = end.expect("an end");
+    assert_eq!(state, RunState::Completed);
+    let growing: Vec<&(Duration, String)> = seen.iter().filter(|(_, t)| !t.is_empty()).collect();
+    assert!(
+        growing.len() >= 3,
+        "the text arrived in steps, not at the end: {seen:?}"
+    );
+    let (first, first_text) = growing[0];
+    assert!(
+        whole.starts_with(first_text.as_str()) && first_text.len() < whole.len(),
+        "a first part, not the whole answer: {first_text:?}"
+    );
+    assert!(
+        ended.saturating_sub(*first) >= Duration::from_millis(1200),
+        "the first text came {first:?} in, the end {ended:?}: it streamed, not all at once"
+    );
+    let last = &growing[growing.len() - 1].1;
+    assert!(whole.starts_with(last.as_str()), "{last:?}");
+    let output = viewer.run_output(&run.id, None).await.expect("output");
+    assert_eq!(output.text, whole);
+    assert!(
+        std::fs::read_dir(home.path().join("artifacts/runs").join(&run.id))
+            .expect("artifacts")
+            .flatten()
+            .all(|e| !e.file_name().to_string_lossy().ends_with(".live")),
+        "the live file is gone once the node ended"
+    );
+    viewer.close().await;
+    owner.close().await;
+}

@@ -16,6 +16,28 @@ pub(crate) fn output_path(home: &Path, run: &str, node: &str) -> PathBuf {
         .join(format!("{node}.md"))
 }
 
+/// Where the text node `node` of run `run` streams to while it runs, so another process
+/// following the run (the app, for a run the CLI or an agent's MCP server executes) can show
+/// it as it arrives. Appended by the executing process, removed once the node has ended.
+pub(crate) fn live_path(home: &Path, run: &str, node: &str) -> PathBuf {
+    home.join("artifacts")
+        .join("runs")
+        .join(run)
+        .join(format!("{node}.live"))
+}
+
+/// The streamed text at `path` so far, up to its last whole character (an append may be
+/// read half written); `None` when there is no such file.
+pub(crate) async fn read_live(path: &Path) -> Option<String> {
+    let mut bytes = tokio::fs::read(path).await.ok()?;
+    let whole = match std::str::from_utf8(&bytes) {
+        Ok(_) => bytes.len(),
+        Err(e) => e.valid_up_to(),
+    };
+    bytes.truncate(whole);
+    String::from_utf8(bytes).ok()
+}
+
 /// The hex SHA-256 of `bytes`.
 pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
     hex::encode(Sha256::digest(bytes))

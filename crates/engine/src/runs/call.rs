@@ -76,12 +76,16 @@ impl CallError {
     }
 }
 
-/// Sends a node's streamed text on in batches and counts what arrived.
+/// Sends a node's streamed text on in batches (as events, and appended to the node's live
+/// file for other processes) and counts what arrived.
 struct Streamer<'a> {
     engine: &'a Engine,
     run: &'a str,
     node: &'a str,
     live: Option<LiveText>,
+    /// The node's live file (`artifacts::live_path`); `None` when it could not be created,
+    /// which only keeps other processes from seeing the text before the node ends.
+    file: Option<std::fs::File>,
     pending: String,
     pending_at: u64,
     written: u64,
@@ -91,8 +95,10 @@ struct Streamer<'a> {
 
 impl<'a> Streamer<'a> {
     fn new(engine: &'a Engine, run: &'a str, node: &'a str, live: Option<LiveText>) -> Self {
+        let mut file = None;
         if let Some(text) = &live {
             text.lock().unwrap_or_else(|p| p.into_inner()).clear();
+            file = live_file(&super::artifacts::live_path(engine.home(), run, node));
             engine.supervisor.emit(EngineEvent::RunOutput {
                 run_id: run.to_owned(),
                 node_id: node.to_owned(),
@@ -105,6 +111,7 @@ impl<'a> Streamer<'a> {
             run,
             node,
             live,
+            file,
             pending: String::new(),
             pending_at: 0,
             written: 0,
@@ -130,6 +137,15 @@ impl<'a> Streamer<'a> {
         if self.pending.is_empty() {
             return;
         }
+        if let Some(file) = &mut self.file {
+            use std::io::Write;
+            // A small append to a file of this node alone: cheaper than a store write, and
+            // off the database's single writer.
+            if let Err(error) = file.write_all(self.pending.as_bytes()) {
+                tracing::debug!(run = %self.run, node = %self.node, %error, "live file not written");
+                self.file = None;
+            }
+        }
         self.engine.supervisor.emit(EngineEvent::RunOutput {
             run_id: self.run.to_owned(),
             node_id: self.node.to_owned(),
@@ -138,6 +154,21 @@ impl<'a> Streamer<'a> {
         });
         self.pending_at = self.written;
         self.last = Instant::now();
+    }
+}
+
+/// Creates (or empties) a node's live file for appending.
+fn live_file(path: &std::path::Path) -> Option<std::fs::File> {
+    let created = path
+        .parent()
+        .map_or(Ok(()), std::fs::create_dir_all)
+        .and_then(|()| std::fs::File::create(path));
+    match created {
+        Ok(file) => Some(file),
+        Err(error) => {
+            tracing::debug!(path = %path.display(), %error, "live file not created");
+            None
+        }
     }
 }
 

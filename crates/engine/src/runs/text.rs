@@ -36,10 +36,15 @@ pub(crate) async fn run_text_node(ctx: &RunCtx, node: &NodeRow) -> NodeState {
     if !begun && !ctx.begin_node(&node.node_id, None).await {
         return NodeState::Pending;
     }
-    match result {
+    let ended = match result {
         Ok(answer) => store_answer(ctx, node, answer).await,
         Err(end) => end.apply(ctx, node).await,
-    }
+    };
+    // Only now: a follower in another process reads the live file until the node's end is
+    // stored, so the text never disappears in between.
+    let live = super::artifacts::live_path(ctx.engine.home(), &ctx.run_id, &node.node_id);
+    let _ = tokio::fs::remove_file(live).await;
+    ended
 }
 
 /// How a node that produced no answer ends.

@@ -280,6 +280,38 @@ impl Engine {
         Ok(entries)
     }
 
+    /// What running node `node` of run `id` streamed so far: from memory when this engine
+    /// executes the run, else from the node's live file.
+    async fn live_output(&self, id: &str, node: &NodeRow) -> String {
+        if let Some(text) = self.runs.live_snapshot(id, &node.node_id) {
+            return text;
+        }
+        if !node.state.is_live() {
+            return String::new();
+        }
+        let path = super::artifacts::live_path(self.home(), id, &node.node_id);
+        super::artifacts::read_live(&path).await.unwrap_or_default()
+    }
+
+    /// The text streamed so far by the running nodes of run `id`, which another process
+    /// executes (empty when this engine executes it: its feed has the text as it streams).
+    pub(crate) async fn remote_live_outputs(
+        &self,
+        id: &str,
+    ) -> Result<Vec<(String, String)>, EngineError> {
+        if self.runs.control(id).is_some() {
+            return Ok(Vec::new());
+        }
+        let mut live = Vec::new();
+        for node in self.store().run_nodes(id).await? {
+            if node.state.is_live() && node.output_sha256.is_none() {
+                let text = self.live_output(id, &node).await;
+                live.push((node.node_id, text));
+            }
+        }
+        Ok(live)
+    }
+
     /// The text of run `id`: its result and every node's output (or only `node`'s). A
     /// running node shows the text streamed so far (`complete: false`).
     ///
@@ -304,10 +336,7 @@ impl Engine {
             };
             let (text, complete) = match stored {
                 Some(text) => (text, true),
-                None => (
-                    self.runs.live_snapshot(id, &n.node_id).unwrap_or_default(),
-                    false,
-                ),
+                None => (self.live_output(id, n).await, false),
             };
             outputs.push(NodeOutput {
                 node_id: n.node_id.clone(),

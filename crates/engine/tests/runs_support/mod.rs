@@ -43,6 +43,8 @@ pub enum Behavior {
         usage: (u32, u32),
         finish: &'static str,
     },
+    /// Streams each of `parts` as its own delta, `gap` apart.
+    Paced { parts: Vec<String>, gap: Duration },
     /// Answers `status` with the OpenAI error shape (400s are not retried by the client).
     Fail { status: u16, message: String },
     /// Sends the headers, then nothing until the client hangs up.
@@ -126,6 +128,14 @@ fn reply(asked: &Asked, behavior: Behavior) -> Reply {
                 first.0 = latency;
             }
             Reply::sse_paced(chunks, End::Complete)
+        }
+        Behavior::Paced { parts, gap } => {
+            let parts: Vec<&str> = parts.iter().map(String::as_str).collect();
+            let events = wire::openai_stream_finishing(&asked.model, &parts, Some((9, 9)), "stop");
+            Reply::sse_paced(
+                events.into_iter().map(|e| (gap, e)).collect(),
+                End::Complete,
+            )
         }
         Behavior::Fail { status, message } => Reply::json(
             status,
