@@ -4,13 +4,13 @@
 //! 1. The job is recorded (or re-queued) under a fresh hand-off token held by this process
 //!    (`crate::owner`), so no engine here takes it for an orphan, with this pid.
 //! 2. [`Engine::launch_owner`] calls the launcher, which starts the child and gives it the
-//!    token (on stdin, never on argv); the child's pid comes back and the caller writes it on
-//!    the row. From then on the owner is the child's pid: alive, so no other process
-//!    interrupts the job, even after this one has exited.
+//!    token (on stdin, never on argv), and writes the child's pid on the lease. From then on
+//!    the owner is the child's pid: alive, so no other process interrupts the job, even after
+//!    this one has exited.
 //! 3. The child opens its engine with [`Engine::open_for_handoff`] (the token counts as held
-//!    there before the start-up check runs) and adopts the job (`adopt_attempt`,
-//!    `adopt_run`): a guarded update (still queued, still under the hand-off token) moves the
-//!    lease to its own engine.
+//!    there before the start-up check runs) and adopts the job (`adopt_attempt`, `adopt_run`,
+//!    both through [`Engine::adopt_lease`]): a guarded update (still in the handed state,
+//!    still under the hand-off token) moves the lease to its own engine.
 //!
 //! A child that adopts before step 2's write lands makes that write match nothing (skipped).
 //! A child that dies before adopting leaves its dead pid on the row: the next engine to open
@@ -22,7 +22,9 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use switchyard_runner::process::{spawn_detached, DetachedSpec};
+use switchyard_store::lease::Leased;
 
+use crate::attempts::now_ms;
 use crate::{Engine, EngineConfig, EngineError};
 
 /// The kind of job handed over.
@@ -33,6 +35,20 @@ pub enum JobKind {
 }
 
 impl JobKind {
+    fn leased(self) -> Leased {
+        match self {
+            JobKind::Attempt => Leased::Attempt,
+            JobKind::Run => Leased::Run,
+        }
+    }
+
+    fn noun(self) -> &'static str {
+        match self {
+            JobKind::Attempt => "attempt",
+            JobKind::Run => "run",
+        }
+    }
+
     /// The folder of this kind's detached logs under `<data dir>/logs`.
     fn logs(self) -> &'static str {
         match self {
@@ -121,18 +137,65 @@ impl Engine {
         Self::open_holding(config, Some(token)).await
     }
 
-    /// Step 2 for job `id` of `kind`, leased under hand-off `token`: starts its new owner
-    /// with `launch`. `Ok(pid)` to record as the owner, or why it could not be started.
-    pub(crate) fn launch_owner(
+    /// Step 2 for job `id` of `kind`, leased in `state` under hand-off `token`: starts its
+    /// new owner with `launch` and records the child's pid on the lease. `Ok(Err(reason))`
+    /// when the child could not be started: the caller ends the job with it.
+    pub(crate) async fn launch_owner(
+        &self,
         kind: JobKind,
         id: &str,
+        state: &str,
         token: &str,
         launch: &mut Launch<'_>,
-    ) -> Result<u32, String> {
-        launch(&Handoff {
+    ) -> Result<Result<(), String>, EngineError> {
+        let pid = match launch(&Handoff {
             kind,
             id: id.to_owned(),
             token: token.to_owned(),
-        })
+        }) {
+            Ok(pid) => pid,
+            Err(reason) => return Ok(Err(reason)),
+        };
+        // `false`: the child adopted it already (or it is gone and was interrupted).
+        let recorded = self
+            .store()
+            .pass_lease(kind.leased(), id, state, token, pid, token, now_ms())
+            .await?;
+        tracing::info!(job = kind.noun(), %id, pid, recorded, "handed to a detached process");
+        Ok(Ok(()))
+    }
+
+    /// Step 3: takes job `id`, handed to this process in `state` under `token`, as this
+    /// engine's own, and stops holding the token. Errors: `Busy` when it is not handed over
+    /// that way (any more): adopted already, interrupted, canceled; it is `now` then.
+    pub(crate) async fn adopt_lease(
+        &self,
+        kind: JobKind,
+        id: &str,
+        state: &str,
+        token: &str,
+        now: &str,
+    ) -> Result<(), EngineError> {
+        let taken = self
+            .store()
+            .pass_lease(
+                kind.leased(),
+                id,
+                state,
+                token,
+                self.owner.pid,
+                &self.owner.token,
+                now_ms(),
+            )
+            .await?;
+        self.owner.release(token);
+        if !taken {
+            return Err(EngineError::Busy(format!(
+                "{} {id} was not handed to this process (it is {now})",
+                kind.noun()
+            )));
+        }
+        tracing::info!(job = kind.noun(), %id, state, "adopted a handed-off job");
+        Ok(())
     }
 }

@@ -12,10 +12,18 @@ use std::collections::HashSet;
 use std::hash::{BuildHasher, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
+use std::time::Duration;
 
 use switchyard_runner::process::probe::pid_alive;
+use switchyard_store::lease::Leased;
 
 use crate::attempts::now_ms;
+use crate::Engine;
+
+/// How often an owner renews its lease on a live job and looks for a cancel another process
+/// asked for: one indexed single-row write, so a cancel from the CLI lands within a quarter
+/// of a second.
+pub(crate) const LEASE_TICK: Duration = Duration::from_millis(250);
 
 /// Tokens held by the engines open in this process.
 fn open_tokens() -> &'static Mutex<HashSet<String>> {
@@ -111,6 +119,27 @@ impl Drop for Owner {
         open.remove(&self.token);
         for token in held {
             open.remove(&token);
+        }
+    }
+}
+
+impl Engine {
+    /// Renews this engine's lease on job `id` every [`LEASE_TICK`], calling `on_cancel` at
+    /// each renewal that finds a cancel another process asked for. Returns when the lease is
+    /// no longer held: the job ended and released it, or another engine took it over.
+    pub(crate) async fn keep_lease(&self, kind: Leased, id: &str, mut on_cancel: impl FnMut()) {
+        loop {
+            tokio::time::sleep(LEASE_TICK).await;
+            match self
+                .store()
+                .renew_lease(kind, id, &self.owner.token, now_ms())
+                .await
+            {
+                Ok(Some(None)) => {}
+                Ok(Some(Some(_))) => on_cancel(),
+                Ok(None) => return,
+                Err(error) => tracing::warn!(job = %id, %error, "lease renewal failed"),
+            }
         }
     }
 }

@@ -253,7 +253,7 @@ pub struct CompareRow {
     pub created_ms: i64,
 }
 
-const LIVE: &str = "('queued', 'preparing', 'running', 'verifying')";
+pub(crate) const LIVE: &str = "('queued', 'preparing', 'running', 'verifying')";
 
 fn u32_col(row: &SqliteRow, column: &str) -> Result<Option<u32>, StoreError> {
     let value: Option<i64> = row.try_get(column)?;
@@ -460,54 +460,6 @@ impl Store {
         let seq = journal::append_on(&mut *tx, Journal::Attempt, id, now_ms, body_json).await?;
         tx.commit().await?;
         Ok(Some(seq))
-    }
-
-    /// Renews the lease of `token` on `id`; `false` when it holds it no more.
-    pub async fn heartbeat_attempt(
-        &self,
-        id: &str,
-        token: &str,
-        now_ms: i64,
-    ) -> Result<bool, StoreError> {
-        let result =
-            sqlx::query("UPDATE attempts SET heartbeat_ms = ? WHERE id = ? AND owner_token = ?")
-                .bind(now_ms)
-                .bind(id)
-                .bind(token)
-                .execute(self.pool())
-                .await?;
-        Ok(result.rows_affected() == 1)
-    }
-
-    /// Asks the owner of live attempt `id` to cancel it (the first request's time is kept).
-    /// `false` when the attempt is not live (it ended meanwhile).
-    pub async fn request_attempt_cancel(&self, id: &str, now_ms: i64) -> Result<bool, StoreError> {
-        let result = sqlx::query(&format!(
-            "UPDATE attempts SET cancel_requested_ms = COALESCE(cancel_requested_ms, ?)
-             WHERE id = ? AND state IN {LIVE}"
-        ))
-        .bind(now_ms)
-        .bind(id)
-        .execute(self.pool())
-        .await?;
-        Ok(result.rows_affected() == 1)
-    }
-
-    /// What the owner holding `token` on `id` polls: `None` when it holds the lease no more,
-    /// else whether (and when) another process asked for a cancel.
-    pub async fn attempt_cancel_request(
-        &self,
-        id: &str,
-        token: &str,
-    ) -> Result<Option<Option<i64>>, StoreError> {
-        let row: Option<(Option<i64>,)> = sqlx::query_as(
-            "SELECT cancel_requested_ms FROM attempts WHERE id = ? AND owner_token = ?",
-        )
-        .bind(id)
-        .bind(token)
-        .fetch_optional(self.pool())
-        .await?;
-        Ok(row.map(|(requested,)| requested))
     }
 
     /// Records (or replaces) an artifact.
@@ -750,6 +702,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_cancel_request_reaches_only_a_live_attempt_and_its_owner_sees_it() {
+        use crate::lease::Leased;
         let dir = tempfile::tempdir().expect("tempdir");
         let store = Store::open(&dir.path().join("db")).await.expect("open");
         store
@@ -758,24 +711,30 @@ mod tests {
             .expect("insert");
         assert_eq!(
             store
-                .attempt_cancel_request("a1", "t1")
+                .renew_lease(Leased::Attempt, "a1", "t1", 5)
                 .await
                 .expect("poll"),
             Some(None)
         );
         assert_eq!(
             store
-                .attempt_cancel_request("a1", "t2")
+                .renew_lease(Leased::Attempt, "a1", "t2", 5)
                 .await
                 .expect("poll"),
             None,
             "not this token's lease"
         );
-        assert!(store.request_attempt_cancel("a1", 10).await.expect("ask"));
-        assert!(store.request_attempt_cancel("a1", 20).await.expect("ask"));
+        assert!(store
+            .request_cancel(Leased::Attempt, "a1", 10)
+            .await
+            .expect("ask"));
+        assert!(store
+            .request_cancel(Leased::Attempt, "a1", 20)
+            .await
+            .expect("ask"));
         assert_eq!(
             store
-                .attempt_cancel_request("a1", "t1")
+                .renew_lease(Leased::Attempt, "a1", "t1", 5)
                 .await
                 .expect("poll"),
             Some(Some(10)),
@@ -796,12 +755,15 @@ mod tests {
         let row = store.attempt("a1").await.expect("read").expect("row");
         assert_eq!(row.cancel_requested_ms, None);
         assert!(
-            !store.request_attempt_cancel("a1", 40).await.expect("ask"),
+            !store
+                .request_cancel(Leased::Attempt, "a1", 40)
+                .await
+                .expect("ask"),
             "an attempt that ended is not asked"
         );
         assert_eq!(
             store
-                .attempt_cancel_request("a1", "t1")
+                .renew_lease(Leased::Attempt, "a1", "t1", 5)
                 .await
                 .expect("poll"),
             None

@@ -9,6 +9,7 @@ pub mod catalog;
 mod error;
 pub mod journal;
 pub mod keys;
+pub mod lease;
 mod lock;
 pub mod outcomes;
 pub mod providers;

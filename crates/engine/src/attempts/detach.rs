@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use switchyard_core::attempt::{AttemptRequest, AttemptState, AttemptSummary};
-use switchyard_store::attempts::{AttemptChanges, Guard};
+use switchyard_store::attempts::AttemptChanges;
 
 use super::record::{now_ms, summary};
 use super::start::{Origin, Prepared};
@@ -76,43 +76,26 @@ impl Engine {
         token: &str,
         launch: &mut Launch<'_>,
     ) -> Result<(), EngineError> {
-        match Self::launch_owner(JobKind::Attempt, id, token, launch) {
-            Ok(pid) => {
-                let now = now_ms();
-                let guard = Guard {
-                    state,
-                    owner: Some(token),
-                };
-                // `false`: the child adopted it already (or it is gone and was interrupted).
-                let recorded = self
-                    .store()
-                    .update_attempt(
-                        id,
-                        guard,
-                        now,
-                        &AttemptChanges::new().owner(pid, token, now),
-                    )
-                    .await?;
-                tracing::info!(attempt = %id, pid, recorded, "attempt handed to a detached process");
-                Ok(())
-            }
-            Err(reason) => {
-                let message = format!("could not start the process to run the attempt: {reason}");
-                let row = self.attempt_row(id).await?;
-                self.move_attempt(
-                    &row,
-                    AttemptState::Failed,
-                    Some(token),
-                    AttemptChanges::new()
-                        .release()
-                        .finished_ms(now_ms())
-                        .error("internal", &message),
-                    Some(message.clone()),
-                )
-                .await?;
-                Err(EngineError::Internal(message))
-            }
-        }
+        let launched = self
+            .launch_owner(JobKind::Attempt, id, state.as_str(), token, launch)
+            .await?;
+        let Err(reason) = launched else {
+            return Ok(());
+        };
+        let message = format!("could not start the process to run the attempt: {reason}");
+        let row = self.attempt_row(id).await?;
+        self.move_attempt(
+            &row,
+            AttemptState::Failed,
+            Some(token),
+            AttemptChanges::new()
+                .release()
+                .finished_ms(now_ms())
+                .error("internal", &message),
+            Some(message.clone()),
+        )
+        .await?;
+        Err(EngineError::Internal(message))
     }
 
     /// Takes over attempt `id` handed to this process under `token` (see the module docs) and
@@ -128,32 +111,18 @@ impl Engine {
         token: &str,
     ) -> Result<AttemptSummary, EngineError> {
         let row = self.attempt_row(id).await?;
-        let now = now_ms();
         let state = match row.state {
             AttemptState::Verifying => AttemptState::Verifying,
             _ => AttemptState::Queued,
         };
-        let guard = Guard {
-            state,
-            owner: Some(token),
-        };
-        let taken = self
-            .store()
-            .update_attempt(
-                id,
-                guard,
-                now,
-                &AttemptChanges::new().owner(self.owner.pid, &self.owner.token, now),
-            )
-            .await?;
-        self.owner.release(token);
-        if !taken {
-            return Err(EngineError::Busy(format!(
-                "attempt {id} was not handed to this process (it is {})",
-                row.state.as_str()
-            )));
-        }
-        tracing::info!(attempt = %id, state = state.as_str(), "adopted a handed-off attempt");
+        self.adopt_lease(
+            JobKind::Attempt,
+            id,
+            state.as_str(),
+            token,
+            row.state.as_str(),
+        )
+        .await?;
         if state == AttemptState::Verifying {
             self.spawn_recovery(id).await?;
         } else {

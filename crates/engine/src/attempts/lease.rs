@@ -1,29 +1,20 @@
 //! Owner leases: which engine instance runs a live attempt, and what happens at open to
 //! attempts whose owner is gone.
 //!
-//! A live attempt's row holds its owner's pid and token (`crate::owner`, shared with runs)
-//! and a heartbeat renewed every [`HEARTBEAT`]. Every [`LEASE_POLL`] the owner also reads its
-//! row for a cancel another process asked for (`cancel_requested_ms`) and cancels its own
-//! work when it finds one.
+//! A live attempt's row holds its owner's pid and token, renewed with any cancel another
+//! process asked for by [`Engine::keep_lease`] (`crate::owner`, shared with runs).
 
 use std::sync::Mutex;
-use std::time::Duration;
 
 use switchyard_core::attempt::AttemptState;
 use switchyard_runner::process::probe::kill_group_members_in;
 use switchyard_store::attempts::{AttemptChanges, AttemptRow};
+use switchyard_store::lease::Leased;
 use tokio_util::sync::CancellationToken;
 
 use super::record::now_ms;
 use super::Running;
 use crate::Engine;
-
-/// How often an owner renews its lease.
-pub(crate) const HEARTBEAT: Duration = Duration::from_secs(2);
-
-/// How often an owner reads its row for a cancel asked by another process (one indexed
-/// single-row read, so a cancel from the CLI lands within a quarter of a second).
-pub(crate) const LEASE_POLL: Duration = Duration::from_millis(250);
 
 /// The attempts this engine runs, and what its review pages reuse.
 #[derive(Debug)]
@@ -134,36 +125,8 @@ impl Engine {
         Ok(moved)
     }
 
-    /// Renews this engine's lease on `id` every [`HEARTBEAT`] and, every [`LEASE_POLL`],
-    /// cancels `cancel` when another process asked for a cancel. Returns when the lease is no
-    /// longer held (the attempt ended and released it, or another engine took it over), never
-    /// otherwise.
-    pub(crate) async fn heartbeat(&self, id: &str, cancel: &CancellationToken) {
-        let token = self.owner.token.as_str();
-        let mut renewed = tokio::time::Instant::now();
-        loop {
-            tokio::time::sleep(LEASE_POLL).await;
-            if renewed.elapsed() >= HEARTBEAT {
-                renewed = tokio::time::Instant::now();
-                match self.store().heartbeat_attempt(id, token, now_ms()).await {
-                    Ok(true) => {}
-                    Ok(false) => return,
-                    Err(error) => tracing::warn!(attempt = %id, %error, "heartbeat failed"),
-                }
-            }
-            match self.store().attempt_cancel_request(id, token).await {
-                Ok(None) => return,
-                Ok(Some(Some(_))) if !cancel.is_cancelled() => {
-                    tracing::info!(attempt = %id, "canceling: another process asked");
-                    cancel.cancel();
-                }
-                Ok(Some(_)) => {}
-                Err(error) => tracing::warn!(attempt = %id, %error, "lease check failed"),
-            }
-        }
-    }
-
-    /// Runs `work` (this engine's work on leased attempt `id`) beside its [`Engine::heartbeat`].
+    /// Runs `work` (this engine's work on leased attempt `id`) beside [`Engine::keep_lease`]:
+    /// a cancel another process asked for cancels `cancel`.
     /// A lost lease cancels `cancel` and lets `work` wind down (its guarded updates no longer
     /// apply) rather than dropping it half way through a store write.
     pub(crate) async fn with_heartbeat<T>(
@@ -175,7 +138,12 @@ impl Engine {
         tokio::pin!(work);
         tokio::select! {
             result = &mut work => result,
-            () = self.heartbeat(id, cancel) => {
+            () = self.keep_lease(Leased::Attempt, id, || {
+                if !cancel.is_cancelled() {
+                    tracing::info!(attempt = %id, "canceling: another process asked");
+                    cancel.cancel();
+                }
+            }) => {
                 cancel.cancel();
                 let result = work.await;
                 tracing::debug!(attempt = %id, "the lease ended before the work did");

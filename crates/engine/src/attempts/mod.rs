@@ -10,11 +10,11 @@
 //! entries, each broadcast as [`crate::EngineEvent::AttemptLog`] after it is stored.
 //!
 //! Ownership (`lease`): a live attempt is leased by one engine instance (pid + random token,
-//! heartbeat every 2 s). At open, live attempts whose owner is gone become `interrupted`;
-//! [`Engine::recover_attempt`] re-captures and re-verifies them (`recover`). An engine never
-//! advances an attempt it does not own, and opening a second engine never disturbs a live
-//! owner. [`Engine::cancel_attempt`] of an attempt another process runs is a request stored on
-//! its row, which the owner polls every 250 ms.
+//! kept as a run's is: `crate::owner`). At open, live attempts whose owner is gone become
+//! `interrupted`; [`Engine::recover_attempt`] re-captures and re-verifies them (`recover`). An
+//! engine never advances an attempt it does not own, and opening a second engine never
+//! disturbs a live owner. [`Engine::cancel_attempt`] of an attempt another process runs is a
+//! request stored on its row, which the owner sees when it renews its lease (every 250 ms).
 //!
 //! Retention (`retention`): at open and on demand, the worktrees, branches and detached logs
 //! nothing keeps any more are removed ([`Engine::prune_worktrees`]).
@@ -289,7 +289,11 @@ impl Engine {
         let id = row.id.as_str();
         if !self
             .store()
-            .request_attempt_cancel(id, record::now_ms())
+            .request_cancel(
+                switchyard_store::lease::Leased::Attempt,
+                id,
+                record::now_ms(),
+            )
             .await?
         {
             // It stopped being live between the read and the request.

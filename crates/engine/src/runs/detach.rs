@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use switchyard_core::run::{NodeState, RunReason, RunRequest, RunState, RunSummary};
 use switchyard_store::runs::nodes::NodeChanges;
-use switchyard_store::runs::{RunChanges, RunGuard};
+use switchyard_store::runs::RunChanges;
 
 use super::now_ms;
 use crate::handoff::{JobKind, Launch};
@@ -66,27 +66,15 @@ impl Engine {
         token: &str,
         launch: &mut Launch<'_>,
     ) -> Result<(), EngineError> {
-        match Self::launch_owner(JobKind::Run, id, token, launch) {
-            Ok(pid) => {
-                let now = now_ms();
-                let guard = RunGuard {
-                    state: RunState::Queued,
-                    owner: Some(token),
-                };
-                // `false`: the child adopted it already (or it is gone and was interrupted).
-                let recorded = self
-                    .store()
-                    .update_run(id, guard, now, &RunChanges::new().owner(pid, token, now))
-                    .await?;
-                tracing::info!(run = %id, pid, recorded, "run handed to a detached process");
-                Ok(())
-            }
-            Err(reason) => {
-                let message = format!("could not start the process to execute the run: {reason}");
-                self.fail_handoff(id, token, &message).await?;
-                Err(EngineError::Internal(message))
-            }
-        }
+        let launched = self
+            .launch_owner(JobKind::Run, id, RunState::Queued.as_str(), token, launch)
+            .await?;
+        let Err(reason) = launched else {
+            return Ok(());
+        };
+        let message = format!("could not start the process to execute the run: {reason}");
+        self.fail_handoff(id, token, &message).await?;
+        Err(EngineError::Internal(message))
     }
 
     /// Records that queued run `id` could not be handed off: its pending nodes skipped, the
@@ -134,28 +122,14 @@ impl Engine {
         token: &str,
     ) -> Result<RunSummary, EngineError> {
         let row = self.run_row(id).await?;
-        let now = now_ms();
-        let guard = RunGuard {
-            state: RunState::Queued,
-            owner: Some(token),
-        };
-        let taken = self
-            .store()
-            .update_run(
-                id,
-                guard,
-                now,
-                &RunChanges::new().owner(self.owner.pid, &self.owner.token, now),
-            )
-            .await?;
-        self.owner.release(token);
-        if !taken {
-            return Err(EngineError::Busy(format!(
-                "run {id} was not handed to this process (it is {})",
-                row.state.as_str()
-            )));
-        }
-        tracing::info!(run = %id, "adopted a handed-off run");
+        self.adopt_lease(
+            JobKind::Run,
+            id,
+            RunState::Queued.as_str(),
+            token,
+            row.state.as_str(),
+        )
+        .await?;
         self.spawn_run(id)?;
         self.run_summary(id).await
     }

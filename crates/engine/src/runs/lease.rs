@@ -2,22 +2,17 @@
 //! hears cancel requests from other processes, and what happens at open to runs whose owner
 //! is gone.
 //!
-//! A live run's row holds its owner's pid and token (`crate::owner`, shared with attempts).
-//! The owner renews its heartbeat every [`WATCH`] and reads `cancel_requested_ms` in the same
-//! statement, so another process's cancel reaches it within that time.
-
-use std::time::Duration;
+//! A live run's row holds its owner's pid and token, renewed with any cancel another process
+//! asked for by [`Engine::keep_lease`] (`crate::owner`, shared with attempts).
 
 use switchyard_core::run::{CallState, NodeState, RunReason, RunState};
+use switchyard_store::lease::Leased;
 use switchyard_store::runs::nodes::NodeChanges;
 use switchyard_store::runs::{RunChanges, RunRow};
 
 use super::driver::{Control, Stop};
 use super::now_ms;
 use crate::{Engine, EngineError};
-
-/// How often an owner renews its lease and looks for a cancel request.
-pub(crate) const WATCH: Duration = Duration::from_millis(250);
 
 /// Whether the owner recorded on `row` is gone.
 pub(crate) fn owner_gone(row: &RunRow) -> bool {
@@ -150,25 +145,13 @@ impl Engine {
         }
     }
 
-    /// Renews this engine's lease on run `id` every [`WATCH`] and stops the run when another
-    /// process asks for a cancel or the lease is lost. Never returns.
+    /// Keeps this engine's lease on run `id` ([`Engine::keep_lease`]) and stops the run when
+    /// another process asks for a cancel or the lease is lost. Never returns.
     pub(crate) async fn watch_run(&self, id: &str, control: &Control) {
-        loop {
-            tokio::time::sleep(WATCH).await;
-            match self
-                .store()
-                .heartbeat_run(id, &self.owner.token, now_ms())
-                .await
-            {
-                Ok(Some(None)) => {}
-                Ok(Some(Some(_))) => control.stop(Stop::Canceled),
-                Ok(None) => {
-                    tracing::warn!(run = %id, "run lease lost; stopping");
-                    control.stop(Stop::LeaseLost);
-                    std::future::pending::<()>().await;
-                }
-                Err(error) => tracing::warn!(run = %id, %error, "run heartbeat failed"),
-            }
-        }
+        self.keep_lease(Leased::Run, id, || control.stop(Stop::Canceled))
+            .await;
+        tracing::warn!(run = %id, "run lease lost; stopping");
+        control.stop(Stop::LeaseLost);
+        std::future::pending::<()>().await;
     }
 }

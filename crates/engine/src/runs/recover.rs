@@ -47,7 +47,9 @@ impl Engine {
                     self.cancel_free(&row).await?;
                     return self.run_summary(id).await;
                 }
-                self.store().request_run_cancel(id, now_ms()).await?;
+                self.store()
+                    .request_cancel(switchyard_store::lease::Leased::Run, id, now_ms())
+                    .await?;
                 let deadline = tokio::time::Instant::now() + FOREIGN_CANCEL_WAIT;
                 loop {
                     let row = self.run_row(id).await?;

@@ -177,7 +177,7 @@ pub struct RunSpendRow {
     pub by_model: Vec<(String, f64)>,
 }
 
-const LIVE: &str = "('queued', 'planning', 'running')";
+pub(crate) const LIVE: &str = "('queued', 'planning', 'running')";
 
 async fn update_run_on<'e, E>(
     executor: E,
@@ -393,39 +393,6 @@ impl Store {
         let seq = journal::append_on(&mut *tx, Journal::Run, id, now_ms, body_json).await?;
         tx.commit().await?;
         Ok(Some(seq))
-    }
-
-    /// Renews the lease of `token` on `id`. `None` when it holds it no more; otherwise
-    /// when (if ever) another process asked for the run to be canceled.
-    pub async fn heartbeat_run(
-        &self,
-        id: &str,
-        token: &str,
-        now_ms: i64,
-    ) -> Result<Option<Option<i64>>, StoreError> {
-        let row: Option<(Option<i64>,)> = sqlx::query_as(
-            "UPDATE runs SET heartbeat_ms = ? WHERE id = ? AND owner_token = ?
-             RETURNING cancel_requested_ms",
-        )
-        .bind(now_ms)
-        .bind(id)
-        .bind(token)
-        .fetch_optional(self.pool())
-        .await?;
-        Ok(row.map(|(cancel,)| cancel))
-    }
-
-    /// Asks the run's owner to cancel it (the first request's time is kept). `false` when
-    /// there is no such run.
-    pub async fn request_run_cancel(&self, id: &str, now_ms: i64) -> Result<bool, StoreError> {
-        let result = sqlx::query(
-            "UPDATE runs SET cancel_requested_ms = COALESCE(cancel_requested_ms, ?) WHERE id = ?",
-        )
-        .bind(now_ms)
-        .bind(id)
-        .execute(self.pool())
-        .await?;
-        Ok(result.rows_affected() == 1)
     }
 
     /// Every run's spend since `since_ms` (inclusive), oldest first.

@@ -7,6 +7,7 @@ use super::calls::{CallEnd, NewCall, Reserved};
 use super::nodes::{NewNode, NodeChanges};
 use super::*;
 use crate::journal::Journal;
+use crate::lease::Leased;
 
 async fn store() -> (tempfile::TempDir, Store) {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -373,17 +374,38 @@ async fn heartbeats_carry_cancel_requests_and_ratings_replace_each_other() {
         .await
         .expect("insert");
     assert_eq!(
-        store.heartbeat_run("r1", "t1", 5).await.expect("hb"),
+        store
+            .renew_lease(Leased::Run, "r1", "t1", 5)
+            .await
+            .expect("hb"),
         Some(None)
     );
-    assert_eq!(store.heartbeat_run("r1", "t2", 5).await.expect("hb"), None);
-    assert!(store.request_run_cancel("r1", 7).await.expect("cancel"));
-    assert!(store.request_run_cancel("r1", 9).await.expect("cancel"));
     assert_eq!(
-        store.heartbeat_run("r1", "t1", 10).await.expect("hb"),
+        store
+            .renew_lease(Leased::Run, "r1", "t2", 5)
+            .await
+            .expect("hb"),
+        None
+    );
+    assert!(store
+        .request_cancel(Leased::Run, "r1", 7)
+        .await
+        .expect("cancel"));
+    assert!(store
+        .request_cancel(Leased::Run, "r1", 9)
+        .await
+        .expect("cancel"));
+    assert_eq!(
+        store
+            .renew_lease(Leased::Run, "r1", "t1", 10)
+            .await
+            .expect("hb"),
         Some(Some(7))
     );
-    assert!(!store.request_run_cancel("nope", 7).await.expect("cancel"));
+    assert!(!store
+        .request_cancel(Leased::Run, "nope", 7)
+        .await
+        .expect("cancel"));
 
     for rating in [2, 5] {
         assert!(store
