@@ -253,3 +253,76 @@ async fn a_code_swarm_shows_its_merged_steps_and_conflict_and_approves_the_combi
     })
     .await;
 }
+
+/// A code run another process executes (this test's engine, as for the CLI or an agent's MCP
+/// server) shows its worker's output in the run page while the worker runs: the node's pane
+/// has a line within a second of the worker printing it, and the run ends in review.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "end-to-end: drives the built app; the test command runs it (SWITCHYARD_E2E=1, Xvfb, --ignored)"]
+async fn a_code_runs_worker_output_streams_into_the_open_run_page() {
+    E2e::enabled("a_code_runs_worker_output_streams_into_the_open_run_page");
+    let root = tempfile::tempdir().expect("tempdir");
+    let repo = root.path().join("calc");
+    let home = root.path().join("home");
+    std::fs::create_dir_all(&repo).expect("repo");
+    std::fs::create_dir_all(&home).expect("home");
+    git(&repo, &["init", "--quiet", "--initial-branch=main"]);
+    std::fs::write(repo.join("README.md"), "# calc\n").expect("write");
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "--quiet", "-m", "initial"]);
+    // 12 lines, 400 ms apart: "line 3" leaves the worker about 3.6 s before it ends.
+    let chatty: String = (1..=12)
+        .map(|n| format!("echo 'worker line {n}'\nsleep 0.4\n"))
+        .collect();
+    let worker_path = root.path().join("chatty.sh");
+    std::fs::write(&worker_path, format!("{chatty}echo done > NOTES.md\n")).expect("worker");
+    prepare_home(&home).await;
+    let engine = std::sync::Arc::new(
+        Engine::open(EngineConfig {
+            home: Some(home.clone()),
+        })
+        .await
+        .expect("engine"),
+    );
+    let owner = engine.clone();
+    E2e::run(
+        "runs_code_live",
+        Launch::with_home(&home),
+        |app| async move {
+            let result = async {
+                app.goto("runs").await?;
+                let mut req = RunRequest::new("Write the notes", RunMode::Single);
+                req.repo = Some(repo.display().to_string());
+                req.verify = Some(vec!["test -f NOTES.md".into()]);
+                req.worker = Some(format!("exec:sh {}", worker_path.display()));
+                req.launcher = "cli".into();
+                let run = owner
+                    .start_run(req)
+                    .await
+                    .map_err(|e| format!("start: {e}"))?;
+                open_run(&app, &run.id).await?;
+                app.wait_text(".live-text", |t| t.contains("worker line 3"))
+                    .await
+                    .map_err(|e| format!("the worker's output never showed while it ran: {e}"))?;
+                let line3 = std::time::Instant::now();
+                app.save_screenshot("runs_code_live").await;
+                wait_state(&app, &run.id, "review").await?;
+                let before = line3.elapsed();
+                // Line 3 leaves the worker ~3.6 s before its end (9 more lines 400 ms apart), and
+                // the gates and verification come after: shown 2.6 s or more before review, it was
+                // on the page within a second of being printed.
+                if before < Duration::from_millis(2600) {
+                    return Err(format!(
+                        "\"worker line 3\" showed only {before:?} before review"
+                    ));
+                }
+                eprintln!("a code run's worker output: line 3 showed {before:?} before review");
+                Ok(())
+            }
+            .await;
+            (app, result)
+        },
+    )
+    .await;
+    engine.close().await;
+}

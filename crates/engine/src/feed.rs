@@ -9,7 +9,8 @@
 //! entries arrive in `seq` order without gaps or duplicates. Broadcast events only say *when*
 //! to read; a timer says so too, which is what brings another process's entries. Streamed
 //! text reaches this process's feeds as broadcasts; a run another process executes is read
-//! from its running nodes' live files on the same timer.
+//! from its running nodes' live files on the same timer. A code node's output is its
+//! attempt's worker events as plain text, read from the attempt's log on the same timer.
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -18,9 +19,10 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use switchyard_core::attempt::{AttemptLogEntry, AttemptState};
+use switchyard_core::attempt::{AttemptLog, AttemptLogEntry, AttemptState};
 use switchyard_core::feed::FeedItem;
-use switchyard_core::run::{RunLogEntry, RunState};
+use switchyard_core::run::{NodeKind, RunLogEntry, RunState};
+use switchyard_core::worker::OutputText;
 use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::mpsc;
 
@@ -74,6 +76,18 @@ trait Job: Send + Sync + 'static {
     ) -> impl Future<Output = Result<Self::State, EngineError>> + Send;
     /// What `event` means for job `id`.
     fn wake(event: &EngineEvent, id: &str) -> Wake;
+    /// What a follower keeps between reads of its job's worker output.
+    type Workers: Default + Send + 'static;
+    /// What the workers of the job's running parts (a code node's attempt) wrote since the
+    /// last call, as `(node, byte offset, text)`; offset 0 starts the node's text over.
+    fn worker_output(
+        engine: &Engine,
+        id: &str,
+        workers: &mut Self::Workers,
+    ) -> impl Future<Output = Result<Vec<(String, u64, String)>, EngineError>> + Send;
+    /// Makes the next [`Job::worker_output`] send the whole text again (of `node` only, when
+    /// given): a snapshot started those nodes' text over.
+    fn resend(workers: &mut Self::Workers, node: Option<&str>);
     /// The text streamed so far by running parts of a job another process executes (this
     /// process's own jobs stream through broadcasts), by node.
     fn remote_output(
@@ -135,8 +149,17 @@ impl Job for AttemptJob {
             _ => Wake::Nothing,
         }
     }
-    async fn remote_output(_: &Engine, _: &str) -> Result<Vec<(String, String)>, EngineError> {
+    type Workers = ();
+    async fn worker_output(
+        _: &Engine,
+        _: &str,
+        (): &mut (),
+    ) -> Result<Vec<(String, u64, String)>, EngineError> {
         // An attempt's worker output is stored line by line: the log carries it.
+        Ok(Vec::new())
+    }
+    fn resend((): &mut (), _: Option<&str>) {}
+    async fn remote_output(_: &Engine, _: &str) -> Result<Vec<(String, String)>, EngineError> {
         Ok(Vec::new())
     }
     async fn snapshot(
@@ -189,6 +212,58 @@ impl Job for RunJob {
             _ => Wake::Nothing,
         }
     }
+    type Workers = HashMap<String, CodePane>;
+    async fn worker_output(
+        engine: &Engine,
+        id: &str,
+        panes: &mut HashMap<String, CodePane>,
+    ) -> Result<Vec<(String, u64, String)>, EngineError> {
+        let mut out = Vec::new();
+        for node in engine.store().run_nodes(id).await? {
+            let (NodeKind::Code, Some(attempt)) = (node.kind, node.attempt_id) else {
+                continue;
+            };
+            let live = node.state.is_live();
+            // A node that ended is read once more, for what its worker wrote last.
+            if !live && panes.get(&node.node_id).is_none_or(|p| p.done) {
+                continue;
+            }
+            let pane = panes.entry(node.node_id.clone()).or_default();
+            pane.done = !live;
+            if pane.attempt != attempt {
+                // A new try (a cascade's next rung): its text starts over.
+                *pane = CodePane {
+                    attempt,
+                    done: !live,
+                    ..CodePane::default()
+                };
+            }
+            loop {
+                let page = engine.attempt_log(&pane.attempt, pane.seq).await?;
+                let Some(last) = page.last() else { break };
+                pane.seq = last.seq;
+                for entry in &page {
+                    if let AttemptLog::Worker { event } = &entry.entry {
+                        pane.text.push(event);
+                    }
+                }
+            }
+            let text = pane.text.as_str();
+            if text.len() > pane.sent {
+                let offset = pane.sent as u64;
+                out.push((node.node_id, offset, text[pane.sent..].to_owned()));
+                pane.sent = text.len();
+            }
+        }
+        Ok(out)
+    }
+    fn resend(panes: &mut HashMap<String, CodePane>, node: Option<&str>) {
+        for (id, pane) in panes.iter_mut() {
+            if node.is_none_or(|n| n == id) {
+                pane.sent = 0;
+            }
+        }
+    }
     async fn remote_output(
         engine: &Engine,
         id: &str,
@@ -208,6 +283,19 @@ impl Job for RunJob {
             .map(|n| (n.node_id, n.text))
             .collect())
     }
+}
+
+/// A code node's worker output as a run's follower has read it from the node's attempt.
+#[derive(Debug, Default)]
+struct CodePane {
+    attempt: String,
+    /// The last log entry read.
+    seq: u32,
+    text: OutputText,
+    /// Bytes of `text` sent on.
+    sent: usize,
+    /// The node has ended and its last output was read.
+    done: bool,
 }
 
 impl Engine {
@@ -248,6 +336,7 @@ impl Engine {
             last: after_seq,
             state,
             sent: HashMap::new(),
+            workers: J::Workers::default(),
             tx,
         };
         // Not the supervisor's: a feed is a reader, and must end with its engine's channel
@@ -264,6 +353,7 @@ struct Follower<J: Job> {
     state: J::State,
     /// Bytes of each running node's text the reader holds (the engine's offsets count bytes).
     sent: HashMap<String, usize>,
+    workers: J::Workers,
     tx: mpsc::Sender<FeedItem<J::Entry, J::State>>,
 }
 
@@ -292,7 +382,7 @@ impl<J: Job> Follower<J> {
         while let Ok(true) = going {
             going = tokio::select! {
                 event = events.recv() => self.on_event(event).await,
-                _ = poll.tick() => self.on_poll().await,
+                _ = poll.tick() => self.on_tick().await,
                 () = self.tx.closed() => Ok(false),
             };
         }
@@ -332,6 +422,27 @@ impl<J: Job> Follower<J> {
         self.check_state().await
     }
 
+    /// The timer's read: as [`Follower::on_poll`], and what workers wrote (read on the timer
+    /// only, so a busy run's events do not each read every code node's log).
+    async fn on_tick(&mut self) -> Step {
+        if !self.worker_output().await? {
+            return Ok(false);
+        }
+        self.on_poll().await
+    }
+
+    /// Sends what the workers of the job's running parts wrote since the last read.
+    async fn worker_output(&mut self) -> Step {
+        for (node_id, offset, text) in
+            J::worker_output(&self.engine, &self.id, &mut self.workers).await?
+        {
+            if !self.output(node_id, offset, text).await? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
     /// Sends what running nodes of a job another process executes streamed since the last
     /// read: the new end of a node's text, or all of it when it started over (a new rung).
     async fn remote_output(&mut self) -> Step {
@@ -369,7 +480,7 @@ impl<J: Job> Follower<J> {
             return Ok(true);
         }
         // Entries are stored before the state that ends the job: one last read closes any gap.
-        if self.catch_up().await? {
+        if self.catch_up().await? && self.worker_output().await? {
             self.send(FeedItem::End { state }).await;
         }
         Ok(false)
@@ -401,6 +512,7 @@ impl<J: Job> Follower<J> {
 
     /// Resends the text streamed so far by running nodes (or only `node`).
     async fn snapshot(&mut self, node: Option<&str>) -> Step {
+        J::resend(&mut self.workers, node);
         for (node_id, text) in J::snapshot(&self.engine, &self.id, node).await? {
             self.sent.insert(node_id.clone(), text.len());
             let item = FeedItem::Output {

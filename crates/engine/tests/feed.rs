@@ -263,3 +263,89 @@ async fn a_run_executed_by_another_engine_streams_its_text_as_it_arrives() {
     viewer.close().await;
     owner.close().await;
 }
+
+/// A code node's worker output reaches its run's feed as the node's text, line by line while
+/// the worker runs, for a run another engine executes as for the engine's own, and every
+/// line is there when the feed ends.
+#[tokio::test]
+async fn a_code_runs_worker_output_streams_into_the_runs_feed() {
+    use switchyard_core::run::RunRequest;
+    let fx = Fixture::new();
+    let owner = fx.engine().await;
+    let lines: String = (1..=6)
+        .map(|n| format!("echo 'progress line {n}'\nsleep 0.4\n"))
+        .collect();
+    let mut req = RunRequest::new("make add() add", RunMode::Single);
+    req.repo = Some(fx.repo_str());
+    req.verify = Some(vec!["sh test.sh".into()]);
+    req.launcher = "test".into();
+    req.worker = Some(fx.worker("chatty", &format!("{lines}{FIX}")));
+    let run = owner.start_run(req).await.expect("start");
+
+    // Another instance on the same database (nothing the owner broadcasts reaches it) and
+    // the owner itself, both following from the start.
+    let other = fx.engine().await;
+    let remote = other.follow_run(&run.id, 0).await.expect("follow");
+    let local = owner.follow_run(&run.id, 0).await.expect("follow");
+    let (remote, local) = tokio::join!(collect(remote), collect(local));
+    for (who, (state, ended, seen, text)) in [("another engine", remote), ("the owner", local)] {
+        assert_eq!(state, RunState::Review, "{who}: {text}");
+        assert!(
+            seen.iter().filter(|(_, lines)| *lines > 0).count() >= 3,
+            "{who}: the lines arrived while the worker ran, not at the end: {seen:?}"
+        );
+        let (first, _) = seen.iter().find(|(_, lines)| *lines > 0).expect("a line");
+        assert!(
+            ended.saturating_sub(*first) >= Duration::from_millis(1000),
+            "{who}: the first line came {first:?} in, the end {ended:?}: {seen:?}"
+        );
+        for n in 1..=6 {
+            assert!(
+                text.contains(&format!("progress line {n}")),
+                "{who}: {text}"
+            );
+        }
+    }
+    other.close().await;
+    owner.close().await;
+}
+
+/// A run feed's end state, when it ended, when each count of progress lines was first shown,
+/// and node `n1`'s text as a reader holds it.
+async fn collect(
+    mut feed: switchyard_engine::feed::Feed<FeedItem<switchyard_core::run::RunLogEntry, RunState>>,
+) -> (RunState, Duration, Vec<(Duration, usize)>, String) {
+    let started = std::time::Instant::now();
+    let mut text = String::new();
+    let mut seen: Vec<(Duration, usize)> = Vec::new();
+    let end = tokio::time::timeout(Duration::from_secs(60), async {
+        while let Some(item) = feed.next().await {
+            match item {
+                FeedItem::Output {
+                    node_id,
+                    reset,
+                    text: piece,
+                } => {
+                    assert_eq!(node_id, "n1");
+                    if reset {
+                        text.clear();
+                    }
+                    text.push_str(&piece);
+                    let lines = (1..=6)
+                        .filter(|n| text.contains(&format!("progress line {n}")))
+                        .count();
+                    if seen.last().is_none_or(|(_, l)| *l != lines) {
+                        seen.push((started.elapsed(), lines));
+                    }
+                }
+                FeedItem::End { state } => return Some(state),
+                _ => {}
+            }
+        }
+        None
+    })
+    .await
+    .expect("the feed ends")
+    .expect("an end");
+    (end, started.elapsed(), seen, text)
+}

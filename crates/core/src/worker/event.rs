@@ -135,6 +135,88 @@ pub enum WorkerEvent {
     },
 }
 
+impl ToolAction {
+    /// What the call touched, for people: `edited src/lib.rs`, `ran cargo test (exit 1)`.
+    pub fn describe(&self) -> String {
+        match self {
+            Self::FileRead { path } => format!("read {path}"),
+            Self::FileEdit { path } => format!("edited {path}"),
+            Self::Command {
+                command,
+                exit_code: Some(code),
+            } => format!("ran {command} (exit {code})"),
+            Self::Command { command, .. } => format!("ran {command}"),
+            Self::Search { query: Some(query) } => format!("searched {query}"),
+            Self::Search { query: None } => "searched".into(),
+            Self::Other => String::new(),
+        }
+    }
+}
+
+/// A worker's output read as plain text (a code node's pane on the run page, `runs log
+/// --follow`), built event by event: streamed text continues the text before it, every other
+/// event is a line of its own; usage adds nothing.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct OutputText {
+    text: String,
+    /// Whether the last thing added was the assistant's text, which a delta continues.
+    in_text: bool,
+}
+
+impl OutputText {
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    pub fn push(&mut self, event: &WorkerEvent) {
+        let line = match event {
+            WorkerEvent::AssistantText { text, delta: true } if self.in_text => {
+                self.text.push_str(text);
+                return;
+            }
+            WorkerEvent::AssistantText { text, .. } => text.clone(),
+            WorkerEvent::Thinking { text } => format!("(thinking) {text}"),
+            WorkerEvent::ToolUse {
+                tool,
+                action,
+                status,
+                ..
+            } => {
+                let status = match status {
+                    ToolStatus::Started => "…",
+                    ToolStatus::Completed => "done",
+                    ToolStatus::Failed => "failed",
+                };
+                let what = action.describe();
+                if what.is_empty() {
+                    format!("▸ {tool} {status}")
+                } else {
+                    format!("▸ {tool}: {what} {status}")
+                }
+            }
+            WorkerEvent::Error { message } => format!("error: {message}"),
+            WorkerEvent::Final { ok, summary } => {
+                let verdict = if *ok { "finished" } else { "finished, failed" };
+                match summary {
+                    Some(summary) => format!("{verdict}: {summary}"),
+                    None => verdict.to_owned(),
+                }
+            }
+            WorkerEvent::Started { model, .. } => match model {
+                Some(model) => format!("started ({model})"),
+                None => "started".to_owned(),
+            },
+            WorkerEvent::Raw { line } => line.clone(),
+            WorkerEvent::Usage(_) => return,
+        };
+        if !self.text.is_empty() {
+            self.text.push('\n');
+        }
+        self.text.push_str(&line);
+        self.in_text = matches!(event, WorkerEvent::AssistantText { .. });
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -200,5 +282,62 @@ mod tests {
             ..usage
         };
         assert_eq!(reported.with_estimated_cost(price), reported);
+    }
+
+    #[test]
+    fn worker_output_reads_as_lines_with_streamed_text_joined() {
+        let events = [
+            WorkerEvent::Started {
+                session_id: None,
+                model: Some("m1".into()),
+            },
+            WorkerEvent::AssistantText {
+                text: "Fixing ".into(),
+                delta: true,
+            },
+            WorkerEvent::AssistantText {
+                text: "add().".into(),
+                delta: true,
+            },
+            WorkerEvent::ToolUse {
+                id: Some("t1".into()),
+                tool: "Edit".into(),
+                action: ToolAction::FileEdit {
+                    path: "calc.sh".into(),
+                },
+                status: ToolStatus::Completed,
+            },
+            WorkerEvent::Usage(Usage::default()),
+            WorkerEvent::ToolUse {
+                id: None,
+                tool: "bash".into(),
+                action: ToolAction::Command {
+                    command: "sh test.sh".into(),
+                    exit_code: Some(1),
+                },
+                status: ToolStatus::Failed,
+            },
+            WorkerEvent::Raw {
+                line: "plain line".into(),
+            },
+            WorkerEvent::AssistantText {
+                text: "a delta after a line starts its own".into(),
+                delta: true,
+            },
+            WorkerEvent::Final {
+                ok: true,
+                summary: Some("done it".into()),
+            },
+        ];
+        let mut out = OutputText::default();
+        for event in &events {
+            out.push(event);
+        }
+        assert_eq!(
+            out.as_str(),
+            "started (m1)\nFixing add().\n▸ Edit: edited calc.sh done\n\
+             ▸ bash: ran sh test.sh (exit 1) failed\nplain line\n\
+             a delta after a line starts its own\nfinished: done it"
+        );
     }
 }

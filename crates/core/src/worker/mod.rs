@@ -28,7 +28,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 use specta::Type;
 
-pub use event::{TokenPrice, ToolAction, ToolStatus, Usage, WorkerEvent};
+pub use event::{OutputText, TokenPrice, ToolAction, ToolStatus, Usage, WorkerEvent};
 
 /// A coding-agent CLI Switchyard drives non-interactively.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Type)]

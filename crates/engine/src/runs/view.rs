@@ -9,8 +9,9 @@ use switchyard_core::routing::classify;
 use switchyard_core::run::dag::{DagNode, Join};
 use switchyard_core::run::savings::{baseline_cost, spend_report, SpendEntry, SpendReport};
 use switchyard_core::run::{
-    ContextTrace, FailureSignal, Ladder, NodeOutput, NodeRole, NodeState, NodeTry, NodeView,
-    RunDetail, RunError, RunFilter, RunLimits, RunLog, RunLogEntry, RunMode, RunOutput, RunSummary,
+    ContextTrace, FailureSignal, Ladder, NodeKind, NodeOutput, NodeRole, NodeState, NodeTry,
+    NodeView, RunDetail, RunError, RunFilter, RunLimits, RunLog, RunLogEntry, RunMode, RunOutput,
+    RunSummary,
 };
 use switchyard_store::journal::Journal;
 use switchyard_store::runs::calls::CallRow;
@@ -293,7 +294,7 @@ impl Engine {
         super::artifacts::read_live(&path).await.unwrap_or_default()
     }
 
-    /// The text streamed so far by the running nodes of run `id`, which another process
+    /// The text streamed so far by the running text nodes of run `id`, which another process
     /// executes (empty when this engine executes it: its feed has the text as it streams).
     pub(crate) async fn remote_live_outputs(
         &self,
@@ -304,7 +305,8 @@ impl Engine {
         }
         let mut live = Vec::new();
         for node in self.store().run_nodes(id).await? {
-            if node.state.is_live() && node.output_sha256.is_none() {
+            // A code node's output is its attempt's worker events (see `feed`), not a file.
+            if node.kind == NodeKind::Text && node.state.is_live() && node.output_sha256.is_none() {
                 let text = self.live_output(id, &node).await;
                 live.push((node.node_id, text));
             }
