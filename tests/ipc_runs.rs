@@ -203,7 +203,7 @@ impl Page {
     fn apply(&mut self, item: RunFeedItem) {
         assert!(self.end.is_none(), "nothing comes after the end: {item:?}");
         match item {
-            RunFeedItem::Log { entry } => {
+            RunFeedItem::Log { entry, .. } => {
                 self.seqs.push(entry.seq);
                 if let RunLog::State { state, .. } = entry.entry {
                     self.states.push(state);

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 use specta::Type;
 
+use crate::attempt::transcript::TranscriptUpdate;
 use crate::attempt::{AttemptLogEntry, AttemptState};
 use crate::run::{RunLogEntry, RunState};
 
@@ -20,8 +21,14 @@ use crate::run::{RunLogEntry, RunState};
     rename_all_fields = "camelCase"
 )]
 pub enum FeedItem<E, S> {
-    /// A stored log entry; entries arrive in `seq` order, each once.
-    Log { entry: E },
+    /// A stored log entry; entries arrive in `seq` order, each once. For an attempt, what
+    /// the entry changed in its transcript, counted from the feed's first entry (a reader
+    /// applies it and folds nothing itself).
+    Log {
+        entry: E,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        transcript: Option<TranscriptUpdate>,
+    },
     /// Streamed text of a running run node: with `reset` it replaces the node's text (a new
     /// call, a cascade's next rung, or a resend after a gap), otherwise it is appended.
     Output {

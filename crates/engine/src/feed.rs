@@ -19,6 +19,7 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
+use switchyard_core::attempt::transcript::{Transcript, TranscriptUpdate};
 use switchyard_core::attempt::{AttemptLog, AttemptLogEntry, AttemptState};
 use switchyard_core::feed::FeedItem;
 use switchyard_core::run::{NodeKind, RunLogEntry, RunState};
@@ -85,6 +86,8 @@ trait Job: Send + Sync + 'static {
         id: &str,
         workers: &mut Self::Workers,
     ) -> impl Future<Output = Result<Vec<(String, u64, String)>, EngineError>> + Send;
+    /// What `entry` changes in the job's transcript (an attempt's), as the feed folds it.
+    fn fold(workers: &mut Self::Workers, entry: &Self::Entry) -> Option<TranscriptUpdate>;
     /// Makes the next [`Job::worker_output`] send the whole text again (of `node` only, when
     /// given): a snapshot started those nodes' text over.
     fn resend(workers: &mut Self::Workers, node: Option<&str>);
@@ -149,16 +152,19 @@ impl Job for AttemptJob {
             _ => Wake::Nothing,
         }
     }
-    type Workers = ();
+    type Workers = Transcript;
     async fn worker_output(
         _: &Engine,
         _: &str,
-        (): &mut (),
+        _: &mut Transcript,
     ) -> Result<Vec<(String, u64, String)>, EngineError> {
         // An attempt's worker output is stored line by line: the log carries it.
         Ok(Vec::new())
     }
-    fn resend((): &mut (), _: Option<&str>) {}
+    fn fold(transcript: &mut Transcript, entry: &AttemptLogEntry) -> Option<TranscriptUpdate> {
+        transcript.push(entry)
+    }
+    fn resend(_: &mut Transcript, _: Option<&str>) {}
     async fn remote_output(_: &Engine, _: &str) -> Result<Vec<(String, String)>, EngineError> {
         Ok(Vec::new())
     }
@@ -256,6 +262,9 @@ impl Job for RunJob {
             }
         }
         Ok(out)
+    }
+    fn fold(_: &mut HashMap<String, CodePane>, _: &RunLogEntry) -> Option<TranscriptUpdate> {
+        None
     }
     fn resend(panes: &mut HashMap<String, CodePane>, node: Option<&str>) {
         for (id, pane) in panes.iter_mut() {
@@ -503,7 +512,8 @@ impl<J: Job> Follower<J> {
                     continue;
                 }
                 self.last = seq;
-                if !self.send(FeedItem::Log { entry }).await {
+                let transcript = J::fold(&mut self.workers, &entry);
+                if !self.send(FeedItem::Log { entry, transcript }).await {
                     return Ok(false);
                 }
             }

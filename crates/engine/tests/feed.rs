@@ -9,6 +9,7 @@ mod runs_support;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use attempts_support::{Fixture, FIX};
+use switchyard_core::attempt::transcript::{Transcript, TranscriptItem};
 use switchyard_core::attempt::{AttemptLog, AttemptState};
 use switchyard_core::feed::FeedItem;
 use switchyard_core::run::{RunMode, RunState};
@@ -46,10 +47,22 @@ async fn an_attempt_owned_by_another_engine_streams_each_line_within_a_second_an
     let mut progress = Vec::new();
     let mut late = Vec::new();
     let mut states = Vec::new();
+    // What a page holds: only the feed's transcript updates, applied in place.
+    let mut applied: Vec<TranscriptItem> = Vec::new();
     let end = tokio::time::timeout(Duration::from_secs(60), async {
         while let Some(item) = feed.next().await {
             match item {
-                FeedItem::Log { entry } => {
+                FeedItem::Log { entry, transcript } => {
+                    let update = transcript.expect("each of these entries changes the transcript");
+                    if let (Some(index), Some(item)) = (update.index, update.item) {
+                        let index = index as usize;
+                        assert!(index <= applied.len(), "an update within reach: {index}");
+                        if index == applied.len() {
+                            applied.push(item);
+                        } else {
+                            applied[index] = item;
+                        }
+                    }
                     assert!(
                         entry.seq > last_seq,
                         "in order, each once: {} after {last_seq}",
@@ -97,6 +110,18 @@ async fn an_attempt_owned_by_another_engine_streams_each_line_within_a_second_an
     );
     assert_eq!(states.last(), Some(&AttemptState::Review));
     assert!(feed.next().await.is_none(), "nothing follows the end");
+    // The page's items are the fold of the whole stored log.
+    let mut folded = Transcript::default();
+    for entry in viewer.attempt_log(&started.id, 0).await.expect("log") {
+        folded.push(&entry);
+    }
+    assert_eq!(applied, folded.items());
+    assert!(
+        applied
+            .iter()
+            .any(|i| matches!(i, TranscriptItem::Raw { line, .. } if line == "progress line 8")),
+        "{applied:?}"
+    );
     viewer.close().await;
     owner.close().await;
 }
@@ -131,7 +156,7 @@ async fn following_an_ended_attempt_replays_after_the_given_entry_and_ends_at_on
     let seqs: Vec<u32> = items
         .iter()
         .filter_map(|i| match i {
-            FeedItem::Log { entry } => Some(entry.seq),
+            FeedItem::Log { entry, .. } => Some(entry.seq),
             _ => None,
         })
         .collect();
@@ -165,7 +190,7 @@ async fn a_run_executed_by_another_engine_streams_its_log_and_ends() {
     let end = tokio::time::timeout(Duration::from_secs(30), async {
         while let Some(item) = feed.next().await {
             match item {
-                FeedItem::Log { entry } => seqs.push(entry.seq),
+                FeedItem::Log { entry, .. } => seqs.push(entry.seq),
                 FeedItem::State { live, .. } => saw_live_state |= live,
                 FeedItem::End { state } => return Some(state),
                 FeedItem::Output { .. } => {}

@@ -1355,8 +1355,12 @@ export type FeatureWeight = {
  *  process owns the job), and `End` last when the job is no longer live.
  */
 export type FeedItem<E, S> = 
-/**  A stored log entry; entries arrive in `seq` order, each once. */
-{ type: "log"; entry: E } | 
+/**
+ *  A stored log entry; entries arrive in `seq` order, each once. For an attempt, what
+ *  the entry changed in its transcript, counted from the feed's first entry (a reader
+ *  applies it and folds nothing itself).
+ */
+{ type: "log"; entry: E; transcript?: TranscriptUpdate | null } | 
 /**
  *  Streamed text of a running run node: with `reset` it replaces the node's text (a new
  *  call, a cascade's next rung, or a resend after a gap), otherwise it is appended.
@@ -3316,6 +3320,21 @@ exitCode: number | null } |
  *  `failed` with the same `id`.
  */
 export type ToolStatus = "started" | "completed" | "failed";
+
+/**  One item of a transcript; `seq` is the log entry it started at. */
+export type TranscriptItem = { kind: "state"; seq: number; state: AttemptState; note: string | null } | { kind: "text"; seq: number; text: string } | { kind: "thinking"; seq: number; text: string } | { kind: "tool"; seq: number; id: string | null; tool: string; action: ToolAction; status: ToolStatus; 
+/**  What it touched, for people ([`ToolAction::describe`]). */
+what: string } | { kind: "error"; seq: number; message: string } | { kind: "final"; seq: number; ok: boolean; summary: string | null } | { kind: "started"; seq: number; model: string | null } | { kind: "gate"; seq: number; result: GateResult } | { kind: "denied"; seq: number; denial: Denial } | { kind: "raw"; seq: number; line: string };
+
+/**
+ *  What one log entry changed in a transcript: item `index` is new (the transcript's length
+ *  before) or replaces the one there; `usage` is the latest usage when the entry reported one.
+ */
+export type TranscriptUpdate = {
+	index: number | null,
+	item: TranscriptItem | null,
+	usage: Usage | null,
+};
 
 /**  What the desktop app remembers about itself. */
 export type UiPrefs = {

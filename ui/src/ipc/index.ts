@@ -365,6 +365,8 @@ export type {
   TestCounts,
   ToolAction,
   ToolStatus,
+  TranscriptItem,
+  TranscriptUpdate,
   Usage,
   VerificationRecord,
   WorkerEvent,

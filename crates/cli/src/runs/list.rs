@@ -152,7 +152,7 @@ where
                 .map_err(|e| CliError::internal(format!("cannot serialize output: {e}")))?
         } else {
             match &item {
-                FeedItem::Log { entry } => entry.line(),
+                FeedItem::Log { entry, .. } => entry.line(),
                 FeedItem::State { state, .. } => format!("state {}", to_text(state)),
                 FeedItem::Output {
                     node_id,

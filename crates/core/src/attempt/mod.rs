@@ -10,6 +10,7 @@ mod id;
 pub mod retention;
 pub mod self_review;
 mod state;
+pub mod transcript;
 
 use serde::{Deserialize, Serialize};
 use specta::Type;

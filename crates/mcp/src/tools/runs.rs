@@ -211,7 +211,7 @@ async fn until_run_moves(engine: &Arc<Engine>, id: &str, wait: Duration) {
         while let Some(item) = feed.next().await {
             match item {
                 FeedItem::State { .. } | FeedItem::End { .. } => return,
-                FeedItem::Log { entry }
+                FeedItem::Log { entry, .. }
                     if matches!(entry.entry, RunLog::Node { .. } | RunLog::State { .. }) =>
                 {
                     return

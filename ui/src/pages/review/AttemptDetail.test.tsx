@@ -66,19 +66,39 @@ describe("AttemptDetail while the worker runs", () => {
 
     act(() => {
       state.push?.({ type: "state", state: "running", live: true });
+      // The engine's feed says what each entry changed in the transcript; the page places it.
       state.push?.({
         type: "log",
         entry: logEntry(1, { type: "state", state: "running", note: null }),
+        transcript: {
+          index: 0,
+          item: { kind: "state", seq: 1, state: "running", note: null },
+          usage: null,
+        },
       });
       state.push?.({
         type: "log",
         entry: logEntry(2, {
           type: "worker",
-          event: { kind: "assistantText", text: "Reading the pager", delta: false },
+          event: { kind: "assistantText", text: "Reading", delta: true },
         }),
+        transcript: { index: 1, item: { kind: "text", seq: 2, text: "Reading" }, usage: null },
+      });
+      state.push?.({
+        type: "log",
+        entry: logEntry(3, {
+          type: "worker",
+          event: { kind: "assistantText", text: " the pager", delta: true },
+        }),
+        transcript: {
+          index: 1,
+          item: { kind: "text", seq: 2, text: "Reading the pager" },
+          usage: null,
+        },
       });
     });
     expect(screen.getAllByText("Reading the pager")).toHaveLength(1);
+    expect(document.querySelectorAll("#attempt-log li[data-seq]")).toHaveLength(2);
 
     now = START + 65_000;
     await waitFor(
@@ -101,7 +121,12 @@ describe("AttemptDetail while the worker runs", () => {
     act(() => {
       state.push?.({
         type: "log",
-        entry: logEntry(3, { type: "state", state: "review", note: null }),
+        entry: logEntry(4, { type: "state", state: "review", note: null }),
+        transcript: {
+          index: 2,
+          item: { kind: "state", seq: 4, state: "review", note: null },
+          usage: null,
+        },
       });
       state.push?.({ type: "state", state: "review", live: false });
       state.push?.({ type: "end", state: "review" });

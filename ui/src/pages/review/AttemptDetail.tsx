@@ -2,7 +2,6 @@ import { useCallback, useEffect, useState } from "react";
 import {
   type AttemptError,
   type AttemptFeedItem,
-  type AttemptLogEntry,
   type AttemptReview,
   describeError,
   type LineComment,
@@ -23,12 +22,12 @@ import { GatesPanel } from "./GatesPanel";
 import { ReviewActions } from "./ReviewActions";
 import { reviewHash } from "./route";
 import { SelfReviewPanel } from "./SelfReviewPanel";
-import { Transcript } from "./Transcript";
+import { applyTranscript, EMPTY_TRANSCRIPT, Transcript, type TranscriptState } from "./Transcript";
 
 /** One attempt: live output while it runs, then its diff, gates, transcript and the decision. */
 export function AttemptDetail({ id, now }: { id: string; now: () => number }) {
   const [review, setReview] = useState<AttemptReview | null>(null);
-  const [entries, setEntries] = useState<AttemptLogEntry[]>([]);
+  const [transcript, setTranscript] = useState<TranscriptState>(EMPTY_TRANSCRIPT);
   const [error, setError] = useState<string | null>(null);
   const [comments, setComments] = useState<LineComment[]>([]);
   const [tick, setTick] = useState(0);
@@ -54,7 +53,7 @@ export function AttemptDetail({ id, now }: { id: string; now: () => number }) {
   useEffect(() => {
     let gone = false;
     void follow;
-    setEntries([]);
+    setTranscript(EMPTY_TRANSCRIPT);
     setComments([]);
     setReview(null);
     void reload();
@@ -64,7 +63,8 @@ export function AttemptDetail({ id, now }: { id: string; now: () => number }) {
     const onItem = (item: AttemptFeedItem) => {
       if (gone) return;
       if (item.type === "log") {
-        setEntries((prev) => [...prev, item.entry]);
+        const update = item.transcript;
+        if (update) setTranscript((prev) => applyTranscript(prev, update));
       } else if (item.type === "state") {
         // The first one says where the attempt stood when the page opened: read above.
         if (opened) void reload();
@@ -244,7 +244,7 @@ export function AttemptDetail({ id, now }: { id: string; now: () => number }) {
               </p>
             </div>
           )}
-          <Transcript entries={entries} follow={live} />
+          <Transcript transcript={transcript} follow={live} />
         </div>
         <div className="attempt-side">
           <ReviewActions

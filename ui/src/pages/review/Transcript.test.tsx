@@ -1,7 +1,7 @@
 import { cleanup, render } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
-import { Transcript } from "./Transcript";
-import { gate, logEntry } from "./testdata";
+import { applyTranscript, EMPTY_TRANSCRIPT, Transcript } from "./Transcript";
+import { gate } from "./testdata";
 
 afterEach(cleanup);
 
@@ -10,19 +10,10 @@ describe("Transcript", () => {
     render(
       <Transcript
         follow={false}
-        entries={[
-          logEntry(1, {
-            type: "worker",
-            event: {
-              kind: "usage",
-              input: 600,
-              output: 240,
-              cached: 0,
-              costUsd: null,
-              estimated: false,
-            },
-          }),
-        ]}
+        transcript={{
+          items: [],
+          usage: { input: 600, output: 240, cached: 0, costUsd: null, estimated: false },
+        }}
       />,
     );
     expect(document.querySelector("#usage")?.textContent).toBe("600 in · 240 out · cost unknown");
@@ -32,18 +23,68 @@ describe("Transcript", () => {
     render(
       <Transcript
         follow={false}
-        entries={[
-          logEntry(1, {
-            type: "gate",
-            result: gate("lockedPaths", false, {
-              detail: "blocked: locked path: .github/workflows/ci.yml is locked",
-            }),
-          }),
-        ]}
+        transcript={{
+          items: [
+            {
+              kind: "gate",
+              seq: 1,
+              result: gate("lockedPaths", false, {
+                detail: "blocked: locked path: .github/workflows/ci.yml is locked",
+              }),
+            },
+          ],
+          usage: null,
+        }}
       />,
     );
     expect(document.querySelector("#attempt-log li")?.textContent).toBe(
       "Gate Locked paths: blocked — locked path: .github/workflows/ci.yml is locked",
     );
+  });
+
+  it("shows a tool call as Rust describes it", () => {
+    render(
+      <Transcript
+        follow={false}
+        transcript={{
+          items: [
+            {
+              kind: "tool",
+              seq: 4,
+              id: "t1",
+              tool: "Bash",
+              action: { type: "command", command: "cargo test", exitCode: 1 },
+              status: "failed",
+              what: "ran cargo test (exit 1)",
+            },
+          ],
+          usage: null,
+        }}
+      />,
+    );
+    expect(document.querySelector("#attempt-log li")?.textContent).toBe(
+      "Bash ran cargo test (exit 1) failed",
+    );
+  });
+});
+
+describe("applyTranscript", () => {
+  it("adds an item at the end, replaces one in place, and keeps usage until a new one", () => {
+    const usage = { input: 5, output: 1, cached: 0, costUsd: 0.01, estimated: false };
+    let state = applyTranscript(EMPTY_TRANSCRIPT, {
+      index: 0,
+      item: { kind: "text", seq: 1, text: "Look" },
+      usage: null,
+    });
+    state = applyTranscript(state, { index: null, item: null, usage });
+    const before = state.items;
+    state = applyTranscript(state, {
+      index: 0,
+      item: { kind: "text", seq: 1, text: "Looking" },
+      usage: null,
+    });
+    expect(state.items).toEqual([{ kind: "text", seq: 1, text: "Looking" }]);
+    expect(before).toEqual([{ kind: "text", seq: 1, text: "Look" }]);
+    expect(state.usage).toEqual(usage);
   });
 });

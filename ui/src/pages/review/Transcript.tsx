@@ -1,17 +1,34 @@
-import { useEffect, useMemo, useRef } from "react";
-import type { AttemptLogEntry, Usage } from "../../ipc";
+import { useEffect, useRef } from "react";
+import type { TranscriptItem, TranscriptUpdate, Usage } from "../../ipc";
 import { formatCost, GATE_TITLE, gateDetail } from "./format";
-import { buildTranscript, describeAction, type TranscriptItem } from "./transcript";
+
+/** A transcript as the engine folds it: its items, and the latest usage the worker reported. */
+export interface TranscriptState {
+  items: TranscriptItem[];
+  usage: Usage | null;
+}
+
+export const EMPTY_TRANSCRIPT: TranscriptState = { items: [], usage: null };
+
+/** `state` with one update of the engine's feed applied (Rust folds; this only places it). */
+export function applyTranscript(state: TranscriptState, update: TranscriptUpdate): TranscriptState {
+  let items = state.items;
+  if (update.index != null && update.item) {
+    items = items.slice();
+    items[update.index] = update.item;
+  }
+  return { items, usage: update.usage ?? state.usage };
+}
 
 /** What the worker said and did, as it reported it (shown, never trusted), plus its usage. */
 export function Transcript({
-  entries,
+  transcript,
   follow,
 }: {
-  entries: readonly AttemptLogEntry[];
+  transcript: TranscriptState;
   follow: boolean;
 }) {
-  const { items, usage } = useMemo(() => buildTranscript(entries), [entries]);
+  const { items, usage } = transcript;
   const end = useRef<HTMLLIElement>(null);
   useEffect(() => {
     if (follow && items.length > 0) end.current?.scrollIntoView?.({ block: "nearest" });
@@ -79,7 +96,7 @@ function ItemText({ item }: { item: TranscriptItem }) {
     case "tool":
       return (
         <span>
-          <code>{item.tool}</code> {describeAction(item.action)}{" "}
+          <code>{item.tool}</code> {item.what}{" "}
           <span className={`tool-status ${item.status}`}>{item.status}</span>
         </span>
       );
