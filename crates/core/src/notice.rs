@@ -182,6 +182,7 @@ mod tests {
             state: RunState::Failed,
             live: false,
             reason: Some(RunReason::BudgetExceeded),
+            reason_text: Some(RunReason::BudgetExceeded.sentence().into()),
             launcher: "app".into(),
             cost_usd: 0.012_34,
             max_usd: 0.05,

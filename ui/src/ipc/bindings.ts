@@ -3011,6 +3011,8 @@ export type RunSummary = {
 	/**  Whether the run can still change (queued, planning, running). */
 	live: boolean,
 	reason: RunReason | null,
+	/**  [`RunReason::sentence`] of `reason`. */
+	reasonText: string | null,
 	launcher: string,
 	/**  Spent so far (settled calls, plus reservations of calls lost in a crash). */
 	costUsd: number | null,

@@ -198,6 +198,22 @@ impl RunReason {
         RunReason::Rejected,
     ];
 
+    /// Why the run stopped, in a sentence for people (the run page says it).
+    pub fn sentence(self) -> &'static str {
+        match self {
+            RunReason::BudgetExceeded => {
+                "The USD cap was reached: the next call's worst case did not fit."
+            }
+            RunReason::RunTimeout => "The run ran past its time limit.",
+            RunReason::NodeFailed => "A node failed, and the nodes that needed it were skipped.",
+            RunReason::Canceled => "Canceled.",
+            RunReason::Interrupted => "Its process went away; recover it to continue.",
+            RunReason::MergeConflict => "Merging a node's result into the run's branch conflicted.",
+            RunReason::AllRungsFailed => "Every rung of the cascade failed.",
+            RunReason::Rejected => "Its result was rejected in review.",
+        }
+    }
+
     /// The stable snake_case name stored and printed.
     pub fn as_str(self) -> &'static str {
         match self {

@@ -174,6 +174,8 @@ pub struct RunSummary {
     /// Whether the run can still change (queued, planning, running).
     pub live: bool,
     pub reason: Option<RunReason>,
+    /// [`RunReason::sentence`] of `reason`.
+    pub reason_text: Option<String>,
     pub launcher: String,
     /// Spent so far (settled calls, plus reservations of calls lost in a crash).
     pub cost_usd: f64,

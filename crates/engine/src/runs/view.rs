@@ -59,6 +59,7 @@ fn summary(row: &RunRow, counts: (u32, u32)) -> RunSummary {
         state: row.state,
         live: row.state.is_live(),
         reason: row.reason,
+        reason_text: row.reason.map(|r| r.sentence().to_owned()),
         launcher: row.launcher.clone(),
         cost_usd: row.spent_usd,
         max_usd: row.max_usd,

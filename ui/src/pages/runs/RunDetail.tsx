@@ -9,7 +9,6 @@ import {
   formatElapsed,
   modeTitle,
   nodeStateLabel,
-  reasonText,
   runStateLabel,
   stateTone,
   taskTitle,
@@ -286,7 +285,7 @@ export function RunDetail({ id, now }: { id: string; now: () => number }) {
 
       {(live.reason || detail.error) && live.state !== "canceled" && (
         <div className="card run-stop" id="run-reason" data-reason={live.reason ?? ""}>
-          {live.reason && <p>{reasonText(live.reason)}</p>}
+          {live.reason && summary.reasonText && <p>{summary.reasonText}</p>}
           {detail.error && <p className="muted small">{errorText(detail.error.message)}</p>}
           {live.reason === "budget_exceeded" && (
             <p className="muted small">

@@ -94,22 +94,6 @@ export function nodeStateLabel(state: NodeState): string {
   return NODE_STATE[state] ?? state;
 }
 
-const REASON: Record<RunReason, string> = {
-  budget_exceeded: "The USD cap was reached: the next call's worst case did not fit.",
-  run_timeout: "The run ran past its time limit.",
-  node_failed: "A node failed, and the nodes that needed it were skipped.",
-  canceled: "Canceled.",
-  interrupted: "Its process went away; recover it to continue.",
-  merge_conflict: "Merging a node's result into the run's branch conflicted.",
-  all_rungs_failed: "Every rung of the cascade failed.",
-  rejected: "Its result was rejected in review.",
-};
-
-/** Why a run stopped, in a sentence. */
-export function reasonText(reason: RunReason): string {
-  return REASON[reason] ?? reason;
-}
-
 /** The short reason shown in lists. */
 export function reasonShort(reason: RunReason): string {
   return reason.replace(/_/g, " ");

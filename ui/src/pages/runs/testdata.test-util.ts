@@ -16,6 +16,7 @@ export function summary(patch: Partial<RunSummary> = {}): RunSummary {
     mode: "cascade",
     state: "running",
     reason: null,
+    reasonText: null,
     launcher: "app",
     costUsd: 0.0012,
     maxUsd: 0.5,
