@@ -245,7 +245,16 @@ impl Job for RunJob {
                 };
             }
             loop {
-                let page = engine.attempt_log(&pane.attempt, pane.seq).await?;
+                // One node's unreadable log (its attempt deleted meanwhile) costs that node's
+                // pane, not the whole feed.
+                let page = match engine.attempt_log(&pane.attempt, pane.seq).await {
+                    Ok(page) => page,
+                    Err(error) => {
+                        tracing::debug!(run = %id, attempt = %pane.attempt, %error, "worker output not read");
+                        pane.done = true;
+                        break;
+                    }
+                };
                 let Some(last) = page.last() else { break };
                 pane.seq = last.seq;
                 for entry in &page {
