@@ -568,6 +568,8 @@ export type AttemptReview = {
 	gates: GateResult[],
 	/**  The gates not (yet) run, in the order they run. */
 	gatesNotRun: GateName[],
+	/**  Every gate with what pages call it, in the order they run. */
+	gateTitles: GateTitle[],
 	/**  Switchyard's own verification record. */
 	verification: VerificationRecord | null,
 	usage: Usage | null,
@@ -1497,6 +1499,12 @@ export type GateResult = {
 	detail: string,
 	/**  What the gate found (empty when it passed), capped at [`MAX_FINDINGS`]. */
 	evidence: Finding[],
+};
+
+/**  A gate's name and what pages call it. */
+export type GateTitle = {
+	name: GateName,
+	title: string,
 };
 
 /**
@@ -3326,7 +3334,9 @@ export type ToolStatus = "started" | "completed" | "failed";
 /**  One item of a transcript; `seq` is the log entry it started at. */
 export type TranscriptItem = { kind: "state"; seq: number; state: AttemptState; note: string | null } | { kind: "text"; seq: number; text: string } | { kind: "thinking"; seq: number; text: string } | { kind: "tool"; seq: number; id: string | null; tool: string; action: ToolAction; status: ToolStatus; 
 /**  What it touched, for people ([`ToolAction::describe`]). */
-what: string } | { kind: "error"; seq: number; message: string } | { kind: "final"; seq: number; ok: boolean; summary: string | null } | { kind: "started"; seq: number; model: string | null } | { kind: "gate"; seq: number; result: GateResult } | { kind: "denied"; seq: number; denial: Denial } | { kind: "raw"; seq: number; line: string };
+what: string } | { kind: "error"; seq: number; message: string } | { kind: "final"; seq: number; ok: boolean; summary: string | null } | { kind: "started"; seq: number; model: string | null } | { kind: "gate"; seq: number; result: GateResult; 
+/**  What pages call the gate ([`crate::review::gates::GateName::title`]). */
+title: string } | { kind: "denied"; seq: number; denial: Denial } | { kind: "raw"; seq: number; line: string };
 
 /**
  *  What one log entry changed in a transcript: item `index` is new (the transcript's length

@@ -356,6 +356,7 @@ export type {
   Finding,
   GateName,
   GateResult,
+  GateTitle,
   Hunk,
   IntegrationRecord,
   LineComment,

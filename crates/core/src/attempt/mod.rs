@@ -18,7 +18,7 @@ use specta::Type;
 use crate::confinement::{ConfinementMode, ConfinementReport, Denial};
 use crate::error::ErrorCode;
 use crate::review::diff::{CapturedDiff, FileStatus};
-use crate::review::gates::{GateName, GateResult};
+use crate::review::gates::{GateName, GateResult, GateTitle};
 use crate::verify::VerificationRecord;
 use crate::worker::{Usage, WorkerEvent};
 
@@ -174,6 +174,8 @@ pub struct AttemptReview {
     pub gates: Vec<GateResult>,
     /// The gates not (yet) run, in the order they run.
     pub gates_not_run: Vec<GateName>,
+    /// Every gate with what pages call it, in the order they run.
+    pub gate_titles: Vec<GateTitle>,
     /// Switchyard's own verification record.
     pub verification: Option<VerificationRecord>,
     pub usage: Option<Usage>,

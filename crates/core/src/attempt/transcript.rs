@@ -58,6 +58,8 @@ pub enum TranscriptItem {
     Gate {
         seq: u32,
         result: GateResult,
+        /// What pages call the gate ([`crate::review::gates::GateName::title`]).
+        title: String,
     },
     Denied {
         seq: u32,
@@ -115,6 +117,7 @@ impl Transcript {
             AttemptLog::Gate { result } => TranscriptItem::Gate {
                 seq,
                 result: result.clone(),
+                title: result.name.title().to_owned(),
             },
             AttemptLog::Denied { denial } => TranscriptItem::Denied {
                 seq,

@@ -229,6 +229,7 @@ impl Engine {
             verify_commands: serde_json::from_str(&row.verify_json).unwrap_or_default(),
             confinement: json::<ConfinementReport>(row.confinement_json.as_deref()),
             gates_not_run: switchyard_core::review::gates::not_run(&gates),
+            gate_titles: switchyard_core::review::gates::GateName::titles(),
             gates,
         })
     }

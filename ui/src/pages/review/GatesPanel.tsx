@@ -1,6 +1,6 @@
 import type { AttemptReview, CommandVerification, GateResult } from "../../ipc";
 import { formatBytes } from "./diff/model";
-import { formatElapsed, GATE_TITLE, gateDetail } from "./format";
+import { formatElapsed, gateDetail, gateTitle } from "./format";
 
 /**
  * Switchyard's verdicts: the diff hash, every gate with its evidence, and the verification it
@@ -50,13 +50,13 @@ export function GatesPanel({ review }: { review: AttemptReview }) {
       )}
       <ul className="gate-list">
         {gates.map((gate) => (
-          <GateRow key={gate.name} gate={gate} />
+          <GateRow key={gate.name} gate={gate} title={gateTitle(review, gate.name)} />
         ))}
         {gates.length > 0 &&
           missing.map((name) => (
             <li key={name} className="gate not-run" data-gate={name} data-passed="not-run">
               <span className="dot" aria-hidden="true" />
-              <strong>{GATE_TITLE[name]}</strong>
+              <strong>{gateTitle(review, name)}</strong>
               <span className="gate-detail muted">not run: the attempt stopped before it</span>
             </li>
           ))}
@@ -83,7 +83,7 @@ export function GatesPanel({ review }: { review: AttemptReview }) {
   );
 }
 
-function GateRow({ gate }: { gate: GateResult }) {
+function GateRow({ gate, title }: { gate: GateResult; title: string }) {
   return (
     <li
       className={`gate ${gate.passed ? "passed" : "blocked"}`}
@@ -91,7 +91,7 @@ function GateRow({ gate }: { gate: GateResult }) {
       data-passed={gate.passed}
     >
       <span className={`dot ${gate.passed ? "ok" : "fail"}`} aria-hidden="true" />
-      <strong>{GATE_TITLE[gate.name] ?? gate.name}</strong>
+      <strong>{title}</strong>
       <span className="sr-only">{gate.passed ? "passed" : "blocked"}</span>
       <span className="gate-detail">{gateDetail(gate)}</span>
       {gate.evidence.length > 0 && (

@@ -31,6 +31,7 @@ describe("Transcript", () => {
               result: gate("lockedPaths", false, {
                 detail: "blocked: locked path: .github/workflows/ci.yml is locked",
               }),
+              title: "Locked paths",
             },
           ],
           usage: null,

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import type { TranscriptItem, TranscriptUpdate, Usage } from "../../ipc";
-import { formatCost, GATE_TITLE, gateDetail } from "./format";
+import { formatCost, gateDetail } from "./format";
 
 /** A transcript as the engine folds it: its items, and the latest usage the worker reported. */
 export interface TranscriptState {
@@ -114,8 +114,8 @@ function ItemText({ item }: { item: TranscriptItem }) {
     case "gate":
       return (
         <span>
-          Gate <strong>{GATE_TITLE[item.result.name] ?? item.result.name}</strong>:{" "}
-          {item.result.passed ? "passed" : "blocked"} — {gateDetail(item.result)}
+          Gate <strong>{item.title}</strong>: {item.result.passed ? "passed" : "blocked"} —{" "}
+          {gateDetail(item.result)}
         </span>
       );
     case "denied":

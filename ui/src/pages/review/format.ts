@@ -8,15 +8,10 @@ import type {
   GateResult,
 } from "../../ipc";
 
-/** What each gate is called on the page. */
-export const GATE_TITLE: Record<GateName, string> = {
-  lockedPaths: "Locked paths",
-  escape: "Escape",
-  secrets: "Secrets",
-  size: "Size",
-  repository: "Repository",
-  verification: "Verification",
-};
+/** What the page calls gate `name`: the title Rust gives it (`GateName::title`). */
+export function gateTitle(review: Pick<AttemptReview, "gateTitles">, name: GateName): string {
+  return review.gateTitles.find((t) => t.name === name)?.title ?? name;
+}
 
 /** `42 s`, `3 min 05 s`, `1 h 02 min`. */
 export function formatElapsed(ms: number | null | undefined): string {
@@ -111,7 +106,7 @@ export function defaultCommitMessage(task: string): string {
  */
 export function approveBlockedReason(review: AttemptReview): string | null {
   if (review.canApprove) return null;
-  const failed = review.gates.filter((g) => !g.passed).map((g) => GATE_TITLE[g.name] ?? g.name);
+  const failed = review.gates.filter((g) => !g.passed).map((g) => gateTitle(review, g.name));
   if (failed.length > 0) {
     const which =
       failed.length === 1

@@ -172,6 +172,16 @@ const GATES_IN_ORDER = [
   "verification",
 ] as const;
 
+/** What the engine sends as `gateTitles` (`GateName::titles`). */
+const GATE_TITLES: AttemptReview["gateTitles"] = [
+  { name: "lockedPaths", title: "Locked paths" },
+  { name: "escape", title: "Escape" },
+  { name: "secrets", title: "Secrets" },
+  { name: "size", title: "Size" },
+  { name: "repository", title: "Repository" },
+  { name: "verification", title: "Verification" },
+];
+
 export function review(id: string, over: Partial<AttemptReview> = {}): AttemptReview {
   const files = [file("src/pager.rs")];
   const built: AttemptReview = {
@@ -203,6 +213,7 @@ export function review(id: string, over: Partial<AttemptReview> = {}): AttemptRe
       deniedMore: 0,
     },
     gatesNotRun: [],
+    gateTitles: GATE_TITLES,
     ...over,
   };
   return {

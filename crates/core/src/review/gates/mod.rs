@@ -52,7 +52,38 @@ pub enum GateName {
     Verification,
 }
 
+/// A gate's name and what pages call it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
+#[serde(rename_all = "camelCase")]
+pub struct GateTitle {
+    pub name: GateName,
+    pub title: String,
+}
+
 impl GateName {
+    /// What pages call the gate.
+    pub fn title(self) -> &'static str {
+        match self {
+            GateName::LockedPaths => "Locked paths",
+            GateName::Escape => "Escape",
+            GateName::Secrets => "Secrets",
+            GateName::Size => "Size",
+            GateName::Repository => "Repository",
+            GateName::Verification => "Verification",
+        }
+    }
+
+    /// Every gate with its title, in the order Switchyard runs them.
+    pub fn titles() -> Vec<GateTitle> {
+        Self::ALL
+            .iter()
+            .map(|&name| GateTitle {
+                name,
+                title: name.title().to_owned(),
+            })
+            .collect()
+    }
+
     /// Every gate, in the order Switchyard runs them.
     pub const ALL: [GateName; 6] = [
         GateName::LockedPaths,
@@ -184,4 +215,18 @@ pub fn run_all(
         check_secrets(inputs.diff, inputs.patch, rules, inputs.known_keys),
         check_size(inputs.diff, &policy.size),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_gate_has_a_title_in_run_order() {
+        let titles = GateName::titles();
+        let names: Vec<GateName> = titles.iter().map(|t| t.name).collect();
+        assert_eq!(names, GateName::ALL);
+        assert_eq!(titles[0].title, "Locked paths");
+        assert!(titles.iter().all(|t| !t.title.is_empty()));
+    }
 }
