@@ -75,19 +75,21 @@ struct Seeded {
     conflicted: String,
 }
 
-async fn seed() -> Seeded {
-    let root = tempfile::tempdir().expect("tempdir");
-    let repo = root.path().join("users-service");
-    let home = root.path().join("home");
+/// Under `root`: a git repository `name` on `main` with one commit of a README saying
+/// `readme`, and a prepared data directory `home`; an engine open on that directory.
+async fn repo_and_engine(
+    root: &Path,
+    name: &str,
+    readme: &str,
+) -> (PathBuf, PathBuf, std::sync::Arc<Engine>) {
+    let repo = root.join(name);
+    let home = root.join("home");
     std::fs::create_dir_all(&repo).expect("repo");
     std::fs::create_dir_all(&home).expect("home");
     git(&repo, &["init", "--quiet", "--initial-branch=main"]);
-    std::fs::write(repo.join("README.md"), "# users\n").expect("write");
+    std::fs::write(repo.join("README.md"), readme).expect("write");
     git(&repo, &["add", "-A"]);
     git(&repo, &["commit", "--quiet", "-m", "initial"]);
-    let worker_path = root.path().join("steps.sh");
-    std::fs::write(&worker_path, STEPS).expect("worker");
-    let worker = format!("exec:sh {}", worker_path.display());
     prepare_home(&home).await;
     let engine = std::sync::Arc::new(
         Engine::open(EngineConfig {
@@ -96,6 +98,15 @@ async fn seed() -> Seeded {
         .await
         .expect("engine"),
     );
+    (repo, home, engine)
+}
+
+async fn seed() -> Seeded {
+    let root = tempfile::tempdir().expect("tempdir");
+    let (repo, home, engine) = repo_and_engine(root.path(), "users-service", "# users\n").await;
+    let worker_path = root.path().join("steps.sh");
+    std::fs::write(&worker_path, STEPS).expect("worker");
+    let worker = format!("exec:sh {}", worker_path.display());
     let merged = engine
         .start_run(swarm(
             &repo,
@@ -262,28 +273,13 @@ async fn a_code_swarm_shows_its_merged_steps_and_conflict_and_approves_the_combi
 async fn a_code_runs_worker_output_streams_into_the_open_run_page() {
     E2e::enabled("a_code_runs_worker_output_streams_into_the_open_run_page");
     let root = tempfile::tempdir().expect("tempdir");
-    let repo = root.path().join("calc");
-    let home = root.path().join("home");
-    std::fs::create_dir_all(&repo).expect("repo");
-    std::fs::create_dir_all(&home).expect("home");
-    git(&repo, &["init", "--quiet", "--initial-branch=main"]);
-    std::fs::write(repo.join("README.md"), "# calc\n").expect("write");
-    git(&repo, &["add", "-A"]);
-    git(&repo, &["commit", "--quiet", "-m", "initial"]);
+    let (repo, home, engine) = repo_and_engine(root.path(), "calc", "# calc\n").await;
     // 12 lines, 400 ms apart: "line 3" leaves the worker about 3.6 s before it ends.
     let chatty: String = (1..=12)
         .map(|n| format!("echo 'worker line {n}'\nsleep 0.4\n"))
         .collect();
     let worker_path = root.path().join("chatty.sh");
     std::fs::write(&worker_path, format!("{chatty}echo done > NOTES.md\n")).expect("worker");
-    prepare_home(&home).await;
-    let engine = std::sync::Arc::new(
-        Engine::open(EngineConfig {
-            home: Some(home.clone()),
-        })
-        .await
-        .expect("engine"),
-    );
     let owner = engine.clone();
     E2e::run(
         "runs_code_live",

@@ -77,25 +77,17 @@ trait Job: Send + Sync + 'static {
     ) -> impl Future<Output = Result<Self::State, EngineError>> + Send;
     /// What `event` means for job `id`.
     fn wake(event: &EngineEvent, id: &str) -> Wake;
-    /// What a follower keeps between reads of its job's worker output.
-    type Workers: Default + Send + 'static;
-    /// What the workers of the job's running parts (a code node's attempt) wrote since the
-    /// last call, as `(node, byte offset, text)`; offset 0 starts the node's text over.
-    fn worker_output(
-        engine: &Engine,
-        id: &str,
-        workers: &mut Self::Workers,
-    ) -> impl Future<Output = Result<Vec<(String, u64, String)>, EngineError>> + Send;
+    /// What a follower keeps between reads: an attempt's transcript, a run's code panes.
+    type Kept: Default + Send + 'static;
     /// What `entry` changes in the job's transcript (an attempt's), as the feed folds it.
-    fn fold(workers: &mut Self::Workers, entry: &Self::Entry) -> Option<TranscriptUpdate>;
-    /// Makes the next [`Job::worker_output`] send the whole text again (of `node` only, when
-    /// given): a snapshot started those nodes' text over.
-    fn resend(workers: &mut Self::Workers, node: Option<&str>);
-    /// The text streamed so far by running parts of a job another process executes (this
-    /// process's own jobs stream through broadcasts), by node.
-    fn remote_output(
+    fn fold(kept: &mut Self::Kept, entry: &Self::Entry) -> Option<TranscriptUpdate>;
+    /// The whole text so far of running parts whose text comes with no broadcast, by node: a
+    /// text node of a run another process executes (its live file), a code node (its
+    /// worker's output). Read on the feed's timer.
+    fn polled_output(
         engine: &Engine,
         id: &str,
+        kept: &mut Self::Kept,
     ) -> impl Future<Output = Result<Vec<(String, String)>, EngineError>> + Send;
     /// The text streamed so far by the job's running parts (`node` only, when given).
     fn snapshot(
@@ -152,20 +144,16 @@ impl Job for AttemptJob {
             _ => Wake::Nothing,
         }
     }
-    type Workers = Transcript;
-    async fn worker_output(
-        _: &Engine,
-        _: &str,
-        _: &mut Transcript,
-    ) -> Result<Vec<(String, u64, String)>, EngineError> {
-        // An attempt's worker output is stored line by line: the log carries it.
-        Ok(Vec::new())
-    }
+    type Kept = Transcript;
     fn fold(transcript: &mut Transcript, entry: &AttemptLogEntry) -> Option<TranscriptUpdate> {
         transcript.push(entry)
     }
-    fn resend(_: &mut Transcript, _: Option<&str>) {}
-    async fn remote_output(_: &Engine, _: &str) -> Result<Vec<(String, String)>, EngineError> {
+    async fn polled_output(
+        _: &Engine,
+        _: &str,
+        _: &mut Transcript,
+    ) -> Result<Vec<(String, String)>, EngineError> {
+        // An attempt's worker output is stored line by line: the log carries it.
         Ok(Vec::new())
     }
     async fn snapshot(
@@ -218,14 +206,18 @@ impl Job for RunJob {
             _ => Wake::Nothing,
         }
     }
-    type Workers = HashMap<String, CodePane>;
-    async fn worker_output(
+    type Kept = HashMap<String, CodePane>;
+    fn fold(_: &mut HashMap<String, CodePane>, _: &RunLogEntry) -> Option<TranscriptUpdate> {
+        None
+    }
+    async fn polled_output(
         engine: &Engine,
         id: &str,
         panes: &mut HashMap<String, CodePane>,
-    ) -> Result<Vec<(String, u64, String)>, EngineError> {
-        let mut out = Vec::new();
-        for node in engine.store().run_nodes(id).await? {
+    ) -> Result<Vec<(String, String)>, EngineError> {
+        let nodes = engine.store().run_nodes(id).await?;
+        let mut out = engine.remote_live_outputs(id, &nodes).await;
+        for node in nodes {
             let (NodeKind::Code, Some(attempt)) = (node.kind, node.attempt_id) else {
                 continue;
             };
@@ -235,58 +227,18 @@ impl Job for RunJob {
                 continue;
             }
             let pane = panes.entry(node.node_id.clone()).or_default();
-            pane.done = !live;
             if pane.attempt != attempt {
                 // A new try (a cascade's next rung): its text starts over.
                 *pane = CodePane {
                     attempt,
-                    done: !live,
                     ..CodePane::default()
                 };
             }
-            loop {
-                // One node's unreadable log (its attempt deleted meanwhile) costs that node's
-                // pane, not the whole feed.
-                let page = match engine.attempt_log(&pane.attempt, pane.seq).await {
-                    Ok(page) => page,
-                    Err(error) => {
-                        tracing::debug!(run = %id, attempt = %pane.attempt, %error, "worker output not read");
-                        pane.done = true;
-                        break;
-                    }
-                };
-                let Some(last) = page.last() else { break };
-                pane.seq = last.seq;
-                for entry in &page {
-                    if let AttemptLog::Worker { event } = &entry.entry {
-                        pane.text.push(event);
-                    }
-                }
-            }
-            let text = pane.text.as_str();
-            if text.len() > pane.sent {
-                let offset = pane.sent as u64;
-                out.push((node.node_id, offset, text[pane.sent..].to_owned()));
-                pane.sent = text.len();
-            }
+            pane.done = !live;
+            pane.read(engine, id).await;
+            out.push((node.node_id, pane.text.as_str().to_owned()));
         }
         Ok(out)
-    }
-    fn fold(_: &mut HashMap<String, CodePane>, _: &RunLogEntry) -> Option<TranscriptUpdate> {
-        None
-    }
-    fn resend(panes: &mut HashMap<String, CodePane>, node: Option<&str>) {
-        for (id, pane) in panes.iter_mut() {
-            if node.is_none_or(|n| n == id) {
-                pane.sent = 0;
-            }
-        }
-    }
-    async fn remote_output(
-        engine: &Engine,
-        id: &str,
-    ) -> Result<Vec<(String, String)>, EngineError> {
-        engine.remote_live_outputs(id).await
     }
     async fn snapshot(
         engine: &Engine,
@@ -310,10 +262,33 @@ struct CodePane {
     /// The last log entry read.
     seq: u32,
     text: OutputText,
-    /// Bytes of `text` sent on.
-    sent: usize,
     /// The node has ended and its last output was read.
     done: bool,
+}
+
+impl CodePane {
+    /// Reads what the attempt's worker wrote since the last read (of run `run`).
+    async fn read(&mut self, engine: &Engine, run: &str) {
+        loop {
+            // One node's unreadable log (its attempt deleted meanwhile) costs that node's
+            // pane, not the whole feed.
+            let page = match engine.attempt_log(&self.attempt, self.seq).await {
+                Ok(page) => page,
+                Err(error) => {
+                    tracing::debug!(%run, attempt = %self.attempt, %error, "worker output not read");
+                    self.done = true;
+                    return;
+                }
+            };
+            let Some(last) = page.last() else { return };
+            self.seq = last.seq;
+            for entry in &page {
+                if let AttemptLog::Worker { event } = &entry.entry {
+                    self.text.push(event);
+                }
+            }
+        }
+    }
 }
 
 impl Engine {
@@ -354,7 +329,7 @@ impl Engine {
             last: after_seq,
             state,
             sent: HashMap::new(),
-            workers: J::Workers::default(),
+            kept: J::Kept::default(),
             tx,
         };
         // Not the supervisor's: a feed is a reader, and must end with its engine's channel
@@ -371,7 +346,7 @@ struct Follower<J: Job> {
     state: J::State,
     /// Bytes of each running node's text the reader holds (the engine's offsets count bytes).
     sent: HashMap<String, usize>,
-    workers: J::Workers,
+    kept: J::Kept,
     tx: mpsc::Sender<FeedItem<J::Entry, J::State>>,
 }
 
@@ -434,37 +409,25 @@ impl<J: Job> Follower<J> {
 
     /// Reads new entries, then what another process's running nodes streamed, then the state.
     async fn on_poll(&mut self) -> Step {
-        if !self.catch_up().await? || !self.remote_output().await? {
+        if !self.catch_up().await? {
             return Ok(false);
         }
         self.check_state().await
     }
 
-    /// The timer's read: as [`Follower::on_poll`], and what workers wrote (read on the timer
-    /// only, so a busy run's events do not each read every code node's log).
+    /// The timer's read: what running parts wrote that no broadcast brings, then as
+    /// [`Follower::on_poll`].
     async fn on_tick(&mut self) -> Step {
-        if !self.worker_output().await? {
+        if !self.polled_output().await? {
             return Ok(false);
         }
         self.on_poll().await
     }
 
-    /// Sends what the workers of the job's running parts wrote since the last read.
-    async fn worker_output(&mut self) -> Step {
-        for (node_id, offset, text) in
-            J::worker_output(&self.engine, &self.id, &mut self.workers).await?
-        {
-            if !self.output(node_id, offset, text).await? {
-                return Ok(false);
-            }
-        }
-        Ok(true)
-    }
-
-    /// Sends what running nodes of a job another process executes streamed since the last
-    /// read: the new end of a node's text, or all of it when it started over (a new rung).
-    async fn remote_output(&mut self) -> Step {
-        for (node_id, text) in J::remote_output(&self.engine, &self.id).await? {
+    /// Sends what [`Job::polled_output`] found new: the new end of a node's text, or all of
+    /// it when it started over (a new rung, or a snapshot the reader got meanwhile).
+    async fn polled_output(&mut self) -> Step {
+        for (node_id, text) in J::polled_output(&self.engine, &self.id, &mut self.kept).await? {
             let held = self.sent.get(&node_id).copied().unwrap_or(0);
             let step = if text.len() < held || !text.is_char_boundary(held) {
                 self.output(node_id, 0, text).await?
@@ -498,7 +461,7 @@ impl<J: Job> Follower<J> {
             return Ok(true);
         }
         // Entries are stored before the state that ends the job: one last read closes any gap.
-        if self.catch_up().await? && self.worker_output().await? {
+        if self.catch_up().await? && self.polled_output().await? {
             self.send(FeedItem::End { state }).await;
         }
         Ok(false)
@@ -521,7 +484,7 @@ impl<J: Job> Follower<J> {
                     continue;
                 }
                 self.last = seq;
-                let transcript = J::fold(&mut self.workers, &entry);
+                let transcript = J::fold(&mut self.kept, &entry);
                 if !self.send(FeedItem::Log { entry, transcript }).await {
                     return Ok(false);
                 }
@@ -531,7 +494,6 @@ impl<J: Job> Follower<J> {
 
     /// Resends the text streamed so far by running nodes (or only `node`).
     async fn snapshot(&mut self, node: Option<&str>) -> Step {
-        J::resend(&mut self.workers, node);
         for (node_id, text) in J::snapshot(&self.engine, &self.id, node).await? {
             self.sent.insert(node_id.clone(), text.len());
             let item = FeedItem::Output {

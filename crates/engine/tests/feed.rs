@@ -233,32 +233,8 @@ async fn a_run_executed_by_another_engine_streams_its_text_as_it_arrives() {
         .await
         .expect("start");
 
-    let mut feed = viewer.follow_run(&run.id, 0).await.expect("follow");
-    let started = std::time::Instant::now();
-    // (when, the node's text as a reader holds it after the item)
-    let mut seen: Vec<(Duration, String)> = Vec::new();
-    let mut text = String::new();
-    let end = tokio::time::timeout(Duration::from_secs(30), async {
-        while let Some(item) = feed.next().await {
-            match item {
-                FeedItem::Output {
-                    reset, text: piece, ..
-                } => {
-                    if reset {
-                        text.clear();
-                    }
-                    text.push_str(&piece);
-                    seen.push((started.elapsed(), text.clone()));
-                }
-                FeedItem::End { state } => return Some((state, started.elapsed())),
-                _ => {}
-            }
-        }
-        None
-    })
-    .await
-    .expect("the feed ends");
-    let (state, ended) = end.expect("an end");
+    let feed = viewer.follow_run(&run.id, 0).await.expect("follow");
+    let (state, ended, seen) = collect(feed).await;
     assert_eq!(state, RunState::Completed);
     let growing: Vec<&(Duration, String)> = seen.iter().filter(|(_, t)| !t.is_empty()).collect();
     assert!(
@@ -313,7 +289,17 @@ async fn a_code_runs_worker_output_streams_into_the_runs_feed() {
     let remote = other.follow_run(&run.id, 0).await.expect("follow");
     let local = owner.follow_run(&run.id, 0).await.expect("follow");
     let (remote, local) = tokio::join!(collect(remote), collect(local));
-    for (who, (state, ended, seen, text)) in [("another engine", remote), ("the owner", local)] {
+    for (who, (state, ended, steps)) in [("another engine", remote), ("the owner", local)] {
+        let text = steps.last().map(|(_, t)| t.clone()).unwrap_or_default();
+        let mut seen: Vec<(Duration, usize)> = Vec::new();
+        for (at, step) in &steps {
+            let lines = (1..=6)
+                .filter(|n| step.contains(&format!("progress line {n}")))
+                .count();
+            if seen.last().is_none_or(|(_, l)| *l != lines) {
+                seen.push((*at, lines));
+            }
+        }
         assert_eq!(state, RunState::Review, "{who}: {text}");
         assert!(
             seen.iter().filter(|(_, lines)| *lines > 0).count() >= 3,
@@ -335,14 +321,14 @@ async fn a_code_runs_worker_output_streams_into_the_runs_feed() {
     owner.close().await;
 }
 
-/// A run feed's end state, when it ended, when each count of progress lines was first shown,
-/// and node `n1`'s text as a reader holds it.
+/// A run feed's end state, when it ended, and node `n1`'s text as a reader holds it after
+/// each output item (with when it came).
 async fn collect(
     mut feed: switchyard_engine::feed::Feed<FeedItem<switchyard_core::run::RunLogEntry, RunState>>,
-) -> (RunState, Duration, Vec<(Duration, usize)>, String) {
+) -> (RunState, Duration, Vec<(Duration, String)>) {
     let started = std::time::Instant::now();
     let mut text = String::new();
-    let mut seen: Vec<(Duration, usize)> = Vec::new();
+    let mut steps: Vec<(Duration, String)> = Vec::new();
     let end = tokio::time::timeout(Duration::from_secs(60), async {
         while let Some(item) = feed.next().await {
             match item {
@@ -356,12 +342,7 @@ async fn collect(
                         text.clear();
                     }
                     text.push_str(&piece);
-                    let lines = (1..=6)
-                        .filter(|n| text.contains(&format!("progress line {n}")))
-                        .count();
-                    if seen.last().is_none_or(|(_, l)| *l != lines) {
-                        seen.push((started.elapsed(), lines));
-                    }
+                    steps.push((started.elapsed(), text.clone()));
                 }
                 FeedItem::End { state } => return Some(state),
                 _ => {}
@@ -372,5 +353,5 @@ async fn collect(
     .await
     .expect("the feed ends")
     .expect("an end");
-    (end, started.elapsed(), seen, text)
+    (end, started.elapsed(), steps)
 }

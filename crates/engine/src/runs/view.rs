@@ -295,24 +295,25 @@ impl Engine {
         super::artifacts::read_live(&path).await.unwrap_or_default()
     }
 
-    /// The text streamed so far by the running text nodes of run `id`, which another process
-    /// executes (empty when this engine executes it: its feed has the text as it streams).
+    /// The text streamed so far by the running text nodes among `nodes` of run `id`, which
+    /// another process executes (empty when this engine executes it: its feed has the text as
+    /// it streams).
     pub(crate) async fn remote_live_outputs(
         &self,
         id: &str,
-    ) -> Result<Vec<(String, String)>, EngineError> {
+        nodes: &[NodeRow],
+    ) -> Vec<(String, String)> {
         if self.runs.control(id).is_some() {
-            return Ok(Vec::new());
+            return Vec::new();
         }
         let mut live = Vec::new();
-        for node in self.store().run_nodes(id).await? {
+        for node in nodes {
             // A code node's output is its attempt's worker events (see `feed`), not a file.
             if node.kind == NodeKind::Text && node.state.is_live() && node.output_sha256.is_none() {
-                let text = self.live_output(id, &node).await;
-                live.push((node.node_id, text));
+                live.push((node.node_id.clone(), self.live_output(id, node).await));
             }
         }
-        Ok(live)
+        live
     }
 
     /// The text of run `id`: its result and every node's output (or only `node`'s). A
