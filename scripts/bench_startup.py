@@ -15,6 +15,7 @@ descendant (WebKitWebProcess, WebKitNetworkProcess) is summed from /proc/PID/sma
 the median of MEMORY_RUNS samples per app.
 """
 import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -76,9 +77,11 @@ def pss_kb(pid: int) -> tuple[str, int]:
 
 def idle_memory(binary: str) -> tuple[float, dict[str, float]]:
     """Total PSS in MiB after IDLE_SECONDS, and MiB by process name."""
-    with tempfile.TemporaryDirectory() as home:
+    # The app's WebKit processes may still be writing their caches as the app exits, so the
+    # profile is removed only after its whole process group is gone, and a late write is no error.
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as home:
         proc = subprocess.Popen([binary], env=app_env(home), stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL)
+                                stderr=subprocess.DEVNULL, start_new_session=True)
         try:
             time.sleep(IDLE_SECONDS)
             by_name: dict[str, float] = {}
@@ -90,12 +93,24 @@ def idle_memory(binary: str) -> tuple[float, dict[str, float]]:
                 by_name[name] = by_name.get(name, 0.0) + kb / 1024
             return sum(by_name.values()), by_name
         finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            stop_group(proc)
+
+
+def stop_group(proc: subprocess.Popen) -> None:
+    """TERM the app's process group, KILL what is left after 5 s, and wait until no member is."""
+    os.killpg(proc.pid, signal.SIGTERM)
+    deadline = time.monotonic() + 5
+    try:
+        proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+    while True:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL if time.monotonic() > deadline else 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.05)
 
 
 def main() -> None:

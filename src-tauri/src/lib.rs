@@ -148,6 +148,9 @@ macro_rules! specta_builder {
                 $crate::events::RunNodeChanged,
                 $crate::events::RunBudgetChanged
             ])
+            // How each state is shown, read by the UI without a round trip.
+            .typ::<switchyard_core::state_words::StateWord>()
+            .constant("STATE_WORDS", switchyard_core::state_words::state_words())
     };
 }
 

@@ -32,6 +32,7 @@ pub mod review;
 pub mod roles;
 pub mod routing;
 pub mod run;
+pub mod state_words;
 pub mod text;
 pub mod verify;
 pub mod worker;

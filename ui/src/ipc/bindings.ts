@@ -388,6 +388,9 @@ export const events = {
 	runStateChanged: makeEvent<RunStateChanged, RunStateChanged>("run-state-changed"),
 };
 
+/* Constants */
+export const STATE_WORDS = {"attempt":{"approved":{"final":false,"label":"Approved","live":false,"rank":5,"tone":"ok"},"canceled":{"final":true,"label":"Canceled","live":false,"rank":10,"tone":"warn"},"failed":{"final":true,"label":"Failed","live":false,"rank":9,"tone":"fail"},"integrated":{"final":true,"label":"Integrated","live":false,"rank":6,"tone":"ok"},"interrupted":{"final":false,"label":"Interrupted","live":false,"rank":11,"tone":"warn"},"preparing":{"final":false,"label":"Preparing","live":true,"rank":1,"tone":"live"},"queued":{"final":false,"label":"Queued","live":true,"rank":0,"tone":"idle"},"rejected":{"final":true,"label":"Rejected","live":false,"rank":7,"tone":"fail"},"review":{"final":false,"label":"Needs review","live":false,"rank":4,"tone":"ok"},"running":{"final":false,"label":"Running","live":true,"rank":2,"tone":"live"},"superseded":{"final":true,"label":"Superseded","live":false,"rank":8,"tone":"warn"},"verifying":{"final":false,"label":"Verifying","live":true,"rank":3,"tone":"live"}},"node":{"approved":{"final":true,"label":"Approved","live":false,"rank":4,"tone":"ok"},"canceled":{"final":true,"label":"Canceled","live":false,"rank":8,"tone":"warn"},"done":{"final":true,"label":"Done","live":false,"rank":6,"tone":"ok"},"failed":{"final":true,"label":"Failed","live":false,"rank":7,"tone":"fail"},"interrupted":{"final":false,"label":"Interrupted","live":false,"rank":9,"tone":"warn"},"pending":{"final":false,"label":"Pending","live":false,"rank":0,"tone":"idle"},"rejected":{"final":true,"label":"Rejected","live":false,"rank":5,"tone":"fail"},"review":{"final":false,"label":"Review","live":false,"rank":3,"tone":"ok"},"running":{"final":false,"label":"Running","live":true,"rank":1,"tone":"live"},"skipped":{"final":true,"label":"Skipped","live":false,"rank":10,"tone":"warn"},"verifying":{"final":false,"label":"Verifying","live":true,"rank":2,"tone":"live"}},"run":{"approved":{"final":false,"label":"Approved","live":false,"rank":5,"tone":"ok"},"canceled":{"final":true,"label":"Canceled","live":false,"rank":9,"tone":"warn"},"completed":{"final":true,"label":"Completed","live":false,"rank":7,"tone":"ok"},"failed":{"final":true,"label":"Failed","live":false,"rank":8,"tone":"fail"},"integrated":{"final":true,"label":"Integrated","live":false,"rank":6,"tone":"ok"},"interrupted":{"final":false,"label":"Interrupted","live":false,"rank":10,"tone":"warn"},"paused":{"final":false,"label":"Paused","live":false,"rank":2,"tone":"warn"},"planning":{"final":false,"label":"Planning","live":true,"rank":1,"tone":"live"},"queued":{"final":false,"label":"Queued","live":true,"rank":0,"tone":"idle"},"review":{"final":false,"label":"Needs review","live":false,"rank":4,"tone":"ok"},"running":{"final":false,"label":"Running","live":true,"rank":3,"tone":"live"}}} as const;
+
 /* Types */
 /**  Adds a user-defined provider (`switchyard providers add`). */
 export type AddProviderRequest = {
@@ -3263,6 +3266,21 @@ export type StackGroup =
 /**  Infrastructure, build, messaging or API tooling. */
 "tool";
 
+/**  One state as people see it. */
+export type StateWord = {
+	label: string,
+	tone: Tone,
+	/**  An owner is (or should be) working on it. */
+	live: boolean,
+	/**  Nothing more will happen to it. */
+	final: boolean,
+	/**
+	 *  Its place in its machine's lifecycle, for lists of states (the table itself is keyed by
+	 *  name, so it has no order).
+	 */
+	rank: number,
+};
+
 /**  Facts about a model that filters use. */
 export type Tag = "fast" | "slow" | "vision" | "reasoning" | "tools" | "structuredOutput" | "longContext" | "free" | "local";
 
@@ -3314,6 +3332,19 @@ export type Theme = "system" | "light" | "dark";
 
 /**  Price/provider class. */
 export type Tier = "premium" | "standard" | "budget";
+
+/**  The colour family of a state's pill. */
+export type Tone = 
+/**  Reached a good end, or waits for the user with a result. */
+"ok" | 
+/**  Stopped short without failing: canceled, interrupted, paused, skipped. */
+"warn" | 
+/**  Failed or rejected. */
+"fail" | 
+/**  Work is happening now. */
+"live" | 
+/**  Waiting: nothing has started yet. */
+"idle";
 
 /**
  *  What a tool call did, as far as the worker's own report says. Shown, never trusted: the

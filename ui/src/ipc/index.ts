@@ -37,6 +37,10 @@ import type {
   WorkerCli,
 } from "./bindings";
 import { commands, type DoctorReport, events } from "./bindings";
+
+// How each state is shown (labels, pill tones, live and final), generated from Rust.
+export { STATE_WORDS, type StateWord, type Tone } from "./bindings";
+
 import { unwrap } from "./result";
 
 /** What following an attempt sends (the engine's feed). */

@@ -111,7 +111,7 @@ describe("AttemptDetail while the worker runs", () => {
     state.cancel.mockResolvedValue(summary("a1", { state: "canceled" }));
     fireEvent.click(screen.getByText("Cancel"));
     await waitFor(() =>
-      expect(document.querySelector("#attempt-state")?.textContent).toBe("canceled"),
+      expect(document.querySelector("#attempt-state")?.textContent).toBe("Canceled"),
     );
     expect(state.cancel).toHaveBeenCalledWith("a1");
     expect(screen.queryByText("Cancel")).toBeNull();
@@ -132,7 +132,7 @@ describe("AttemptDetail while the worker runs", () => {
       state.push?.({ type: "end", state: "review" });
     });
     await waitFor(() =>
-      expect(document.querySelector("#attempt-state")?.textContent).toBe("review"),
+      expect(document.querySelector("#attempt-state")?.textContent).toBe("Needs review"),
     );
     expect(state.review).toHaveBeenCalledTimes(2);
     expect(document.querySelector("#gates-panel")).toBeTruthy();
@@ -164,7 +164,7 @@ describe("AttemptDetail while the worker runs", () => {
     render(<AttemptDetail id="a3" now={() => START} />);
     fireEvent.click(await screen.findByText("Recover"));
     await waitFor(() =>
-      expect(document.querySelector("#attempt-state")?.textContent).toBe("review"),
+      expect(document.querySelector("#attempt-state")?.textContent).toBe("Needs review"),
     );
     expect(state.recover).toHaveBeenCalledWith("a3");
     expect(screen.queryByText("Recover")).toBeNull();

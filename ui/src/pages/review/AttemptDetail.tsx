@@ -8,16 +8,10 @@ import {
   reviewEvents,
   reviewIpc,
 } from "../../ipc";
+import { attemptWord, toneClass } from "../../states";
 import { ConfinementBadge, ConfinementPanel } from "./ConfinementPanel";
 import { DiffPane } from "./diff/DiffPane";
-import {
-  failureDetail,
-  failureTitle,
-  formatCost,
-  formatElapsed,
-  stateTone,
-  taskTitle,
-} from "./format";
+import { failureDetail, failureTitle, formatCost, formatElapsed, taskTitle } from "./format";
 import { GatesPanel } from "./GatesPanel";
 import { ReviewActions } from "./ReviewActions";
 import { reviewHash } from "./route";
@@ -167,8 +161,8 @@ export function AttemptDetail({ id, now }: { id: string; now: () => number }) {
         </div>
         <span className="grow" />
         <div className="attempt-facts">
-          <span className={`pill ${stateTone(summary.state)}`} id="attempt-state">
-            {summary.state}
+          <span className={`pill ${toneClass(attemptWord(summary.state).tone)}`} id="attempt-state">
+            {attemptWord(summary.state).label}
           </span>
           <ConfinementBadge mode={summary.confinement} />
           <span className="small" id="attempt-elapsed">

@@ -1,5 +1,6 @@
 import type { AttemptSummary } from "../../ipc";
-import { ago, formatCost, formatElapsed, orderForReview, stateTone, taskTitle } from "./format";
+import { attemptWord, toneClass } from "../../states";
+import { ago, formatCost, formatElapsed, orderForReview, taskTitle } from "./format";
 import { reviewHash } from "./route";
 
 /** Attempts awaiting review first (newest first), then running ones, then the recent rest. */
@@ -98,7 +99,9 @@ function Group({
                   </code>
                 </td>
                 <td>
-                  <span className={`pill ${stateTone(a.state)}`}>{a.state}</span>
+                  <span className={`pill ${toneClass(attemptWord(a.state).tone)}`}>
+                    {attemptWord(a.state).label}
+                  </span>
                 </td>
                 <td>
                   {a.gatesPassed == null ? (

@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useState } from "react";
 import { type AttemptReview, describeError, reviewEvents, reviewIpc } from "../../ipc";
+import { attemptWord, toneClass } from "../../states";
 import { DiffPane } from "./diff/DiffPane";
 import {
   approveBlockedReason,
   defaultCommitMessage,
   formatCost,
   formatElapsed,
-  stateTone,
   taskTitle,
 } from "./format";
 import { reviewHash } from "./route";
@@ -103,7 +103,9 @@ export function CompareView({ id }: { id: string }) {
               <dl className="facts">
                 <dt>State</dt>
                 <dd>
-                  <span className={`pill ${stateTone(s.state)}`}>{s.state}</span>
+                  <span className={`pill ${toneClass(attemptWord(s.state).tone)}`}>
+                    {attemptWord(s.state).label}
+                  </span>
                 </dd>
                 <dt>Change</dt>
                 <dd>

@@ -1,12 +1,5 @@
 // Small formatting rules shared by the Review page's views.
-import type {
-  AttemptReview,
-  AttemptState,
-  AttemptSummary,
-  ErrorCode,
-  GateName,
-  GateResult,
-} from "../../ipc";
+import type { AttemptReview, AttemptSummary, ErrorCode, GateName, GateResult } from "../../ipc";
 
 /** What the page calls gate `name`: the title Rust gives it (`GateName::title`). */
 export function gateTitle(review: Pick<AttemptReview, "gateTitles">, name: GateName): string {
@@ -36,24 +29,6 @@ export function formatCost(usd: number | null | undefined, estimated = false): s
   }
   const text = usd < 0.1 ? usd.toFixed(4) : usd.toFixed(2);
   return `${estimated ? "~" : ""}$${text}`;
-}
-
-/** The pill colour for a state. */
-export function stateTone(state: AttemptState): "ok" | "warn" | "fail" | "" {
-  switch (state) {
-    case "review":
-    case "approved":
-    case "integrated":
-      return "ok";
-    case "failed":
-    case "rejected":
-      return "fail";
-    case "interrupted":
-    case "canceled":
-      return "warn";
-    default:
-      return "";
-  }
 }
 
 /** Attempts waiting for the user first (newest first), then everything else (newest first). */

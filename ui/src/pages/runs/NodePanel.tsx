@@ -1,18 +1,11 @@
 import { memo, useEffect, useState } from "react";
 import { type ConfinementReport, describeError, reviewIpc } from "../../ipc";
+import { nodeWord, toneClass } from "../../states";
 import { ConfinementBadge, ConfinementPanel } from "../review/ConfinementPanel";
 import { reviewHash } from "../review/route";
 import { Stars } from "../route/Stars";
 import { runsIpc } from "./api";
-import {
-  errorText,
-  formatCost,
-  formatElapsed,
-  formatTokens,
-  nodeStateLabel,
-  stateTone,
-  traceSource,
-} from "./format";
+import { errorText, formatCost, formatElapsed, formatTokens, traceSource } from "./format";
 import type { NodeState, NodeView } from "./types";
 
 interface Props {
@@ -88,7 +81,7 @@ export const NodePanel = memo(function NodePanel({
         <h2>
           Node <span className="mono">{node.id}</span>
         </h2>
-        <span className={`pill ${stateTone(state)}`}>{nodeStateLabel(state)}</span>
+        <span className={`pill ${toneClass(nodeWord(state).tone)}`}>{nodeWord(state).label}</span>
         {node.rung != null && <span className="muted small">rung {node.rung}</span>}
         <span className="grow" />
         <span className="muted small">

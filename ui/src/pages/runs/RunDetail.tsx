@@ -1,18 +1,10 @@
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { flushSync } from "react-dom";
 import { describeError } from "../../ipc";
+import { nodeWord, runWord, toneClass } from "../../states";
 import { runsEvents, runsIpc } from "./api";
 import { CostMeter } from "./CostMeter";
-import {
-  ago,
-  errorText,
-  formatElapsed,
-  modeTitle,
-  nodeStateLabel,
-  runStateLabel,
-  stateTone,
-  taskTitle,
-} from "./format";
+import { ago, errorText, formatElapsed, modeTitle, taskTitle } from "./format";
 import { firstNode, graphItems, shareNodes, stateOf, streaming } from "./liveView";
 import { NodePanel } from "./NodePanel";
 import { RunGraph } from "./RunGraph";
@@ -227,8 +219,8 @@ export function RunDetail({ id, now }: { id: string; now: () => number }) {
           </p>
           <h1 title={summary.task}>{taskTitle(summary.task, 100)}</h1>
           <p className="run-facts small">
-            <span className={`pill ${stateTone(live.state)}`} id="run-state">
-              {runStateLabel(live.state)}
+            <span className={`pill ${toneClass(runWord(live.state).tone)}`} id="run-state">
+              {runWord(live.state).label}
             </span>
             <span>{modeTitle(summary.mode)}</span>
             <span className="muted">launched by</span>
@@ -335,7 +327,7 @@ export function RunDetail({ id, now }: { id: string; now: () => number }) {
             <div className="card live-pane" key={pane.id} data-node={pane.id}>
               <div className="card-title-row">
                 <h3 className="mono">{pane.id}</h3>
-                <span className="pill live">{nodeStateLabel(stateOf(detail, live, pane.id))}</span>
+                <span className="pill live">{nodeWord(stateOf(detail, live, pane.id)).label}</span>
                 <span className="grow" />
                 <span className="muted small">
                   {((live.dropped[pane.id] ?? 0) + pane.text.length).toLocaleString("en-US")} chars

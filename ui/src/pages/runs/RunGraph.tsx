@@ -1,6 +1,6 @@
 import { memo } from "react";
+import { nodeWord } from "../../states";
 import { layoutRunGraph, NODE_H, NODE_W } from "./dag";
-import { nodeStateLabel, stateTone } from "./format";
 import type { NodeState } from "./types";
 
 /** One box of the graph, in words the page already has. */
@@ -112,7 +112,7 @@ const NodeBox = memo(function NodeBox({
       type="button"
       className={[
         "run-node",
-        state ? `tone-${stateTone(state) || "idle"}` : "tone-idle",
+        state ? `tone-${nodeWord(state).tone}` : "tone-idle",
         selected ? "selected" : "",
       ].join(" ")}
       style={{ left: x, top: y, width: NODE_W, height: NODE_H }}
@@ -124,7 +124,9 @@ const NodeBox = memo(function NodeBox({
     >
       <span className="node-top">
         <span className="node-id mono">{id}</span>
-        {state && <span className={`node-state ${stateTone(state)}`}>{nodeStateLabel(state)}</span>}
+        {state && (
+          <span className={`node-state ${nodeWord(state).tone}`}>{nodeWord(state).label}</span>
+        )}
         <span className="grow" />
         {note && <span className="node-note small">{note}</span>}
       </span>

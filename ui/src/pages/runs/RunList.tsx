@@ -1,13 +1,5 @@
-import {
-  ago,
-  formatCost,
-  modeTitle,
-  reasonShort,
-  runSavings,
-  runStateLabel,
-  stateTone,
-  taskTitle,
-} from "./format";
+import { runWord, toneClass } from "../../states";
+import { ago, formatCost, modeTitle, reasonShort, runSavings, taskTitle } from "./format";
 import { runsHash } from "./route";
 import type { RunSummary } from "./types";
 
@@ -32,7 +24,9 @@ export function RunList({ runs, now }: { runs: readonly RunSummary[]; now: numbe
           {runs.map((run) => (
             <tr key={run.id} data-run={run.id} data-state={run.state} data-mode={run.mode}>
               <td>
-                <span className={`pill ${stateTone(run.state)}`}>{runStateLabel(run.state)}</span>
+                <span className={`pill ${toneClass(runWord(run.state).tone)}`}>
+                  {runWord(run.state).label}
+                </span>
                 {run.reason && run.state !== "canceled" && (
                   <span className="reason small" data-reason={run.reason}>
                     {reasonShort(run.reason)}

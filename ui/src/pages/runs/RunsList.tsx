@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { describeError } from "../../ipc";
+import { RUN_STATES, runWord } from "../../states";
 import { runsEvents, runsIpc } from "./api";
 import { isFiltered, type ListFilter, launchersOf, NO_FILTER, runFilter } from "./filters";
-import { MODES, RUN_STATES, runStateLabel } from "./format";
+import { MODES } from "./format";
 import { RunList } from "./RunList";
 import { runsHash } from "./route";
 import { SpendPanel } from "./SpendPanel";
@@ -111,7 +112,7 @@ export function RunsList({ now }: { now: () => number }) {
             <option value="">Any state</option>
             {RUN_STATES.map((s) => (
               <option key={s} value={s}>
-                {runStateLabel(s)}
+                {runWord(s).label}
               </option>
             ))}
           </select>

@@ -6,7 +6,6 @@ import {
   formatTokens,
   meterShares,
   runSavings,
-  stateTone,
   traceSource,
 } from "./format";
 
@@ -35,13 +34,5 @@ describe("runs formatting", () => {
       "the call's worst case does not fit",
     );
     expect(errorText("provider: HTTP 400")).toBe("provider: HTTP 400");
-  });
-
-  it("colours states", () => {
-    expect(stateTone("completed")).toBe("ok");
-    expect(stateTone("failed")).toBe("fail");
-    expect(stateTone("running")).toBe("live");
-    expect(stateTone("skipped")).toBe("warn");
-    expect(stateTone("pending")).toBe("");
   });
 });

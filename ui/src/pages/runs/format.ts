@@ -1,7 +1,7 @@
 // How the Runs page words what the engine reports: states, reasons, modes, failure signals,
 // context sources and money. Numbers are the engine's; this only formats them.
 import { formatCost as reviewCost } from "../review/format";
-import type { NodeState, RunMode, RunReason, RunState } from "./types";
+import type { RunMode, RunReason } from "./types";
 
 export { ago, formatElapsed, taskTitle } from "../review/format";
 
@@ -28,70 +28,6 @@ export const MODES: readonly { id: RunMode; title: string; summary: string }[] =
 
 export function modeTitle(mode: RunMode): string {
   return MODES.find((m) => m.id === mode)?.title ?? mode;
-}
-
-const RUN_STATE: Record<RunState, string> = {
-  queued: "Queued",
-  planning: "Planning",
-  paused: "Paused",
-  running: "Running",
-  review: "Needs review",
-  approved: "Approved",
-  integrated: "Integrated",
-  completed: "Completed",
-  failed: "Failed",
-  canceled: "Canceled",
-  interrupted: "Interrupted",
-};
-
-export function runStateLabel(state: RunState): string {
-  return RUN_STATE[state] ?? state;
-}
-
-export const RUN_STATES = Object.keys(RUN_STATE) as RunState[];
-
-/** The pill colour of a run or node state. */
-export function stateTone(state: RunState | NodeState): "ok" | "warn" | "fail" | "live" | "" {
-  switch (state) {
-    case "completed":
-    case "done":
-    case "approved":
-    case "integrated":
-    case "review":
-      return "ok";
-    case "failed":
-    case "rejected":
-      return "fail";
-    case "canceled":
-    case "interrupted":
-    case "paused":
-    case "skipped":
-      return "warn";
-    case "running":
-    case "verifying":
-    case "planning":
-      return "live";
-    default:
-      return "";
-  }
-}
-
-const NODE_STATE: Record<NodeState, string> = {
-  pending: "Pending",
-  running: "Running",
-  verifying: "Verifying",
-  review: "Review",
-  approved: "Approved",
-  rejected: "Rejected",
-  done: "Done",
-  failed: "Failed",
-  canceled: "Canceled",
-  interrupted: "Interrupted",
-  skipped: "Skipped",
-};
-
-export function nodeStateLabel(state: NodeState): string {
-  return NODE_STATE[state] ?? state;
 }
 
 /** The short reason shown in lists. */

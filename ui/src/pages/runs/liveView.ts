@@ -1,6 +1,7 @@
 // What the run page draws from a detail and its live state: graph boxes with live states and
 // the last words a running node streamed, and which node to show first. Pure.
 
+import { nodeWord } from "../../states";
 import { formatCost } from "./format";
 import type { GraphItem } from "./RunGraph";
 import type { LiveRun } from "./stream";
@@ -24,7 +25,7 @@ export function graphItems(detail: RunDetail, live: LiveRun | null): GraphItem[]
   return detail.nodes.map((n) => {
     const state = stateOf(detail, live, n.id);
     const text = live?.text[n.id];
-    const running = state === "running" || state === "verifying";
+    const running = nodeWord(state).live;
     const rung = n.rung != null && n.role === "cascade" ? `rung ${n.rung} · ` : "";
     return {
       id: n.id,
@@ -43,7 +44,7 @@ export function graphItems(detail: RunDetail, live: LiveRun | null): GraphItem[]
 export function firstNode(detail: RunDetail, live: LiveRun | null): string | null {
   const running = detail.nodes.find((n) => {
     const s = stateOf(detail, live, n.id);
-    return s === "running" || s === "verifying";
+    return nodeWord(s).live;
   });
   return running?.id ?? detail.nodes[detail.nodes.length - 1]?.id ?? null;
 }
