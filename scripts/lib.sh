@@ -159,8 +159,41 @@ with_session() {
   local keyring_home
   keyring_home="$(mktemp -d)"
   local rc=0
-  dbus-run-session -- env XDG_DATA_HOME="$keyring_home" \
-    "$ROOT/scripts/session-keyring.sh" "$@" || rc=$?
+  session_bus_config "$keyring_home"
+  dbus-run-session --config-file="$keyring_home/bus/session.conf" -- \
+    env XDG_DATA_HOME="$keyring_home" "$ROOT/scripts/session-keyring.sh" "$@" || rc=$?
   rm -rf "$keyring_home"
   return $rc
+}
+
+# The private session bus's configuration, in "$1/bus": the standard session bus, except that
+# the only service it can start is the Secret Service, as scripts/keyring-daemon.sh runs it
+# (unlocked, on the keyring in "$1"). The system's service file would start gnome-keyring on
+# the user's own login keyring, locked: every keychain call after a daemon crash then failed
+# with "Locked" until the end of the run.
+session_bus_config() {
+  local home="$1"
+  mkdir -p "$home/bus/services"
+  cat >"$home/bus/session.conf" <<CONF
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <keep_umask/>
+  <listen>unix:tmpdir=/tmp</listen>
+  <auth>EXTERNAL</auth>
+  <servicedir>$home/bus/services</servicedir>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+  <limit name="service_start_timeout">120000</limit>
+</busconfig>
+CONF
+  cat >"$home/bus/services/org.freedesktop.secrets.service" <<SERVICE
+[D-BUS Service]
+Name=org.freedesktop.secrets
+Exec=$ROOT/scripts/keyring-daemon.sh $home
+SERVICE
 }

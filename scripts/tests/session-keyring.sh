@@ -5,7 +5,8 @@
 #    several fresh sessions in a row (each with a keyring directory that never existed).
 # 2. Without a working gnome-keyring the helper fails with a clear message and never runs the
 #    command.
-# 3. A daemon that dies mid-run is started again, unlocked, keeping what was stored.
+# 3. A daemon that dies mid-run is started again (by the session's bus), unlocked, keeping
+#    what was stored.
 # 4. Once the command ends, no gnome-keyring-daemon of its session is left running.
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 cd "$ROOT"
@@ -26,7 +27,7 @@ printf '#!/bin/sh\nexit 0\n' >"$fake_bin/gnome-keyring-daemon"
 chmod +x "$fake_bin/gnome-keyring-daemon"
 marker="$fake_bin/ran"
 set +e
-out="$(PATH="$fake_bin:$PATH" SWITCHYARD_KEYRING_ATTEMPTS=2 SWITCHYARD_KEYRING_WAIT_S=1 \
+out="$(PATH="$fake_bin:$PATH" SWITCHYARD_KEYRING_WAIT_S=2 \
   with_session sh -c "touch '$marker'" 2>&1)"
 rc=$?
 set -e
@@ -49,7 +50,7 @@ set +e
 out="$(with_session sh -c "$crash" 2>&1)"
 rc=$?
 set -e
-if [ "$rc" -ne 0 ] || ! grep -q "died; starting it again" <<<"$out"; then
+if [ "$rc" -ne 0 ]; then
   echo "FAIL: after gnome-keyring-daemon died, the keychain did not come back unlocked with its" \
     "items (rc=$rc, output: $out)" >&2
   exit 1
