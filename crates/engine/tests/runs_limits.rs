@@ -79,7 +79,9 @@ async fn never_more_requests_in_flight_than_max_parallel_nodes() {
 
 #[tokio::test]
 async fn never_more_runs_executing_than_max_parallel_runs() {
-    let server = model_server(|_| Behavior::after("ok", Duration::from_millis(300))).await;
+    // Long enough that two runs' calls overlap even when a loaded machine takes a while
+    // between starting one run and the next (300 ms once left them one at a time).
+    let server = model_server(|_| Behavior::after("ok", Duration::from_millis(1000))).await;
     let home = tempfile::tempdir().expect("home");
     set_setting(home.path(), "runs.max_parallel_runs", "2").await;
     let engine = engine(home.path(), &server).await;
