@@ -223,6 +223,7 @@ pub fn run() {
         .invoke_handler(builder.invoke_handler())
         .setup(move |app| {
             builder.mount_events(app);
+            let waiting = std::time::Instant::now();
             let (state, prefs) = opening.join().unwrap_or_else(|_| {
                 let error = IpcError::new(
                     switchyard_core::error::ErrorCode::Internal,
@@ -230,6 +231,11 @@ pub fn run() {
                 );
                 (AppState::failed(error), None)
             });
+            tracing::debug!(
+                since_start_ms = startup::since_process_start().as_millis(),
+                waited_ms = waiting.elapsed().as_millis(),
+                "the engine is open; opening the window"
+            );
             startup::open_main_window(app, prefs.as_ref())?;
             let state = state.with_key_move_confirmation(Arc::new(dialog::NativeDialog::new(
                 app.handle().clone(),
