@@ -37,6 +37,8 @@ pub struct StateWord {
     pub live: bool,
     /// Nothing more will happen to it.
     pub r#final: bool,
+    /// The user can cancel it from here (a live job, and a paused or interrupted one).
+    pub cancelable: bool,
     /// Its place in its machine's lifecycle, for lists of states (the table itself is keyed by
     /// name, so it has no order).
     pub rank: u8,
@@ -107,6 +109,7 @@ impl AttemptState {
             tone: self.tone(),
             live: self.is_live(),
             r#final: self.is_final(),
+            cancelable: self.can_move_to(Self::Canceled),
             rank,
         }
     }
@@ -147,6 +150,7 @@ impl RunState {
             tone: self.tone(),
             live: self.is_live(),
             r#final: self.is_final(),
+            cancelable: self.can_move_to(Self::Canceled),
             rank,
         }
     }
@@ -185,6 +189,7 @@ impl NodeState {
             tone: self.tone(),
             live: self.is_live(),
             r#final: self.is_final(),
+            cancelable: self.can_move_to(Self::Canceled),
             rank,
         }
     }
@@ -218,6 +223,13 @@ mod tests {
                 }
             }
         }
+        // Whatever is live can be canceled; nothing final can.
+        for state in RunState::ALL {
+            let word = &all.run[state.as_str()];
+            assert!(!word.live || word.cancelable, "{state:?}");
+            assert!(!(word.r#final && word.cancelable), "{state:?}");
+        }
+        assert!(all.run["paused"].cancelable);
         // A live node is working now, so its pill says so.
         for state in NodeState::ALL {
             assert_eq!(state.is_live(), state.tone() == Tone::Live, "{state:?}");
@@ -230,7 +242,8 @@ mod tests {
         assert_eq!(
             json["attempt"]["interrupted"],
             serde_json::json!({
-                "label": "Interrupted", "tone": "warn", "live": false, "final": false, "rank": 11
+                "label": "Interrupted", "tone": "warn", "live": false, "final": false,
+                "cancelable": true, "rank": 11
             })
         );
         assert_eq!(json["run"]["running"]["tone"], "live");

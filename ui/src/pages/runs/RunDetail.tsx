@@ -255,7 +255,7 @@ export function RunDetail({ id, now }: { id: string; now: () => number }) {
               {acting === "recover" ? "Recovering…" : "Recover"}
             </button>
           )}
-          {(isLive || live.state === "paused" || live.state === "interrupted") && (
+          {runWord(live.state).cancelable && (
             <button
               type="button"
               className="danger-text"
