@@ -313,6 +313,20 @@ async fn a_code_runs_worker_output_streams_into_the_open_run_page() {
                     ));
                 }
                 eprintln!("a code run's worker output: line 3 showed {before:?} before review");
+                // Opened again after the node ended: its worker output is still there.
+                app.goto("runs").await?;
+                open_run(&app, &run.id).await?;
+                app.wait_text("#run-node-worker-output", |t| t.contains("worker line 12"))
+                    .await
+                    .map_err(|e| format!("the ended node's worker output was not shown: {e}"))?;
+                app.client
+                    .execute(
+                        "document.querySelector('#run-node-worker-output').scrollIntoView();",
+                        vec![],
+                    )
+                    .await
+                    .map_err(|e| format!("scroll: {e}"))?;
+                app.save_screenshot("runs_code_ended_output").await;
                 Ok(())
             }
             .await;

@@ -222,8 +222,9 @@ impl Job for RunJob {
                 continue;
             };
             let live = node.state.is_live();
-            // A node that ended is read once more, for what its worker wrote last.
-            if !live && panes.get(&node.node_id).is_none_or(|p| p.done) {
+            // A node that ended is read once more: for what its worker wrote last, or, when
+            // it ended before this reader came, for all of it.
+            if !live && panes.get(&node.node_id).is_some_and(|p| p.done) {
                 continue;
             }
             let pane = panes.entry(node.node_id.clone()).or_default();

@@ -321,6 +321,36 @@ async fn a_code_runs_worker_output_streams_into_the_runs_feed() {
     owner.close().await;
 }
 
+/// A reader who opens a code run after its node ended still gets the node's worker output,
+/// once, before the feed ends.
+#[tokio::test]
+async fn a_code_node_that_ended_before_the_reader_came_shows_its_worker_output() {
+    use switchyard_core::run::RunRequest;
+    let fx = Fixture::new();
+    let engine = fx.engine().await;
+    let mut req = RunRequest::new("make add() add", RunMode::Single);
+    req.repo = Some(fx.repo_str());
+    req.verify = Some(vec!["sh test.sh".into()]);
+    req.launcher = "test".into();
+    req.worker = Some(fx.worker(
+        "brief",
+        &format!("echo 'first line'\necho 'last line'\n{FIX}"),
+    ));
+    let run = engine.start_run(req).await.expect("start");
+    let detail = engine.wait_run(&run.id).await.expect("ended");
+    assert_eq!(detail.summary.state, RunState::Review);
+
+    let (state, _, steps) = collect(engine.follow_run(&run.id, 0).await.expect("follow")).await;
+    assert_eq!(state, RunState::Review);
+    let text = steps.last().map(|(_, t)| t.clone()).unwrap_or_default();
+    assert!(
+        text.contains("first line") && text.contains("last line"),
+        "the ended node's worker output: {steps:?}"
+    );
+    assert_eq!(steps.len(), 1, "sent once: {steps:?}");
+    engine.close().await;
+}
+
 /// A run feed's end state, when it ended, and node `n1`'s text as a reader holds it after
 /// each output item (with when it came).
 async fn collect(

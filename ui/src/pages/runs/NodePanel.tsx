@@ -131,6 +131,20 @@ export const NodePanel = memo(function NodePanel({
             .
           </p>
           <NodeConfinement attemptId={node.attemptId} state={state} />
+          {!inPane && text !== "" && (
+            <>
+              <h3>Worker output</h3>
+              {hidden > 0 && (
+                <p className="muted small">
+                  … {hidden.toLocaleString("en-US")} earlier characters not shown; the Review page
+                  has the whole transcript.
+                </p>
+              )}
+              <pre className="node-output" id="run-node-worker-output">
+                {text}
+              </pre>
+            </>
+          )}
         </>
       )}
 
