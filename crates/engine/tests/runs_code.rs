@@ -56,6 +56,8 @@ async fn a_single_code_run_ends_in_review_with_its_attempt_linked() {
     let review = engine.attempt_review(&attempt).await.expect("review");
     assert_eq!(review.summary.state, AttemptState::Review);
     assert!(review.can_approve, "{:?}", review.approve_blocked);
+    let sources: Vec<&str> = node.trace.items.iter().map(|i| i.source.as_str()).collect();
+    assert_eq!(sources, ["task"], "the worker was given the task");
     // An exec worker reports no cost: it counts at its reservation (the CLI default $0.50).
     assert!((detail.summary.cost_usd - 0.5).abs() < 1e-12);
     assert_eq!(detail.reserved_usd, 0.0);
@@ -200,6 +202,11 @@ async fn a_code_collective_is_one_compare_group_from_the_same_base() {
         let attempt = node.attempts[0].attempt_id.clone().expect("attempt");
         let review = engine.attempt_review(&attempt).await.expect("review");
         groups.push((review.summary.compare.clone(), review.summary.base.clone()));
+        assert_eq!(
+            node.trace.items.first().map(|i| i.source.as_str()),
+            Some("task"),
+            "each member was given the task"
+        );
     }
     assert!(groups[0].0.is_some());
     assert_eq!(groups[0], groups[1], "one compare group, one base");

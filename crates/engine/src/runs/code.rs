@@ -162,7 +162,10 @@ async fn single(ctx: &RunCtx, setup: &CodeSetup, node: &NodeRow) -> Result<Strin
     })?;
     let launched = match reusable(ctx, node.attempt_id.as_deref()).await {
         Some(id) => found(ctx, node, &id).await?,
-        None => launch(ctx, setup, node, &worker, &node.task, None, None).await?,
+        None => {
+            record_task_trace(ctx, node).await;
+            launch(ctx, setup, node, &worker, &node.task, None, None).await?
+        }
     };
     let review = follow(ctx, &launched.attempt).await?;
     settle(ctx, node, &worker, &launched, &review).await;
@@ -170,6 +173,23 @@ async fn single(ctx: &RunCtx, setup: &CodeSetup, node: &NodeRow) -> Result<Strin
         Outcome::Review(_) => Ok(launched.attempt),
         Outcome::NoReview(why) => Err(why),
     }
+}
+
+/// Records that the worker's prompt is the node's task (a cascade's later rungs record their
+/// own, with the failures before them), so the run page says what the worker was given.
+async fn record_task_trace(ctx: &RunCtx, node: &NodeRow) {
+    if let Some(trace) = task_trace(node) {
+        ctx.move_node_in_place(&node.node_id, NodeChanges::new().trace(trace))
+            .await;
+    }
+}
+
+/// The trace of a prompt that is the node's task alone, as stored.
+fn task_trace(node: &NodeRow) -> Option<String> {
+    let context = ContextBuilder::new()
+        .task(&node.task)
+        .build(DEFAULT_CONTEXT_CHARS);
+    serde_json::to_string(&context.trace).ok()
 }
 
 async fn cascade(ctx: &RunCtx, setup: &CodeSetup, node: &NodeRow) -> Result<String, NoReview> {
@@ -595,7 +615,10 @@ pub(crate) async fn launch_compare(ctx: &RunCtx, setup: &CodeSetup) -> Result<()
         {
             tracing::warn!(run = %ctx.run_id, %error, "attempt not linked to its run");
         }
-        let changes = NodeChanges::new().attempt(Some(attempt.id.clone()));
+        let mut changes = NodeChanges::new().attempt(Some(attempt.id.clone()));
+        if let Some(trace) = task_trace(node) {
+            changes = changes.trace(trace);
+        }
         let _ = ctx
             .engine
             .store()
