@@ -320,8 +320,10 @@ async fn cascade_escalates_once(app: &App, server: &TestServer) -> E2eResult {
         t.contains("openai/gpt-4o") && t.contains("400 in · 300 out")
     })
     .await?;
-    app.wait_text("#run-node-trace", |t| t.contains("Failure of rung 1"))
-        .await?;
+    app.wait_text("#run-node-trace", |t| {
+        t.contains("An earlier attempt failed (rung 1)")
+    })
+    .await?;
     app.wait_text("#run-result", |t| t.contains("return wrapped values."))
         .await?;
 

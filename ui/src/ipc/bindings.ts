@@ -1123,6 +1123,12 @@ export type ContextItem = {
 	totalChars: number,
 	/**  Whether it was cut to fit the budget. */
 	truncated: boolean,
+	/**
+	 *  What the prompt called it (its section's heading): `Task`, `Your step (n2)`…; traces
+	 *  stored before headings were kept get one from their source
+	 *  ([`ContextTrace::with_headings`]).
+	 */
+	heading?: string,
 };
 
 /**  Everything a node received, in prompt order. */

@@ -80,6 +80,7 @@ fn trace_json(trace: &ContextTrace) -> Value {
                     "chars": i.chars,
                     "total_chars": i.total_chars,
                     "truncated": i.truncated,
+                    "heading": i.heading,
                 })
             })
             .collect(),

@@ -21,6 +21,11 @@ pub struct ContextItem {
     pub total_chars: u32,
     /// Whether it was cut to fit the budget.
     pub truncated: bool,
+    /// What the prompt called it (its section's heading): `Task`, `Your step (n2)`…; traces
+    /// stored before headings were kept get one from their source
+    /// ([`ContextTrace::with_headings`]).
+    #[serde(default)]
+    pub heading: String,
 }
 
 /// Everything a node received, in prompt order.
@@ -28,6 +33,37 @@ pub struct ContextItem {
 #[serde(rename_all = "camelCase")]
 pub struct ContextTrace {
     pub items: Vec<ContextItem>,
+}
+
+impl ContextTrace {
+    /// The trace with a heading on every item: a trace stored before headings were kept
+    /// names its items after their source.
+    pub fn with_headings(mut self) -> Self {
+        for item in &mut self.items {
+            if item.heading.is_empty() {
+                item.heading = heading_of_source(&item.source);
+            }
+        }
+        self
+    }
+}
+
+fn heading_of_source(source: &str) -> String {
+    match source {
+        "task" => "Task".to_owned(),
+        "plan" => "Plan".to_owned(),
+        "step" => "Your step".to_owned(),
+        "role" => "Role".to_owned(),
+        _ => {
+            if let Some(node) = source.strip_prefix("node:") {
+                format!("Output of {node}")
+            } else if let Some(rung) = source.strip_prefix("failure:") {
+                format!("An earlier attempt failed (rung {rung})")
+            } else {
+                source.to_owned()
+            }
+        }
+    }
 }
 
 /// A node's prompt and its trace.
@@ -160,6 +196,7 @@ impl ContextBuilder {
                     chars: u32::try_from(keep).unwrap_or(u32::MAX),
                     total_chars: u32::try_from(total).unwrap_or(u32::MAX),
                     truncated,
+                    heading: section.heading.clone(),
                 });
             }
         }
@@ -208,6 +245,36 @@ pub fn node_context(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_item_carries_the_heading_the_prompt_gave_it_and_old_traces_get_one() {
+        let context = ContextBuilder::new()
+            .task("Do the thing")
+            .step("n2", "This part")
+            .failure(1, "tests failed")
+            .build(DEFAULT_CONTEXT_CHARS);
+        let headings: Vec<&str> = context
+            .trace
+            .items
+            .iter()
+            .map(|i| i.heading.as_str())
+            .collect();
+        assert!(context.prompt.contains(headings[1]), "{}", context.prompt);
+        assert_eq!(
+            headings,
+            [
+                "Task",
+                "Your step (n2)",
+                "An earlier attempt failed (rung 1)"
+            ]
+        );
+        // A trace stored before headings were kept.
+        let old: ContextTrace = serde_json::from_str(
+            r#"{"items":[{"source":"node:n1","chars":3,"totalChars":3,"truncated":false}]}"#,
+        )
+        .expect("an old trace still reads");
+        assert_eq!(old.with_headings().items[0].heading, "Output of n1");
+    }
 
     #[test]
     fn everything_fits_untouched_and_is_traced_in_order() {

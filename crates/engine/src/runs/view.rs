@@ -138,6 +138,7 @@ fn node_view(node: &NodeRow, calls: &[CallRow], column: u32) -> NodeView {
             .trace_json
             .as_deref()
             .and_then(|t| serde_json::from_str::<ContextTrace>(t).ok())
+            .map(ContextTrace::with_headings)
             .unwrap_or_default(),
         output_chars: node.output_chars.unwrap_or(0),
         rating: node.rating,

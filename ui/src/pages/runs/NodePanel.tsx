@@ -5,7 +5,7 @@ import { ConfinementBadge, ConfinementPanel } from "../review/ConfinementPanel";
 import { reviewHash } from "../review/route";
 import { Stars } from "../route/Stars";
 import { runsIpc } from "./api";
-import { errorText, formatCost, formatElapsed, formatTokens, traceSource } from "./format";
+import { errorText, formatCost, formatElapsed, formatTokens } from "./format";
 import type { NodeState, NodeView } from "./types";
 
 interface Props {
@@ -233,7 +233,7 @@ const Facts = memo(function Facts({ node, state }: { node: NodeView; state: Node
         <ul className="trace" id="run-node-trace">
           {node.trace.items.map((item) => (
             <li key={item.source} data-source={item.source}>
-              <span>{traceSource(item.source)}</span>
+              <span>{item.heading}</span>
               <span className="muted small">
                 {item.chars.toLocaleString("en-US")} characters
                 {item.truncated && (

@@ -6,15 +6,9 @@ import {
   formatTokens,
   meterShares,
   runSavings,
-  traceSource,
 } from "./format";
 
 describe("runs formatting", () => {
-  it("words context sources", () => {
-    expect(traceSource("node:n2")).toBe("Output of n2");
-    expect(traceSource("failure:1")).toBe("Failure of rung 1");
-  });
-
   it("formats tokens, signed savings and the cap meter", () => {
     expect(formatTokens(1234, 56)).toBe("1,234 in · 56 out");
     expect(formatSavings(0.0123)).toBe("saved $0.0123");

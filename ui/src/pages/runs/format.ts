@@ -35,16 +35,6 @@ export function reasonShort(reason: RunReason): string {
   return reason.replace(/_/g, " ");
 }
 
-/** What a context trace item was: the task, the plan, another node's output, a failure. */
-export function traceSource(source: string): string {
-  if (source === "task") return "The task";
-  if (source === "plan") return "The plan outline";
-  if (source === "role") return "The role prompt";
-  if (source.startsWith("node:")) return `Output of ${source.slice(5)}`;
-  if (source.startsWith("failure:")) return `Failure of rung ${source.slice(8)}`;
-  return source;
-}
-
 /** `1,234 in · 567 out`. */
 export function formatTokens(tokensIn: number, tokensOut: number): string {
   const n = (v: number) => v.toLocaleString("en-US");
