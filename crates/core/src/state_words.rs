@@ -52,24 +52,34 @@ pub struct StateWords {
     pub node: BTreeMap<&'static str, StateWord>,
 }
 
+/// One machine's table: each state of `$state::ALL` under its stored name, ranked in that
+/// order. A macro because the three state enums share these methods by name, not by a trait.
+macro_rules! table {
+    ($state:ident) => {
+        $state::ALL
+            .into_iter()
+            .zip(0..)
+            .map(|(s, rank)| {
+                let word = StateWord {
+                    label: s.label(),
+                    tone: s.tone(),
+                    live: s.is_live(),
+                    r#final: s.is_final(),
+                    cancelable: s.can_move_to($state::Canceled),
+                    rank,
+                };
+                (s.as_str(), word)
+            })
+            .collect()
+    };
+}
+
 /// The words of every state, for the UI's bindings.
 pub fn state_words() -> StateWords {
     StateWords {
-        attempt: AttemptState::ALL
-            .into_iter()
-            .zip(0..)
-            .map(|(s, rank)| (s.as_str(), s.word(rank)))
-            .collect(),
-        run: RunState::ALL
-            .into_iter()
-            .zip(0..)
-            .map(|(s, rank)| (s.as_str(), s.word(rank)))
-            .collect(),
-        node: NodeState::ALL
-            .into_iter()
-            .zip(0..)
-            .map(|(s, rank)| (s.as_str(), s.word(rank)))
-            .collect(),
+        attempt: table!(AttemptState),
+        run: table!(RunState),
+        node: table!(NodeState),
     }
 }
 
@@ -102,17 +112,6 @@ impl AttemptState {
             }
         }
     }
-
-    fn word(self, rank: u8) -> StateWord {
-        StateWord {
-            label: self.label(),
-            tone: self.tone(),
-            live: self.is_live(),
-            r#final: self.is_final(),
-            cancelable: self.can_move_to(Self::Canceled),
-            rank,
-        }
-    }
 }
 
 impl RunState {
@@ -143,17 +142,6 @@ impl RunState {
             RunState::Paused | RunState::Canceled | RunState::Interrupted => Tone::Warn,
         }
     }
-
-    fn word(self, rank: u8) -> StateWord {
-        StateWord {
-            label: self.label(),
-            tone: self.tone(),
-            live: self.is_live(),
-            r#final: self.is_final(),
-            cancelable: self.can_move_to(Self::Canceled),
-            rank,
-        }
-    }
 }
 
 impl NodeState {
@@ -180,17 +168,6 @@ impl NodeState {
             NodeState::Review | NodeState::Approved | NodeState::Done => Tone::Ok,
             NodeState::Rejected | NodeState::Failed => Tone::Fail,
             NodeState::Canceled | NodeState::Interrupted | NodeState::Skipped => Tone::Warn,
-        }
-    }
-
-    fn word(self, rank: u8) -> StateWord {
-        StateWord {
-            label: self.label(),
-            tone: self.tone(),
-            live: self.is_live(),
-            r#final: self.is_final(),
-            cancelable: self.can_move_to(Self::Canceled),
-            rank,
         }
     }
 }

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
+import { StatePill } from "../../components/StatePill";
 import {
   type AttemptError,
   type AttemptFeedItem,
@@ -8,7 +9,7 @@ import {
   reviewEvents,
   reviewIpc,
 } from "../../ipc";
-import { attemptWord, toneClass } from "../../states";
+import { attemptWord } from "../../states";
 import { ConfinementBadge, ConfinementPanel } from "./ConfinementPanel";
 import { DiffPane } from "./diff/DiffPane";
 import { failureDetail, failureTitle, formatCost, formatElapsed, taskTitle } from "./format";
@@ -161,9 +162,7 @@ export function AttemptDetail({ id, now }: { id: string; now: () => number }) {
         </div>
         <span className="grow" />
         <div className="attempt-facts">
-          <span className={`pill ${toneClass(attemptWord(summary.state).tone)}`} id="attempt-state">
-            {attemptWord(summary.state).label}
-          </span>
+          <StatePill word={attemptWord(summary.state)} id="attempt-state" />
           <ConfinementBadge mode={summary.confinement} />
           <span className="small" id="attempt-elapsed">
             {formatElapsed(elapsed)}

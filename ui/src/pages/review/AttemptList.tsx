@@ -1,5 +1,6 @@
+import { StatePill } from "../../components/StatePill";
 import type { AttemptSummary } from "../../ipc";
-import { attemptWord, toneClass } from "../../states";
+import { attemptWord } from "../../states";
 import { ago, formatCost, formatElapsed, orderForReview, taskTitle } from "./format";
 import { reviewHash } from "./route";
 
@@ -99,9 +100,7 @@ function Group({
                   </code>
                 </td>
                 <td>
-                  <span className={`pill ${toneClass(attemptWord(a.state).tone)}`}>
-                    {attemptWord(a.state).label}
-                  </span>
+                  <StatePill word={attemptWord(a.state)} />
                 </td>
                 <td>
                   {a.gatesPassed == null ? (

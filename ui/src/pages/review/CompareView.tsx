@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
+import { StatePill } from "../../components/StatePill";
 import { type AttemptReview, describeError, reviewEvents, reviewIpc } from "../../ipc";
-import { attemptWord, toneClass } from "../../states";
+import { attemptWord } from "../../states";
 import { DiffPane } from "./diff/DiffPane";
 import {
   approveBlockedReason,
@@ -103,9 +104,7 @@ export function CompareView({ id }: { id: string }) {
               <dl className="facts">
                 <dt>State</dt>
                 <dd>
-                  <span className={`pill ${toneClass(attemptWord(s.state).tone)}`}>
-                    {attemptWord(s.state).label}
-                  </span>
+                  <StatePill word={attemptWord(s.state)} />
                 </dd>
                 <dt>Change</dt>
                 <dd>

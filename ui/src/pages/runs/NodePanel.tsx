@@ -1,6 +1,7 @@
 import { memo, useEffect, useState } from "react";
+import { StatePill } from "../../components/StatePill";
 import { type ConfinementReport, describeError, reviewIpc } from "../../ipc";
-import { nodeWord, toneClass } from "../../states";
+import { nodeWord } from "../../states";
 import { ConfinementBadge, ConfinementPanel } from "../review/ConfinementPanel";
 import { reviewHash } from "../review/route";
 import { Stars } from "../route/Stars";
@@ -81,7 +82,7 @@ export const NodePanel = memo(function NodePanel({
         <h2>
           Node <span className="mono">{node.id}</span>
         </h2>
-        <span className={`pill ${toneClass(nodeWord(state).tone)}`}>{nodeWord(state).label}</span>
+        <StatePill word={nodeWord(state)} />
         {node.rung != null && <span className="muted small">rung {node.rung}</span>}
         <span className="grow" />
         <span className="muted small">

@@ -1,7 +1,8 @@
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { flushSync } from "react-dom";
+import { StatePill } from "../../components/StatePill";
 import { describeError } from "../../ipc";
-import { nodeWord, runWord, toneClass } from "../../states";
+import { nodeWord, runWord } from "../../states";
 import { runsEvents, runsIpc } from "./api";
 import { CostMeter } from "./CostMeter";
 import { ago, errorText, formatElapsed, modeTitle, taskTitle } from "./format";
@@ -219,9 +220,7 @@ export function RunDetail({ id, now }: { id: string; now: () => number }) {
           </p>
           <h1 title={summary.task}>{taskTitle(summary.task, 100)}</h1>
           <p className="run-facts small">
-            <span className={`pill ${toneClass(runWord(live.state).tone)}`} id="run-state">
-              {runWord(live.state).label}
-            </span>
+            <StatePill word={runWord(live.state)} id="run-state" />
             <span>{modeTitle(summary.mode)}</span>
             <span className="muted">launched by</span>
             <span className="mono" id="run-launcher">

@@ -1,4 +1,5 @@
-import { runWord, toneClass } from "../../states";
+import { StatePill } from "../../components/StatePill";
+import { runWord } from "../../states";
 import { ago, formatCost, modeTitle, reasonShort, runSavings, taskTitle } from "./format";
 import { runsHash } from "./route";
 import type { RunSummary } from "./types";
@@ -24,9 +25,7 @@ export function RunList({ runs, now }: { runs: readonly RunSummary[]; now: numbe
           {runs.map((run) => (
             <tr key={run.id} data-run={run.id} data-state={run.state} data-mode={run.mode}>
               <td>
-                <span className={`pill ${toneClass(runWord(run.state).tone)}`}>
-                  {runWord(run.state).label}
-                </span>
+                <StatePill word={runWord(run.state)} />
                 {run.reason && run.state !== "canceled" && (
                   <span className="reason small" data-reason={run.reason}>
                     {reasonShort(run.reason)}
