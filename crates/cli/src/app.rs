@@ -28,7 +28,7 @@ pub async fn doctor(engine: &Engine, json: bool) -> Result<ExitCode, CliError> {
         lines.extend(agent_cli_lines(&r.worker_clis));
         lines.join("\n")
     })?;
-    Ok(if report.overall() == CheckStatus::Fail {
+    Ok(if report.overall == CheckStatus::Fail {
         ExitCode::from(2)
     } else {
         ExitCode::SUCCESS
@@ -41,12 +41,7 @@ pub fn agent_cli_lines(clis: &[WorkerCliStatus]) -> Vec<String> {
     let mut lines = Vec::new();
     for cli in clis {
         let line = if cli.installed {
-            let source = match cli.source {
-                Some(WorkerSource::Setting) => "set in Settings",
-                Some(WorkerSource::Path) => "PATH",
-                Some(WorkerSource::LoginShell) => "login shell PATH",
-                None => "?",
-            };
+            let source = cli.source.map_or("?", WorkerSource::label);
             format!(
                 "  {:<9} installed  {}  {} ({source})",
                 cli.name,

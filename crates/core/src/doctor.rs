@@ -56,6 +56,17 @@ pub enum WorkerSource {
     LoginShell,
 }
 
+impl WorkerSource {
+    /// Where it was found, in words.
+    pub fn label(self) -> &'static str {
+        match self {
+            WorkerSource::Setting => "set in Settings",
+            WorkerSource::Path => "PATH",
+            WorkerSource::LoginShell => "login shell PATH",
+        }
+    }
+}
+
 /// A coding-agent CLI Switchyard can drive as a worker, as this machine has it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]
@@ -96,6 +107,10 @@ pub struct WorkerCliStatus {
     /// Catalog models this CLI can be routed to, in its own naming, cheapest first (at most
     /// 40): the launch forms' model picker.
     pub models: Vec<String>,
+    /// How a worker picker lists it: `Claude Code (2.1.197)`, `Codex (not installed)`.
+    pub label: String,
+    /// One line about it: version and where it was found, or why it is missing.
+    pub detail: String,
 }
 
 /// Whose account a worker CLI calls its provider with.
@@ -142,6 +157,47 @@ impl WorkerCliStatus {
             ready: false,
             own_account: false,
             models: Vec::new(),
+            label: String::new(),
+            detail: String::new(),
+        }
+        .worded()
+    }
+
+    /// The status with its `label` and `detail` written from its facts.
+    pub fn worded(self) -> Self {
+        let installed = self.installed;
+        // `2.1.197 (Claude Code)` already names the product: the label keeps only its number.
+        let number = self
+            .version
+            .as_deref()
+            .map(|v| v.split(" (").next().unwrap_or(v).trim())
+            .filter(|v| !v.is_empty());
+        let note = match (installed, number, self.ready) {
+            (false, _, _) => " (not installed)".to_owned(),
+            (true, Some(number), true) => format!(" ({number})"),
+            (true, Some(number), false) => format!(" ({number}, not ready)"),
+            (true, None, false) => " (not ready)".to_owned(),
+            (true, None, true) => String::new(),
+        };
+        let detail = if installed {
+            let place = self
+                .source
+                .map(|s| format!(" ({})", s.label()))
+                .unwrap_or_default();
+            format!(
+                "{} · {}{place}",
+                self.version.as_deref().unwrap_or("unknown version"),
+                self.path.as_deref().unwrap_or("")
+            )
+        } else {
+            self.problem
+                .clone()
+                .unwrap_or_else(|| "not found".to_owned())
+        };
+        Self {
+            label: format!("{}{note}", self.title),
+            detail,
+            ..self
         }
     }
 }
@@ -207,11 +263,36 @@ pub struct DoctorReport {
     pub local_endpoints: Vec<LocalEndpoint>,
     /// What confines workers here (bubblewrap, or unconfined as allowed), and why not.
     pub confinement: Option<crate::confinement::ConfinementSupport>,
+    /// The worst status among the checks: what the summary badge shows.
+    pub overall: CheckStatus,
+    /// `2 of 5 installed: claude, codex`, or `none of 5 worker CLIs installed`.
+    pub worker_summary: String,
 }
 
 impl DoctorReport {
-    /// The worst status among the checks: what the summary badge shows.
-    pub fn overall(&self) -> CheckStatus {
+    /// The report with `overall` and `worker_summary` written from its checks and CLIs.
+    pub fn summarized(self) -> Self {
+        let found: Vec<&str> = self
+            .worker_clis
+            .iter()
+            .filter(|w| w.installed)
+            .map(|w| w.name.as_str())
+            .collect();
+        let total = self.worker_clis.len();
+        let worker_summary = if found.is_empty() {
+            format!("none of {total} worker CLIs installed")
+        } else {
+            format!("{} of {total} installed: {}", found.len(), found.join(", "))
+        };
+        Self {
+            overall: self.worst_check(),
+            worker_summary,
+            ..self
+        }
+    }
+
+    /// The worst status among the checks.
+    pub fn worst_check(&self) -> CheckStatus {
         let mut worst = CheckStatus::Ok;
         for check in &self.checks {
             match check.status {
@@ -248,19 +329,68 @@ mod tests {
             worker_clis: vec![],
             local_endpoints: vec![],
             confinement: None,
+            overall: CheckStatus::Ok,
+            worker_summary: String::new(),
         }
+        .summarized()
     }
 
     #[test]
     fn overall_is_the_worst_check() {
-        assert_eq!(report(&[]).overall(), CheckStatus::Ok);
+        assert_eq!(report(&[]).worst_check(), CheckStatus::Ok);
         assert_eq!(
-            report(&[CheckStatus::Ok, CheckStatus::Warn]).overall(),
+            report(&[CheckStatus::Ok, CheckStatus::Warn]).worst_check(),
             CheckStatus::Warn
         );
         assert_eq!(
-            report(&[CheckStatus::Warn, CheckStatus::Fail, CheckStatus::Ok]).overall(),
+            report(&[CheckStatus::Warn, CheckStatus::Fail, CheckStatus::Ok]).worst_check(),
             CheckStatus::Fail
+        );
+    }
+
+    #[test]
+    fn a_cli_is_worded_by_its_version_readiness_and_place() {
+        let missing = WorkerCliStatus::missing(WorkerCli::Codex, None, None);
+        assert_eq!(missing.label, "Codex CLI (not installed)");
+        assert_eq!(missing.detail, "not found");
+        let found = WorkerCliStatus {
+            installed: true,
+            version: Some("2.1.197 (Claude Code)".into()),
+            path: Some("/usr/bin/claude".into()),
+            source: Some(WorkerSource::LoginShell),
+            ..WorkerCliStatus::missing(WorkerCli::Claude, None, None)
+        }
+        .worded();
+        assert_eq!(found.label, "Claude Code (2.1.197, not ready)");
+        assert_eq!(
+            found.detail,
+            "2.1.197 (Claude Code) · /usr/bin/claude (login shell PATH)"
+        );
+        let ready = WorkerCliStatus {
+            ready: true,
+            version: None,
+            ..found
+        }
+        .worded();
+        assert_eq!(ready.label, "Claude Code");
+        assert!(ready.detail.starts_with("unknown version · "));
+    }
+
+    #[test]
+    fn a_report_sums_up_its_installed_clis() {
+        let mut report = report(&[CheckStatus::Warn]);
+        assert_eq!(report.overall, CheckStatus::Warn);
+        assert_eq!(report.worker_summary, "none of 0 worker CLIs installed");
+        report.worker_clis = vec![
+            WorkerCliStatus {
+                installed: true,
+                ..WorkerCliStatus::missing(WorkerCli::Aider, None, None)
+            },
+            WorkerCliStatus::missing(WorkerCli::Gemini, None, None),
+        ];
+        assert_eq!(
+            report.summarized().worker_summary,
+            "1 of 2 installed: aider"
         );
     }
 

@@ -268,7 +268,10 @@ mod tests {
                 error: None,
             }],
             confinement: None,
+            overall: CheckStatus::Ok,
+            worker_summary: String::new(),
         }
+        .summarized()
     }
 
     #[test]

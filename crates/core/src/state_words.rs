@@ -37,6 +37,8 @@ pub struct StateWord {
     pub live: bool,
     /// Nothing more will happen to it.
     pub r#final: bool,
+    /// It ended with a result the user can read: its output or diff is there to show.
+    pub has_result: bool,
     /// The user can cancel it from here (a live job, and a paused or interrupted one).
     pub cancelable: bool,
     /// Its place in its machine's lifecycle, for lists of states (the table itself is keyed by
@@ -65,6 +67,7 @@ macro_rules! table {
                     tone: s.tone(),
                     live: s.is_live(),
                     r#final: s.is_final(),
+                    has_result: s.has_result(),
                     cancelable: s.can_move_to($state::Canceled),
                     rank,
                 };
@@ -195,6 +198,11 @@ mod tests {
                     !(word.live && word.r#final),
                     "{name} is both live and final"
                 );
+                assert_eq!(
+                    word.has_result,
+                    word.tone == Tone::Ok,
+                    "{name}: a result reads ok, and only a result"
+                );
                 if word.r#final {
                     assert_ne!(word.tone, Tone::Live, "{name}");
                 }
@@ -220,9 +228,10 @@ mod tests {
             json["attempt"]["interrupted"],
             serde_json::json!({
                 "label": "Interrupted", "tone": "warn", "live": false, "final": false,
-                "cancelable": true, "rank": 11
+                "hasResult": false, "cancelable": true, "rank": 11
             })
         );
         assert_eq!(json["run"]["running"]["tone"], "live");
+        assert_eq!(json["node"]["done"]["hasResult"], true);
     }
 }

@@ -107,7 +107,10 @@ impl Engine {
             worker_clis,
             local_endpoints: endpoints,
             confinement,
-        };
+            overall: CheckStatus::Ok,
+            worker_summary: String::new(),
+        }
+        .summarized();
         if let Ok(mut last) = self.last_doctor.lock() {
             *last = Some(report.clone());
         }

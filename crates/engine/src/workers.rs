@@ -156,7 +156,10 @@ impl Engine {
             fix,
             own_account,
             models: self.cli_models(cli).await,
-        })
+            label: String::new(),
+            detail: String::new(),
+        }
+        .worded())
     }
 
     /// Catalog models `cli` can call, in its naming, cheapest first (priced ones before the

@@ -28,6 +28,11 @@ async fn rating_a_node_feeds_routing_once_per_node_and_spend_adds_up() {
         .expect("start");
     let detail = wait(&engine, &run.id, Duration::from_secs(20)).await;
     assert_state(&detail, RunState::Completed);
+    assert!(
+        detail.nodes.iter().all(|n| n.rateable),
+        "a done node naming its model can be rated: {:#?}",
+        detail.nodes
+    );
 
     let bad = engine.rate_run_node(&run.id, "n1", 6).await.expect_err("6");
     assert_eq!(bad.code(), ErrorCode::InvalidInput);

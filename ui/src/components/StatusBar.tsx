@@ -1,6 +1,5 @@
 import { useEffect, useState } from "react";
 import { type AppInfo, type CheckStatus, ipc, ipcEvents } from "../ipc";
-import { overallStatus } from "../pages/doctor";
 
 const HEALTH_LABEL: Record<CheckStatus, string> = {
   ok: "healthy",
@@ -14,11 +13,11 @@ export function StatusBar({ info }: { info: AppInfo | null }) {
 
   useEffect(() => {
     // Subscribe first, then read the report that may already exist: no update is missed.
-    const unlisten = ipcEvents.onDoctorUpdated((report) => setHealth(overallStatus(report)));
+    const unlisten = ipcEvents.onDoctorUpdated((report) => setHealth(report.overall));
     void unlisten.then(() =>
       ipc
         .lastDoctorReport()
-        .then((report) => report && setHealth((current) => current ?? overallStatus(report)))
+        .then((report) => report && setHealth((current) => current ?? report.overall))
         .catch(() => {}),
     );
     return () => {

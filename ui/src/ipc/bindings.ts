@@ -389,7 +389,7 @@ export const events = {
 };
 
 /* Constants */
-export const STATE_WORDS = {"attempt":{"approved":{"cancelable":false,"final":false,"label":"Approved","live":false,"rank":5,"tone":"ok"},"canceled":{"cancelable":false,"final":true,"label":"Canceled","live":false,"rank":10,"tone":"warn"},"failed":{"cancelable":false,"final":true,"label":"Failed","live":false,"rank":9,"tone":"fail"},"integrated":{"cancelable":false,"final":true,"label":"Integrated","live":false,"rank":6,"tone":"ok"},"interrupted":{"cancelable":true,"final":false,"label":"Interrupted","live":false,"rank":11,"tone":"warn"},"preparing":{"cancelable":true,"final":false,"label":"Preparing","live":true,"rank":1,"tone":"live"},"queued":{"cancelable":true,"final":false,"label":"Queued","live":true,"rank":0,"tone":"idle"},"rejected":{"cancelable":false,"final":true,"label":"Rejected","live":false,"rank":7,"tone":"fail"},"review":{"cancelable":false,"final":false,"label":"Needs review","live":false,"rank":4,"tone":"ok"},"running":{"cancelable":true,"final":false,"label":"Running","live":true,"rank":2,"tone":"live"},"superseded":{"cancelable":false,"final":true,"label":"Superseded","live":false,"rank":8,"tone":"warn"},"verifying":{"cancelable":true,"final":false,"label":"Verifying","live":true,"rank":3,"tone":"live"}},"node":{"approved":{"cancelable":false,"final":true,"label":"Approved","live":false,"rank":4,"tone":"ok"},"canceled":{"cancelable":false,"final":true,"label":"Canceled","live":false,"rank":8,"tone":"warn"},"done":{"cancelable":false,"final":true,"label":"Done","live":false,"rank":6,"tone":"ok"},"failed":{"cancelable":false,"final":true,"label":"Failed","live":false,"rank":7,"tone":"fail"},"interrupted":{"cancelable":true,"final":false,"label":"Interrupted","live":false,"rank":9,"tone":"warn"},"pending":{"cancelable":true,"final":false,"label":"Pending","live":false,"rank":0,"tone":"idle"},"rejected":{"cancelable":false,"final":true,"label":"Rejected","live":false,"rank":5,"tone":"fail"},"review":{"cancelable":false,"final":false,"label":"Review","live":false,"rank":3,"tone":"ok"},"running":{"cancelable":true,"final":false,"label":"Running","live":true,"rank":1,"tone":"live"},"skipped":{"cancelable":false,"final":true,"label":"Skipped","live":false,"rank":10,"tone":"warn"},"verifying":{"cancelable":true,"final":false,"label":"Verifying","live":true,"rank":2,"tone":"live"}},"run":{"approved":{"cancelable":false,"final":false,"label":"Approved","live":false,"rank":5,"tone":"ok"},"canceled":{"cancelable":false,"final":true,"label":"Canceled","live":false,"rank":9,"tone":"warn"},"completed":{"cancelable":false,"final":true,"label":"Completed","live":false,"rank":7,"tone":"ok"},"failed":{"cancelable":false,"final":true,"label":"Failed","live":false,"rank":8,"tone":"fail"},"integrated":{"cancelable":false,"final":true,"label":"Integrated","live":false,"rank":6,"tone":"ok"},"interrupted":{"cancelable":true,"final":false,"label":"Interrupted","live":false,"rank":10,"tone":"warn"},"paused":{"cancelable":true,"final":false,"label":"Paused","live":false,"rank":2,"tone":"warn"},"planning":{"cancelable":true,"final":false,"label":"Planning","live":true,"rank":1,"tone":"live"},"queued":{"cancelable":true,"final":false,"label":"Queued","live":true,"rank":0,"tone":"idle"},"review":{"cancelable":false,"final":false,"label":"Needs review","live":false,"rank":4,"tone":"ok"},"running":{"cancelable":true,"final":false,"label":"Running","live":true,"rank":3,"tone":"live"}}} as const;
+export const STATE_WORDS = {"attempt":{"approved":{"cancelable":false,"final":false,"hasResult":true,"label":"Approved","live":false,"rank":5,"tone":"ok"},"canceled":{"cancelable":false,"final":true,"hasResult":false,"label":"Canceled","live":false,"rank":10,"tone":"warn"},"failed":{"cancelable":false,"final":true,"hasResult":false,"label":"Failed","live":false,"rank":9,"tone":"fail"},"integrated":{"cancelable":false,"final":true,"hasResult":true,"label":"Integrated","live":false,"rank":6,"tone":"ok"},"interrupted":{"cancelable":true,"final":false,"hasResult":false,"label":"Interrupted","live":false,"rank":11,"tone":"warn"},"preparing":{"cancelable":true,"final":false,"hasResult":false,"label":"Preparing","live":true,"rank":1,"tone":"live"},"queued":{"cancelable":true,"final":false,"hasResult":false,"label":"Queued","live":true,"rank":0,"tone":"idle"},"rejected":{"cancelable":false,"final":true,"hasResult":false,"label":"Rejected","live":false,"rank":7,"tone":"fail"},"review":{"cancelable":false,"final":false,"hasResult":true,"label":"Needs review","live":false,"rank":4,"tone":"ok"},"running":{"cancelable":true,"final":false,"hasResult":false,"label":"Running","live":true,"rank":2,"tone":"live"},"superseded":{"cancelable":false,"final":true,"hasResult":false,"label":"Superseded","live":false,"rank":8,"tone":"warn"},"verifying":{"cancelable":true,"final":false,"hasResult":false,"label":"Verifying","live":true,"rank":3,"tone":"live"}},"node":{"approved":{"cancelable":false,"final":true,"hasResult":true,"label":"Approved","live":false,"rank":4,"tone":"ok"},"canceled":{"cancelable":false,"final":true,"hasResult":false,"label":"Canceled","live":false,"rank":8,"tone":"warn"},"done":{"cancelable":false,"final":true,"hasResult":true,"label":"Done","live":false,"rank":6,"tone":"ok"},"failed":{"cancelable":false,"final":true,"hasResult":false,"label":"Failed","live":false,"rank":7,"tone":"fail"},"interrupted":{"cancelable":true,"final":false,"hasResult":false,"label":"Interrupted","live":false,"rank":9,"tone":"warn"},"pending":{"cancelable":true,"final":false,"hasResult":false,"label":"Pending","live":false,"rank":0,"tone":"idle"},"rejected":{"cancelable":false,"final":true,"hasResult":false,"label":"Rejected","live":false,"rank":5,"tone":"fail"},"review":{"cancelable":false,"final":false,"hasResult":true,"label":"Review","live":false,"rank":3,"tone":"ok"},"running":{"cancelable":true,"final":false,"hasResult":false,"label":"Running","live":true,"rank":1,"tone":"live"},"skipped":{"cancelable":false,"final":true,"hasResult":false,"label":"Skipped","live":false,"rank":10,"tone":"warn"},"verifying":{"cancelable":true,"final":false,"hasResult":false,"label":"Verifying","live":true,"rank":2,"tone":"live"}},"run":{"approved":{"cancelable":false,"final":false,"hasResult":true,"label":"Approved","live":false,"rank":5,"tone":"ok"},"canceled":{"cancelable":false,"final":true,"hasResult":false,"label":"Canceled","live":false,"rank":9,"tone":"warn"},"completed":{"cancelable":false,"final":true,"hasResult":true,"label":"Completed","live":false,"rank":7,"tone":"ok"},"failed":{"cancelable":false,"final":true,"hasResult":false,"label":"Failed","live":false,"rank":8,"tone":"fail"},"integrated":{"cancelable":false,"final":true,"hasResult":true,"label":"Integrated","live":false,"rank":6,"tone":"ok"},"interrupted":{"cancelable":true,"final":false,"hasResult":false,"label":"Interrupted","live":false,"rank":10,"tone":"warn"},"paused":{"cancelable":true,"final":false,"hasResult":false,"label":"Paused","live":false,"rank":2,"tone":"warn"},"planning":{"cancelable":true,"final":false,"hasResult":false,"label":"Planning","live":true,"rank":1,"tone":"live"},"queued":{"cancelable":true,"final":false,"hasResult":false,"label":"Queued","live":true,"rank":0,"tone":"idle"},"review":{"cancelable":false,"final":false,"hasResult":true,"label":"Needs review","live":false,"rank":4,"tone":"ok"},"running":{"cancelable":true,"final":false,"hasResult":false,"label":"Running","live":true,"rank":3,"tone":"live"}}} as const;
 
 /* Types */
 /**  Adds a user-defined provider (`switchyard providers add`). */
@@ -1213,6 +1213,10 @@ export type DoctorReport = {
 	localEndpoints: LocalEndpoint[],
 	/**  What confines workers here (bubblewrap, or unconfined as allowed), and why not. */
 	confinement: ConfinementSupport | null,
+	/**  The worst status among the checks: what the summary badge shows. */
+	overall: CheckStatus,
+	/**  `2 of 5 installed: claude, codex`, or `none of 5 worker CLIs installed`. */
+	workerSummary: string,
 };
 
 /**  A fresh doctor report: sent once after start-up and after every `run_doctor`. */
@@ -2162,6 +2166,8 @@ export type NodeView = {
 	outputChars: number,
 	/**  The user's rating (1–5) of its output. */
 	rating: number | null,
+	/**  It can be rated now: it ended with an output (or was rejected) and names its model. */
+	rateable: boolean,
 	error: RunError | null,
 	/**  Merge nodes: the member answers (1-based) the merge says it used. */
 	usedInputs: number[] | null,
@@ -3280,6 +3286,8 @@ export type StateWord = {
 	live: boolean,
 	/**  Nothing more will happen to it. */
 	final: boolean,
+	/**  It ended with a result the user can read: its output or diff is there to show. */
+	hasResult: boolean,
 	/**  The user can cancel it from here (a live job, and a paused or interrupted one). */
 	cancelable: boolean,
 	/**
@@ -3487,6 +3495,10 @@ export type WorkerCliStatus = {
 	 *  40): the launch forms' model picker.
 	 */
 	models: string[],
+	/**  How a worker picker lists it: `Claude Code (2.1.197)`, `Codex (not installed)`. */
+	label: string,
+	/**  One line about it: version and where it was found, or why it is missing. */
+	detail: string,
 };
 
 /**  One thing a worker did or said, normalized from its CLI's own output. */

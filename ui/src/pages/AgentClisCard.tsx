@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
 import { describeError, ipc, type WorkerCli, type WorkerCliStatus } from "../ipc";
-import { workerDetail } from "./doctor";
 
 /** The honest line about isolation, shown wherever workers are configured. */
 export const ISOLATION_NOTE =
@@ -115,7 +114,7 @@ function AgentCliRow({
         <span className="pill-text">
           {status.ready ? "ready" : status.installed ? "not ready" : "missing"}
         </span>{" "}
-        <span className="muted small">{workerDetail(status)}</span>
+        <span className="muted small">{status.detail}</span>
         {status.installed && status.account !== "none" && status.accountDetail && (
           <div className="small cli-account">Calls its provider with {status.accountDetail}</div>
         )}

@@ -36,6 +36,8 @@ const report: DoctorReport = {
       fix: "install claude or set its path in Settings → Agent CLIs",
       ownAccount: false,
       models: [],
+      label: "Claude Code (not installed)",
+      detail: "claude is not on PATH",
     },
   ],
   localEndpoints: [
@@ -48,6 +50,8 @@ const report: DoctorReport = {
       error: "connection refused",
     },
   ],
+  overall: "fail",
+  workerSummary: "none of 1 worker CLIs installed",
 };
 
 const claudeMissing: WorkerCliStatus = {
@@ -67,6 +71,8 @@ const claudeMissing: WorkerCliStatus = {
   fix: "install claude or set its path in Settings → Agent CLIs",
   ownAccount: false,
   models: [],
+  label: "Claude Code (not installed)",
+  detail: "claude is not on PATH or the login shell's PATH",
 };
 const aiderInstalled: WorkerCliStatus = {
   name: "aider",
@@ -85,6 +91,8 @@ const aiderInstalled: WorkerCliStatus = {
   fix: null,
   ownAccount: false,
   models: ["deepseek/deepseek-chat"],
+  label: "Aider (0.86.1)",
+  detail: "aider 0.86.1 · /home/u/.local/bin/aider (login shell PATH)",
 };
 const usage: WorktreeUsage = {
   path: "/data/switchyard/worktrees",
@@ -195,6 +203,8 @@ vi.mock("../ipc", async (importOriginal) => {
         accountDetail: "no anthropic key in Switchyard and not logged in",
         ready: false,
         fix: "add a key for anthropic in Settings → Keys, or run `claude` once and log in",
+        label: "Claude Code (2.0.14, not ready)",
+        detail: `2.0.14 (Claude Code) · ${path} (set in Settings)`,
       })),
       setWorkerAccount: vi.fn(async (_cli: string, own: boolean) => ({
         ...aiderInstalled,

@@ -14,7 +14,6 @@ import { AppearanceCard } from "./AppearanceCard";
 import { AgentConnectCard } from "./agents/AgentConnectCard";
 import { ClassifierSettingsCard } from "./ClassifierSettingsCard";
 import { ConfinementCard } from "./ConfinementCard";
-import { overallStatus, workerDetail, workerSummary } from "./doctor";
 import { FirstRunChecklist } from "./FirstRunChecklist";
 import { LearningCard } from "./LearningCard";
 import { RunDefaultsCard } from "./RunDefaultsCard";
@@ -107,8 +106,8 @@ export function Settings({ info }: { info: AppInfo | null }) {
         <div className="card-title-row">
           <h2>Doctor</h2>
           {report && (
-            <span className={`pill ${overallStatus(report)}`} id="doctor-overall">
-              {STATUS_LABEL[overallStatus(report)]}
+            <span className={`pill ${report.overall}`} id="doctor-overall">
+              {STATUS_LABEL[report.overall]}
             </span>
           )}
           <span className="grow" />
@@ -140,11 +139,11 @@ export function Settings({ info }: { info: AppInfo | null }) {
               <div>
                 <h3>Worker CLIs</h3>
                 <p className="muted small" id="doctor-workers">
-                  {workerSummary(report)}
+                  {report.workerSummary}
                 </p>
                 <ul className="chips">
                   {report.workerClis.map((w) => (
-                    <li key={w.name} className={w.installed ? "on" : "off"} title={workerDetail(w)}>
+                    <li key={w.name} className={w.installed ? "on" : "off"} title={w.detail}>
                       {w.name}
                     </li>
                   ))}

@@ -97,6 +97,14 @@ impl AttemptState {
         )
     }
 
+    /// It ended with a result the user can read (its diff, its output).
+    pub fn has_result(self) -> bool {
+        matches!(
+            self,
+            AttemptState::Review | AttemptState::Approved | AttemptState::Integrated
+        )
+    }
+
     /// Nothing more will happen to it.
     pub fn is_final(self) -> bool {
         matches!(

@@ -146,6 +146,14 @@ impl RunState {
         )
     }
 
+    /// It ended with a result the user can read.
+    pub fn has_result(self) -> bool {
+        matches!(
+            self,
+            RunState::Review | RunState::Approved | RunState::Integrated | RunState::Completed
+        )
+    }
+
     /// Nothing more will happen to it.
     pub fn is_final(self) -> bool {
         matches!(
@@ -276,6 +284,19 @@ impl NodeState {
         matches!(self, NodeState::Running | NodeState::Verifying)
     }
 
+    /// It ended with a result the user can read (its output, its diff).
+    pub fn has_result(self) -> bool {
+        matches!(
+            self,
+            NodeState::Review | NodeState::Approved | NodeState::Done
+        )
+    }
+
+    /// The user can rate its output: it has one, or had one and rejected it.
+    pub fn can_be_rated(self) -> bool {
+        self.has_result() || self == NodeState::Rejected
+    }
+
     /// Nothing more will happen to it.
     pub fn is_final(self) -> bool {
         matches!(
@@ -335,6 +356,23 @@ impl NodeState {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_node_that_had_a_result_can_be_rated() {
+        let rateable: Vec<NodeState> = NodeState::ALL
+            .into_iter()
+            .filter(|s| s.can_be_rated())
+            .collect();
+        assert_eq!(
+            rateable,
+            [
+                NodeState::Review,
+                NodeState::Approved,
+                NodeState::Rejected,
+                NodeState::Done
+            ]
+        );
+    }
 
     #[test]
     fn text_and_code_paths_are_allowed_and_final_states_stay() {

@@ -333,6 +333,8 @@ pub struct NodeView {
     pub output_chars: u32,
     /// The user's rating (1–5) of its output.
     pub rating: Option<u8>,
+    /// It can be rated now: it ended with an output (or was rejected) and names its model.
+    pub rateable: bool,
     pub error: Option<RunError>,
     /// Merge nodes: the member answers (1-based) the merge says it used.
     pub used_inputs: Option<Vec<u32>>,
@@ -522,6 +524,7 @@ mod tests {
             trace: ContextTrace::default(),
             output_chars: 0,
             rating: None,
+            rateable: false,
             error: None,
             used_inputs: None,
             attempt_id: None,

@@ -9,9 +9,8 @@ use switchyard_core::routing::classify;
 use switchyard_core::run::dag::{DagNode, Join};
 use switchyard_core::run::savings::{baseline_cost, spend_report, SpendEntry, SpendReport};
 use switchyard_core::run::{
-    ContextTrace, FailureSignal, Ladder, NodeKind, NodeOutput, NodeRole, NodeState, NodeTry,
-    NodeView, RunDetail, RunError, RunFilter, RunLimits, RunLog, RunLogEntry, RunMode, RunOutput,
-    RunSummary,
+    ContextTrace, FailureSignal, Ladder, NodeKind, NodeOutput, NodeRole, NodeTry, NodeView,
+    RunDetail, RunError, RunFilter, RunLimits, RunLog, RunLogEntry, RunMode, RunOutput, RunSummary,
 };
 use switchyard_store::journal::Journal;
 use switchyard_store::runs::calls::CallRow;
@@ -142,6 +141,7 @@ fn node_view(node: &NodeRow, calls: &[CallRow], column: u32) -> NodeView {
             .unwrap_or_default(),
         output_chars: node.output_chars.unwrap_or(0),
         rating: node.rating,
+        rateable: node.state.can_be_rated() && node.model.is_some(),
         error: error_of(node.error_code.as_deref(), node.error_message.as_ref()),
         used_inputs: node
             .used_inputs_json
@@ -436,10 +436,7 @@ impl Engine {
             .run_node(run, node)
             .await?
             .ok_or_else(|| EngineError::NotFound(format!("run {run} has no node {node:?}")))?;
-        if !matches!(
-            row.state,
-            NodeState::Done | NodeState::Review | NodeState::Approved | NodeState::Rejected
-        ) {
+        if !row.state.can_be_rated() {
             return Err(EngineError::InvalidInput(format!(
                 "node {node} is {}; only a finished node can be rated",
                 row.state.as_str()

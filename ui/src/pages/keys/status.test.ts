@@ -170,6 +170,8 @@ describe("keychain banner", () => {
     confinement: null,
     workerClis: [],
     localEndpoints: [],
+    overall: status,
+    workerSummary: "none of 0 worker CLIs installed",
   });
 
   it("takes the exact reason from a provider status first", () => {

@@ -37,6 +37,7 @@ vi.mock("../../ipc", async (importOriginal) => {
             installed: true,
             ready: true,
             models: [],
+            label: "Claude Code (2.1.3)",
           },
           {
             name: "codex",
@@ -47,6 +48,7 @@ vi.mock("../../ipc", async (importOriginal) => {
             installed: false,
             ready: false,
             models: [],
+            label: "Codex CLI (not installed)",
           },
         ],
         localEndpoints: [],
@@ -118,7 +120,7 @@ describe("NewTaskForm", () => {
       true,
     );
     expect(select.querySelector("option[value='codex']")?.textContent).toContain("not installed");
-    // The version without its own repeat of the product's name.
+    // The engine's label, as is.
     expect(select.querySelector("option[value='claude']")?.textContent).toBe("Claude Code (2.1.3)");
     expect(await seriousA11yFindings()).toEqual([]);
   });

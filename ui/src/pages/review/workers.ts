@@ -49,27 +49,13 @@ export function workerOptions(
   clis: readonly WorkerCliStatus[],
 ): WorkerOption[] {
   const cli: WorkerOption[] = clis
-    .map((status) => {
-      const installed = status.installed;
-      const version = status.version ?? "";
-      // `2.1.197 (Claude Code)` already names the product: keep only its number then.
-      const shown = version.replace(/\s*\(.*\)\s*$/, "");
-      const ready = status.ready ? "" : ", not ready";
-      const detail = installed
-        ? shown
-          ? ` (${shown}${ready})`
-          : ready
-            ? ` (${ready.slice(2)})`
-            : ""
-        : " (not installed)";
-      return {
-        value: status.program,
-        label: `${status.title}${detail}`,
-        group: "cli" as const,
-        missing: !installed,
-        models: status.models,
-      };
-    })
+    .map((status) => ({
+      value: status.program,
+      label: status.label,
+      group: "cli" as const,
+      missing: !status.installed,
+      models: status.models,
+    }))
     .sort((a, b) => Number(a.missing) - Number(b.missing));
   const model: WorkerOption[] = [...models]
     .sort(

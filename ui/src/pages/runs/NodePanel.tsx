@@ -22,8 +22,6 @@ interface Props {
   onRated: (node: NodeView) => void;
 }
 
-const RATEABLE: readonly NodeState[] = ["done", "review", "approved", "rejected"];
-
 /** The most characters of a running node's text the panel shows (its live pane shows less). */
 const PANEL_TAIL = 4000;
 
@@ -41,7 +39,7 @@ export const NodePanel = memo(function NodePanel({
   const [outputError, setOutputError] = useState<string | null>(null);
   const [rating, setRating] = useState(false);
   const [rateError, setRateError] = useState<string | null>(null);
-  const finished = state === "done" || state === "approved" || state === "review";
+  const finished = nodeWord(state).hasResult;
 
   useEffect(() => {
     let gone = false;
@@ -149,7 +147,7 @@ export const NodePanel = memo(function NodePanel({
         </>
       )}
 
-      {RATEABLE.includes(state) && node.model && (
+      {node.rateable && (
         <div className="rate-row" id="run-node-rate">
           <span className="small">Rate this output</span>
           <Stars

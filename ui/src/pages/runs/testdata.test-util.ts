@@ -93,6 +93,7 @@ export function node(patch: Partial<NodeView> = {}): NodeView {
     },
     outputChars: 0,
     rating: null,
+    rateable: false,
     error: null,
     usedInputs: null,
     attemptId: null,
