@@ -453,7 +453,7 @@ impl Store {
         changes: &AttemptChanges,
         body_json: &str,
     ) -> Result<Option<u32>, StoreError> {
-        let mut tx = self.pool().begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = self.begin_immediate().await?;
         if !update_attempt_on(&mut *tx, id, guard, now_ms, changes).await? {
             return Ok(None);
         }

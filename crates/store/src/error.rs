@@ -19,6 +19,9 @@ pub enum StoreError {
     /// A query failed.
     #[error("database error: {0}")]
     Query(#[from] sqlx::Error),
+    /// A write could not finish: the task running it panicked or its runtime shut down.
+    #[error("database write interrupted: {0}")]
+    Interrupted(String),
     /// A stored value could not be decoded.
     #[error("corrupt value in {table}: {detail}")]
     Corrupt { table: &'static str, detail: String },

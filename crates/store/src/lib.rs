@@ -100,6 +100,25 @@ impl Store {
         &self.pool
     }
 
+    /// Begins a write transaction (`BEGIN IMMEDIATE`: it takes SQLite's write lock now, so a
+    /// later write in it cannot fail on a stale read). Cancel-safe, unlike sqlx's own
+    /// `begin_with`: that acknowledges the `BEGIN`, then awaits a check of the connection
+    /// before it hands out the `Transaction`, and a caller dropped at that await (a task
+    /// canceled as the engine closes, a timeout) leaves the connection in the pool inside an
+    /// open transaction that nothing rolls back. It holds the write lock for as long as the
+    /// connection lives: every other write fails with `database is locked`, and writes on
+    /// that connection are never committed. Run on its own task, the begin always completes;
+    /// a `Transaction` nobody received is dropped with the task's output, which rolls it back.
+    pub(crate) async fn begin_immediate(
+        &self,
+    ) -> Result<sqlx::Transaction<'static, sqlx::Sqlite>, StoreError> {
+        let pool = self.pool.clone();
+        tokio::spawn(async move { pool.begin_with("BEGIN IMMEDIATE").await })
+            .await
+            .map_err(|e| StoreError::Interrupted(format!("starting a write transaction: {e}")))?
+            .map_err(StoreError::from)
+    }
+
     /// The newest applied migration and how many are applied.
     pub async fn schema_version(&self) -> Result<SchemaVersion, StoreError> {
         let row: (Option<i64>, i64) =
@@ -120,5 +139,53 @@ impl Store {
     /// Closes the pool, checkpointing the WAL.
     pub async fn close(&self) {
         self.pool.close().await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sqlx::{ConnectOptions, Connection};
+
+    /// A caller dropped at any point of a write transaction's begin (a task canceled at close,
+    /// a timeout) leaves the write lock free: another connection can take it at once.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_write_transaction_dropped_while_it_begins_leaves_the_lock_free() {
+        let dir = tempfile::tempdir().expect("dir");
+        let path = dir.path().join("switchyard.db");
+        let store = Store::open(&path).await.expect("open");
+        let mut probe = SqliteConnectOptions::new()
+            .filename(&path)
+            .busy_timeout(Duration::from_millis(200))
+            .connect()
+            .await
+            .expect("probe");
+        // Drop points spread from before the BEGIN is sent to after it is acknowledged (sqlx's
+        // own `begin_with` leaked its transaction within a few hundred of these).
+        for n in 0..600u64 {
+            let begin = store.begin_immediate();
+            let _ = tokio::time::timeout(Duration::from_micros(n % 60 * 3), begin).await;
+            // A dropped begin finishes on its own task and rolls back; give it that moment.
+            tokio::time::sleep(Duration::from_millis(2)).await;
+            sqlx::query("BEGIN IMMEDIATE")
+                .execute(&mut probe)
+                .await
+                .unwrap_or_else(|e| panic!("drop {n} left the write lock held: {e}"));
+            sqlx::query("ROLLBACK")
+                .execute(&mut probe)
+                .await
+                .expect("rollback");
+        }
+        // And the pool's own connections are not stuck inside a transaction either.
+        for _ in 0..8 {
+            let mut tx = store.begin_immediate().await.expect("begin");
+            sqlx::query("SELECT 1")
+                .execute(&mut *tx)
+                .await
+                .expect("select");
+            tx.commit().await.expect("commit");
+        }
+        probe.close().await.expect("close probe");
+        store.close().await;
     }
 }

@@ -133,7 +133,7 @@ impl Store {
         call: &NewCall,
         log: Option<(i64, impl FnOnce(u32, f64, f64) -> String)>,
     ) -> Result<(Reserved, Option<u32>), StoreError> {
-        let mut tx = self.pool().begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = self.begin_immediate().await?;
         // One statement checks the lease and the cap and reserves: each statement is a
         // round trip made while holding SQLite's write lock, which the run's other nodes wait
         // for.
@@ -271,7 +271,7 @@ impl Store {
         } else {
             0.0
         };
-        let mut tx = self.pool().begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = self.begin_immediate().await?;
         // The lease and the call's state are checked by the update itself (see `reserve`).
         let reserved: Option<(f64,)> = sqlx::query_as(
             "UPDATE run_calls SET state = ?, cost_usd = ?, tokens_in = ?, tokens_out = ?,

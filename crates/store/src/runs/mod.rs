@@ -5,8 +5,9 @@
 //! AND owner_token IS ?`; its nodes and calls change only while the caller holds the run's
 //! lease (see [`nodes`] and [`calls`]). So two processes on one database never both advance
 //! one run. Event numbers are assigned by the inserting statement, gap-free per run.
-//! Transactions that write begin `IMMEDIATE`: a deferred one that reads first would fail at
-//! once (not wait) when another connection wrote in between.
+//! Transactions that write begin `IMMEDIATE` ([`Store::begin_immediate`], which is
+//! cancel-safe): a deferred one that reads first would fail at once (not wait) when another
+//! connection wrote in between.
 
 pub mod calls;
 pub mod nodes;
@@ -251,7 +252,7 @@ fn like_escaped(text: &str) -> String {
 impl Store {
     /// Records a new run and its nodes (all `pending`) in one transaction.
     pub async fn insert_run(&self, run: &NewRun, nodes: &[NewNode]) -> Result<(), StoreError> {
-        let mut tx = self.pool().begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = self.begin_immediate().await?;
         let (pid, token) = match &run.owner {
             Some((pid, token)) => (Some(i64::from(*pid)), Some(token.clone())),
             None => (None, None),
@@ -386,7 +387,7 @@ impl Store {
         changes: &RunChanges,
         body_json: &str,
     ) -> Result<Option<u32>, StoreError> {
-        let mut tx = self.pool().begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = self.begin_immediate().await?;
         if !update_run_on(&mut *tx, id, guard, now_ms, changes).await? {
             return Ok(None);
         }

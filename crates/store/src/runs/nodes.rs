@@ -374,7 +374,7 @@ impl Store {
         at_ms: i64,
         body_json: &str,
     ) -> Result<Option<u32>, StoreError> {
-        let mut tx = self.pool().begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = self.begin_immediate().await?;
         if !update_node_on(&mut *tx, run_id, node_id, state, owner, changes).await? {
             return Ok(None);
         }
@@ -396,7 +396,7 @@ impl Store {
         now: &str,
     ) -> Result<bool, StoreError> {
         let key = format!("{run_id}/{node_id}");
-        let mut tx = self.pool().begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = self.begin_immediate().await?;
         let updated =
             sqlx::query("UPDATE run_nodes SET rating = ? WHERE run_id = ? AND node_id = ?")
                 .bind(i64::from(rating))
