@@ -5,7 +5,7 @@
 //! AND owner_token IS ?`; its nodes and calls change only while the caller holds the run's
 //! lease (see [`nodes`] and [`calls`]). So two processes on one database never both advance
 //! one run. Event numbers are assigned by the inserting statement, gap-free per run.
-//! Transactions that write begin `IMMEDIATE` ([`Store::begin_immediate`], which is
+//! Transactions that write begin `IMMEDIATE` (`Store::begin_immediate`, which is
 //! cancel-safe): a deferred one that reads first would fail at once (not wait) when another
 //! connection wrote in between.
 
