@@ -29,6 +29,7 @@ use switchyard_engine::Engine;
 
 use crate::output::CliError;
 pub(crate) use crate::review_json::{gate_name, pretty, review_json, summary_json};
+use crate::signals;
 
 /// Who starts attempts from here (recorded with each attempt).
 const LAUNCHER: &str = "cli";
@@ -239,45 +240,20 @@ pub fn read_handoff_token(verb: &str) -> Result<String, CliError> {
     Ok(token.to_owned())
 }
 
-/// `switchyard attempt-worker <id>` (hidden; started by `run --detach`): adopts the attempt
-/// handed to this process and runs it to its end. SIGINT and SIGTERM cancel it (its worker's
-/// group is stopped); a hang-up is ignored, so closing the terminal it came from does not end
-/// it. Writes only to its log (stderr).
+/// `switchyard attempt-worker <id>` (hidden; started by `run --detach`): see
+/// [`signals::own`].
 pub async fn attempt_worker(
     engine: &Arc<Engine>,
     id: &str,
     token: &str,
 ) -> Result<ExitCode, Failure> {
-    let mut signals = crate::signals::Termination::watch_detached()
-        .map_err(|e| CliError::internal(format!("cannot watch for signals: {e}")))?;
-    engine.adopt_attempt(id, token).await?;
-    eprintln!("attempt {id}: adopted by pid {}", std::process::id());
-    let review = tokio::select! {
-        review = engine.wait_attempt(id) => review?,
-        _ = signals.recv() => stop(engine, id).await?,
-    };
-    eprintln!("attempt {id}: ended {}", review.summary.state.as_str());
+    let review = signals::own::<signals::Attempt>(engine, id, token).await?;
     Ok(ExitCode::from(review_exit(&review)))
 }
 
-async fn stop(engine: &Arc<Engine>, id: &str) -> Result<AttemptReview, Failure> {
-    eprintln!("attempt {id}: canceling on a signal");
-    engine.cancel_attempt(id).await?;
-    Ok(engine.wait_attempt(id).await?)
-}
-
-/// Waits for the attempt; Ctrl-C, SIGTERM and SIGHUP cancel it (the process would otherwise
-/// leave it interrupted, or its worker running) and it still prints where it ended.
+/// Waits for the attempt; a termination signal cancels it (see [`signals::wait`]).
 async fn wait(engine: &Arc<Engine>, id: &str) -> Result<AttemptReview, Failure> {
-    let mut signals = crate::signals::Termination::watch()
-        .map_err(|e| CliError::internal(format!("cannot watch for signals: {e}")))?;
-    tokio::select! {
-        review = engine.wait_attempt(id) => Ok(review?),
-        _ = signals.recv() => {
-            engine.cancel_attempt(id).await?;
-            Ok(engine.wait_attempt(id).await?)
-        }
-    }
+    signals::wait::<signals::Attempt>(engine, id).await
 }
 
 /// `switchyard review <id>`

@@ -27,6 +27,7 @@ use switchyard_engine::{Engine, EngineError};
 
 use crate::attempts::{self, Failure};
 use crate::output::CliError;
+use crate::signals;
 use args::{request, routing_hint};
 pub use args::{RunArgs, RunsArgs, RunsCommand};
 use json::{describe_run, output_json, run_json};
@@ -86,41 +87,16 @@ pub async fn run(engine: &Arc<Engine>, args: RunArgs, json: bool) -> Result<Exit
 }
 
 /// `switchyard run-worker <id>` (hidden; started by `run --detach` and `runs recover
-/// --detach`): adopts the run handed to this process and executes it to its end. SIGINT and
-/// SIGTERM cancel it; a hang-up is ignored, so closing the terminal it came from does not
-/// end it. Writes only to its log (stderr).
+/// --detach`): see [`signals::own`].
 pub async fn run_worker(engine: &Arc<Engine>, id: &str, token: &str) -> Result<ExitCode, Failure> {
-    let mut signals = crate::signals::Termination::watch_detached()
-        .map_err(|e| CliError::internal(format!("cannot watch for signals: {e}")))?;
-    engine.adopt_run(id, token).await?;
-    eprintln!("run {id}: adopted by pid {}", std::process::id());
-    let detail = tokio::select! {
-        detail = engine.wait_run(id) => detail?,
-        _ = signals.recv() => stop(engine, id).await?,
-    };
-    eprintln!("run {id}: ended {}", detail.summary.state.as_str());
+    let detail = signals::own::<signals::Run>(engine, id, token).await?;
     let result = code_result(engine, &detail).await?;
     Ok(ExitCode::from(exit_for(&detail, &result)))
 }
 
-async fn stop(engine: &Arc<Engine>, id: &str) -> Result<RunDetail, Failure> {
-    eprintln!("run {id}: canceling on a signal");
-    engine.cancel_run(id).await?;
-    Ok(engine.wait_run(id).await?)
-}
-
-/// Waits for the run; Ctrl-C, SIGTERM and SIGHUP cancel it (the process would otherwise
-/// leave it interrupted) and it still prints where it ended.
+/// Waits for the run; a termination signal cancels it (see [`signals::wait`]).
 async fn wait(engine: &Arc<Engine>, id: &str) -> Result<RunDetail, Failure> {
-    let mut signals = crate::signals::Termination::watch()
-        .map_err(|e| CliError::internal(format!("cannot watch for signals: {e}")))?;
-    tokio::select! {
-        detail = engine.wait_run(id) => Ok(detail?),
-        _ = signals.recv() => {
-            engine.cancel_run(id).await?;
-            Ok(engine.wait_run(id).await?)
-        }
-    }
+    signals::wait::<signals::Run>(engine, id).await
 }
 
 /// What a code run produced for review.

@@ -82,6 +82,39 @@ pub(crate) fn with_timeout<T: Send + 'static>(
         .map_err(|_| KeychainError::Timeout(timeout))?
 }
 
+/// Runs `call`, and once more when the Secret Service went away while answering it (its
+/// daemon crashed or restarted mid-call; the bus starts a new one for the second try). Only
+/// for calls that are safe to repeat: one read, one write or one delete.
+pub(crate) fn again_if_restarted<T>(
+    call: impl Fn() -> Result<T, KeychainError>,
+) -> Result<T, KeychainError> {
+    match call() {
+        Err(error) if error.is_service_restart() => {
+            tracing::warn!(%error, "the Secret Service went away mid-call; trying once more");
+            std::thread::sleep(RESTART_PAUSE);
+            call()
+        }
+        other => other,
+    }
+}
+
+/// How long the second try waits for the bus to start a new Secret Service.
+const RESTART_PAUSE: Duration = Duration::from_millis(250);
+
+impl KeychainError {
+    /// The service vanished during the call: the daemon left the bus without replying, or the
+    /// encryption session the call opened was gone when it was used.
+    fn is_service_restart(&self) -> bool {
+        match self {
+            Self::Unavailable(text) | Self::Platform(text) => {
+                text.contains("disconnected from message bus without replying")
+                    || text.contains("NoSession")
+            }
+            _ => false,
+        }
+    }
+}
+
 /// Checks, before touching the platform store, that a store can exist at all.
 pub(crate) fn precondition() -> Result<(), KeychainError> {
     if cfg!(target_os = "linux") && std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_none() {
@@ -132,6 +165,43 @@ mod tests {
         })
         .expect_err("must time out");
         assert_eq!(err, KeychainError::Timeout(Duration::from_millis(50)));
+    }
+
+    #[test]
+    fn a_call_cut_off_by_a_restarting_service_is_tried_once_more_and_others_are_not() {
+        let calls = std::cell::Cell::new(0);
+        let restarted = again_if_restarted(|| {
+            calls.set(calls.get() + 1);
+            if calls.get() == 1 {
+                Err(KeychainError::Unavailable(
+                    "DBus error: Message recipient disconnected from message bus without replying"
+                        .into(),
+                ))
+            } else {
+                Ok(7)
+            }
+        });
+        assert_eq!((restarted, calls.get()), (Ok(7), 2));
+
+        calls.set(0);
+        let locked = again_if_restarted(|| -> Result<(), _> {
+            calls.set(calls.get() + 1);
+            Err(KeychainError::Locked("collection is locked".into()))
+        });
+        assert!(matches!(locked, Err(KeychainError::Locked(_))));
+        assert_eq!(calls.get(), 1, "a locked keychain is not asked twice");
+
+        calls.set(0);
+        let gone = again_if_restarted(|| -> Result<(), _> {
+            calls.set(calls.get() + 1);
+            Err(KeychainError::Unavailable("NoSession".into()))
+        });
+        assert!(gone.is_err());
+        assert_eq!(
+            calls.get(),
+            2,
+            "tried twice, then the error is the caller's"
+        );
     }
 
     #[test]

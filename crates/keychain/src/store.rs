@@ -18,7 +18,8 @@ use switchyard_core::origin::Origin;
 use switchyard_core::providers::{validate_provider_id, KeySource};
 
 use crate::{
-    precondition, with_timeout, KeychainError, ProviderKey, Secret, CALL_TIMEOUT, SERVICE,
+    again_if_restarted, precondition, with_timeout, KeychainError, ProviderKey, Secret,
+    CALL_TIMEOUT, SERVICE,
 };
 
 /// A key found for a call, and where it came from.
@@ -150,8 +151,10 @@ impl KeyStore {
         precondition()?;
         let (service, value) = (self.service.clone(), key.secret().clone());
         with_timeout(self.timeout, move || {
-            keyring::Entry::new(&service, &account)?.set_password(value.expose())?;
-            Ok(())
+            again_if_restarted(|| {
+                keyring::Entry::new(&service, &account)?.set_password(value.expose())?;
+                Ok(())
+            })
         })?;
         Ok(key.last4())
     }
@@ -270,23 +273,28 @@ impl KeyStore {
         precondition()?;
         let service = self.service.clone();
         with_timeout(self.timeout, move || {
-            match keyring::Entry::new(&service, &account)?.get_password() {
-                Ok(value) => Ok(Some(Secret::new(value))),
-                Err(keyring::Error::NoEntry) => Ok(None),
-                Err(e) => Err(e.into()),
-            }
+            again_if_restarted(
+                || match keyring::Entry::new(&service, &account)?.get_password() {
+                    Ok(value) => Ok(Some(Secret::new(value))),
+                    Err(keyring::Error::NoEntry) => Ok(None),
+                    Err(e) => Err(e.into()),
+                },
+            )
         })
     }
 
     fn remove(&self, account: String) -> Result<bool, KeychainError> {
         precondition()?;
         let service = self.service.clone();
+        // A delete cut off after it landed reads as "nothing to delete" the second time.
         with_timeout(self.timeout, move || {
-            match keyring::Entry::new(&service, &account)?.delete_credential() {
-                Ok(()) => Ok(true),
-                Err(keyring::Error::NoEntry) => Ok(false),
-                Err(e) => Err(e.into()),
-            }
+            again_if_restarted(|| {
+                match keyring::Entry::new(&service, &account)?.delete_credential() {
+                    Ok(()) => Ok(true),
+                    Err(keyring::Error::NoEntry) => Ok(false),
+                    Err(e) => Err(e.into()),
+                }
+            })
         })
     }
 
