@@ -21,10 +21,17 @@ pub(crate) struct LocalProbe {
 
 impl Engine {
     /// Probes every local provider at its configured base URL, concurrently, in provider
-    /// order. When the provider settings cannot be read the built-in defaults are probed.
+    /// order. When the provider settings cannot be read the built-in defaults are probed;
+    /// none is probed once the engine is closing.
     pub(crate) async fn probe_local_servers(&self) -> Vec<LocalProbe> {
         let providers = match self.providers().await {
             Ok(providers) => providers,
+            // The app quit while the probe started (its database is closed): nobody waits for
+            // the answer.
+            Err(error) if self.supervisor.is_closing() => {
+                tracing::debug!(%error, "local servers not probed: the engine is closing");
+                return Vec::new();
+            }
             Err(error) => {
                 tracing::warn!(%error, "provider settings unreadable; probing default local URLs");
                 BUILTIN
