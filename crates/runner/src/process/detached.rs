@@ -174,12 +174,13 @@ pub fn spawn_detached(spec: DetachedSpec) -> Result<u32, ProcessError> {
     if let Some(cwd) = &spec.call.cwd {
         command.current_dir(cwd);
     }
-    let mut child = command.spawn().map_err(|source| match source.kind() {
-        std::io::ErrorKind::NotFound => ProcessError::NotFound {
-            program: program.clone(),
-        },
-        _ => spawn_error(source),
-    })?;
+    let mut child =
+        super::again_while_busy(|| command.spawn()).map_err(|source| match source.kind() {
+            std::io::ErrorKind::NotFound => ProcessError::NotFound {
+                program: program.clone(),
+            },
+            _ => spawn_error(source),
+        })?;
     if let (Some(payload), Some(mut stdin)) = (spec.call.stdin, child.stdin.take()) {
         // Closing stdin (dropping it) after the write is the child's end-of-input.
         stdin.write_all(&payload).map_err(spawn_error)?;

@@ -383,6 +383,29 @@ impl Drop for OwnedChild {
     }
 }
 
+/// Runs `start` (a spawn) again while it fails with "text file busy". An executable written
+/// just before it is started can be held open for writing by a child another thread forked
+/// in that instant (between its fork and its exec; the descriptor is close-on-exec), and the
+/// kernel refuses to execute it until that child has exec'd. The window is a few
+/// milliseconds, so a short wait clears it; a file that stays busy is reported as it is.
+pub(crate) fn again_while_busy<T>(
+    mut start: impl FnMut() -> std::io::Result<T>,
+) -> std::io::Result<T> {
+    const WAITS_MS: [u64; 5] = [5, 10, 20, 40, 80];
+    let mut waits = WAITS_MS.into_iter();
+    loop {
+        match start() {
+            Err(e) if e.raw_os_error() == Some(nix::errno::Errno::ETXTBSY as i32) => {
+                match waits.next() {
+                    Some(ms) => std::thread::sleep(Duration::from_millis(ms)),
+                    None => return Err(e),
+                }
+            }
+            other => return other,
+        }
+    }
+}
+
 // The one place that constructs a `Command`: every child goes through `spawn`, which gives it a
 // process group, a cleared environment and an exit monitor.
 #[allow(clippy::disallowed_methods)]
@@ -454,7 +477,7 @@ pub fn spawn(spec: ProcessSpec) -> Result<OwnedChild, ProcessError> {
     if let Some(cwd) = &spec.call.cwd {
         command.current_dir(cwd);
     }
-    let mut child = command.spawn().map_err(|source| match source.kind() {
+    let mut child = again_while_busy(|| command.spawn()).map_err(|source| match source.kind() {
         std::io::ErrorKind::NotFound => ProcessError::NotFound {
             program: program_name.clone(),
         },
@@ -539,4 +562,46 @@ pub async fn run(spec: ProcessSpec) -> Result<Completed, ProcessError> {
         truncated: read.truncated_before,
         exit,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn busy() -> std::io::Error {
+        std::io::Error::from_raw_os_error(nix::errno::Errno::ETXTBSY as i32)
+    }
+
+    #[test]
+    fn a_start_refused_as_text_file_busy_is_tried_again_and_other_failures_are_not() {
+        let mut calls = 0;
+        let started = again_while_busy(|| {
+            calls += 1;
+            if calls < 3 {
+                Err(busy())
+            } else {
+                Ok(calls)
+            }
+        });
+        assert_eq!(started.expect("third try"), 3);
+
+        let mut calls = 0;
+        let stays_busy = again_while_busy(|| -> std::io::Result<()> {
+            calls += 1;
+            Err(busy())
+        });
+        assert_eq!(
+            stays_busy.expect_err("busy").raw_os_error(),
+            Some(nix::errno::Errno::ETXTBSY as i32)
+        );
+        assert_eq!(calls, 6, "five waits, then the error as it is");
+
+        let mut calls = 0;
+        let missing = again_while_busy(|| -> std::io::Result<()> {
+            calls += 1;
+            Err(std::io::ErrorKind::NotFound.into())
+        });
+        assert!(missing.is_err());
+        assert_eq!(calls, 1);
+    }
 }
