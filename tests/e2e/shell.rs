@@ -46,10 +46,13 @@ async fn settings_shows_schema_and_doctor_from_rust() {
                     t.contains("Ollama") && t.contains("LM Studio")
                 })
                 .await?;
+                // The engine's summary of the agent CLIs, as it words it.
                 app.wait_text("#doctor-workers", |t| {
-                    t.contains("worker CLIs") || t.contains("found")
+                    t.contains("worker CLIs installed") || t.contains(" installed: ")
                 })
                 .await?;
+                app.scroll_to("#doctor-workers").await?;
+                app.save_screenshot("settings_doctor").await;
                 // Status bar shows the data dir too, and the DoctorUpdated event set its badge.
                 app.wait_text("#status-datadir", |t| t.ends_with(&home))
                     .await?;
