@@ -385,10 +385,7 @@ async fn keys_are_never_sent_over_plain_http_to_another_host() {
         })
         .await
         .expect("add");
-    keyring::Entry::new(&service, "lan")
-        .expect("entry")
-        .set_password(KEY)
-        .expect("legacy entry");
+    plant_legacy(&service, "lan", "legacy entry");
     let store = Store::open(&dir.path().join(DATABASE_FILE))
         .await
         .expect("store");
@@ -452,10 +449,7 @@ async fn legacy_keys_are_bound_once_to_the_origin_they_were_meant_for() {
     forget_key_layout(&store).await;
     store.close().await;
     for id in ["openai", "lab"] {
-        keyring::Entry::new(&service, id)
-            .expect("entry")
-            .set_password(KEY)
-            .expect("legacy entry");
+        plant_legacy(&service, id, "legacy entry");
     }
 
     let engine = open(dir.path()).await;
@@ -516,10 +510,7 @@ async fn legacy_keys_are_bound_once_to_the_origin_they_were_meant_for() {
         .expect("setting")
         .is_some());
     store.close().await;
-    keyring::Entry::new(&service, "gemini")
-        .expect("entry")
-        .set_password(KEY)
-        .expect("late legacy entry");
+    plant_legacy(&service, "gemini", "late legacy entry");
     let engine = open(dir.path()).await;
     assert_eq!(
         engine.provider_status("gemini").await.expect("status").key,
@@ -544,4 +535,15 @@ async fn forget_key_layout(store: &Store) {
         .set_setting(KEY_LAYOUT_SETTING, "", "2026-11-29T12:00:00Z")
         .await
         .expect("reset marker");
+}
+
+/// Writes a bare-id (pre-origin) keychain entry, as an older Switchyard stored keys. Tried once
+/// more when the Secret Service went away mid-call (gnome-keyring can abort under the suite's
+/// load; the bus starts a new one), as the keychain crate does for its own calls.
+fn plant_legacy(service: &str, id: &str, what: &str) {
+    let write = || keyring::Entry::new(service, id).and_then(|e| e.set_password(KEY));
+    if let Err(first) = write() {
+        std::thread::sleep(std::time::Duration::from_millis(250));
+        write().unwrap_or_else(|e| panic!("{what}: {e} (first try: {first})"));
+    }
 }
