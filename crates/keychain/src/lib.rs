@@ -138,18 +138,21 @@ pub fn probe() -> Result<(), KeychainError> {
     precondition()?;
     let n = PROBES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let account = format!("__switchyard_probe__{}_{n}", std::process::id());
+    // The probe's entry is its own, so the whole probe is safe to repeat.
     with_timeout(CALL_TIMEOUT, move || {
-        let entry = keyring::Entry::new(SERVICE, &account)?;
-        entry.set_password("probe")?;
-        let read = entry.get_password()?;
-        entry.delete_credential()?;
-        if read == "probe" {
-            Ok(())
-        } else {
-            Err(KeychainError::Platform(
-                "probe entry read back differently".into(),
-            ))
-        }
+        again_if_restarted(|| {
+            let entry = keyring::Entry::new(SERVICE, &account)?;
+            entry.set_password("probe")?;
+            let read = entry.get_password()?;
+            entry.delete_credential()?;
+            if read == "probe" {
+                Ok(())
+            } else {
+                Err(KeychainError::Platform(
+                    "probe entry read back differently".into(),
+                ))
+            }
+        })
     })
 }
 
