@@ -301,6 +301,15 @@ async fn a_compare_of_three_workers_picks_one_and_discards_the_others() {
         fx.worker("noop", "echo 'I changed nothing but all tests pass'\n"),
         fx.worker("other", &format!("{FIX}echo more >> README.md\n")),
     ];
+    // A group smaller or larger than the bindings' COMPARE_WORKERS is refused before anything
+    // starts.
+    for size in [1, 6] {
+        let refused = engine
+            .start_compare(fx.request("ignored"), vec![workers[0].clone(); size], "cli")
+            .await
+            .expect_err("out of range");
+        assert_eq!(refused.code(), ErrorCode::InvalidInput, "{size}: {refused}");
+    }
     let group = engine
         .start_compare(fx.request("ignored"), workers.clone(), "cli")
         .await

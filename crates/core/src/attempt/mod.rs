@@ -25,6 +25,23 @@ use crate::worker::{Usage, WorkerEvent};
 pub use id::{new_attempt_id, valid_attempt_id};
 pub use state::{AttemptState, InvalidTransition};
 
+/// Fewest and most workers in one compare group (the engine refuses others; the New task form
+/// reads these from the bindings, `COMPARE_WORKERS`).
+pub const MIN_COMPARE: u32 = 2;
+pub const MAX_COMPARE: u32 = 5;
+
+/// [`MIN_COMPARE`] and [`MAX_COMPARE`] as the bindings carry them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Type)]
+pub struct CompareSize {
+    pub min: u32,
+    pub max: u32,
+}
+
+pub const COMPARE_WORKERS: CompareSize = CompareSize {
+    min: MIN_COMPARE,
+    max: MAX_COMPARE,
+};
+
 /// What a user asks for when starting an attempt (the New task form, `switchyard run`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]
 #[serde(rename_all = "camelCase")]

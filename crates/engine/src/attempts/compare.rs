@@ -13,9 +13,7 @@ use crate::handoff::Launch;
 use crate::owner::random_u64;
 use crate::{Engine, EngineError};
 
-/// Fewest and most workers in one compare group.
-pub const MIN_COMPARE: usize = 2;
-pub const MAX_COMPARE: usize = 5;
+pub use switchyard_core::attempt::{MAX_COMPARE, MIN_COMPARE};
 
 /// Why the losers of a pick are rejected.
 pub const PICKED_ELSEWHERE: &str = "another attempt was picked";
@@ -60,7 +58,8 @@ impl Engine {
             .map(|w| w.trim().to_owned())
             .filter(|w| !w.is_empty())
             .collect();
-        if !(MIN_COMPARE..=MAX_COMPARE).contains(&workers.len()) {
+        if !(MIN_COMPARE..=MAX_COMPARE).contains(&u32::try_from(workers.len()).unwrap_or(u32::MAX))
+        {
             return Err(EngineError::InvalidInput(format!(
                 "compare takes {MIN_COMPARE}–{MAX_COMPARE} workers, not {}",
                 workers.len()

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { NumberField, PresetSelect, RepoField, useRepoProbe } from "../../components/fields";
 import {
+  COMPARE_WORKERS,
   catalogIpc,
   describeError,
   ipc,
@@ -124,7 +125,7 @@ export function NewTaskForm() {
               setWorkers(e.target.checked ? [workers[0] ?? "", ""] : [workers[0] ?? ""]);
             }}
           />{" "}
-          Compare: send the same task to 2–5 workers
+          Compare: send the same task to {COMPARE_WORKERS.min}–{COMPARE_WORKERS.max} workers
         </label>
         {workers.map((w, i) => (
           <WorkerPicker
@@ -136,13 +137,13 @@ export function NewTaskForm() {
             prefixes={prefixes}
             onChange={(v) => setWorker(i, v)}
             onRemove={
-              compare && workers.length > 2
+              compare && workers.length > COMPARE_WORKERS.min
                 ? () => setWorkers(workers.filter((_, j) => j !== i))
                 : undefined
             }
           />
         ))}
-        {compare && workers.length < 5 && (
+        {compare && workers.length < COMPARE_WORKERS.max && (
           <button
             type="button"
             className="ghost"

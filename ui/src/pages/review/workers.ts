@@ -2,6 +2,7 @@
 // worker, a model by id (a custom endpoint's models are not in the catalog) and a custom
 // command (`exec:`).
 import type { ModelSummary, ProviderStatus, WorkerCliStatus } from "../../ipc";
+import { COMPARE_WORKERS } from "../../ipc";
 
 /** The worker prefix of a custom command. */
 export const EXEC_PREFIX = "exec:";
@@ -123,7 +124,10 @@ export function formProblem(form: {
     return "Type the model's id as provider:model.";
   }
   if (form.compare) {
-    if (workers.length < 2 || workers.length > 5) return "Compare needs 2 to 5 workers.";
+    const { min, max } = COMPARE_WORKERS;
+    if (workers.length < min || workers.length > max) {
+      return `Compare needs ${min} to ${max} workers.`;
+    }
   } else if (workers.length !== 1) {
     return "Choose a worker.";
   }
