@@ -1021,7 +1021,7 @@ export type CommandVerification = {
 	refusedWrites?: string[],
 };
 
-/**  [`MIN_COMPARE`] and [`MAX_COMPARE`] as the bindings carry them. */
+/**  The fewest and most workers one compare group takes. */
 export type CompareSize = {
 	min: number,
 	max: number,

@@ -13,7 +13,7 @@ use crate::handoff::Launch;
 use crate::owner::random_u64;
 use crate::{Engine, EngineError};
 
-pub use switchyard_core::attempt::{MAX_COMPARE, MIN_COMPARE};
+use switchyard_core::attempt::COMPARE_WORKERS;
 
 /// Why the losers of a pick are rejected.
 pub const PICKED_ELSEWHERE: &str = "another attempt was picked";
@@ -58,10 +58,11 @@ impl Engine {
             .map(|w| w.trim().to_owned())
             .filter(|w| !w.is_empty())
             .collect();
-        if !(MIN_COMPARE..=MAX_COMPARE).contains(&u32::try_from(workers.len()).unwrap_or(u32::MAX))
-        {
+        if !COMPARE_WORKERS.admits(workers.len()) {
             return Err(EngineError::InvalidInput(format!(
-                "compare takes {MIN_COMPARE}–{MAX_COMPARE} workers, not {}",
+                "compare takes {}–{} workers, not {}",
+                COMPARE_WORKERS.min,
+                COMPARE_WORKERS.max,
                 workers.len()
             )));
         }
