@@ -151,9 +151,10 @@ macro_rules! specta_builder {
             // How each state is shown, read by the UI without a round trip.
             .typ::<switchyard_core::state_words::StateWord>()
             .constant("STATE_WORDS", switchyard_core::state_words::state_words())
-            // The size of a compare group, for the New task form's check.
-            .typ::<switchyard_core::attempt::CompareSize>()
-            .constant("COMPARE_WORKERS", switchyard_core::attempt::COMPARE_WORKERS)
+            // How many workers a compare group and models the Models page compares take.
+            .typ::<switchyard_core::compare::CompareSize>()
+            .constant("COMPARE_WORKERS", switchyard_core::compare::COMPARE_WORKERS)
+            .constant("COMPARE_MODELS", switchyard_core::compare::COMPARE_MODELS)
     };
 }
 

@@ -396,9 +396,12 @@ pub async fn compare(
     detach: bool,
     json: bool,
 ) -> Result<ExitCode, Failure> {
-    if !(2..=5).contains(&workers.len()) {
+    let size = switchyard_core::compare::COMPARE_WORKERS;
+    if !size.admits(workers.len()) {
         return Err(CliError::invalid(format!(
-            "compare takes 2 to 5 --worker values, not {}",
+            "compare takes {} to {} --worker values, not {}",
+            size.min,
+            size.max,
             workers.len()
         ))
         .into());

@@ -275,10 +275,13 @@ async fn run(cli: Cli) -> ExitCode {
                 )
                 .await;
             }
-            if !(2..=5).contains(&ids.len()) {
+            let size = switchyard_core::compare::COMPARE_MODELS;
+            if !size.admits(ids.len()) {
                 // A usage error, like the argument parser's own: exit code 2.
                 let error = CliError::invalid(format!(
-                    "compare takes 2 to 5 catalog ids (or --repo with --worker), not {}",
+                    "compare takes {} to {} catalog ids (or --repo with --worker), not {}",
+                    size.min,
+                    size.max,
                     ids.len()
                 ));
                 engine.close().await;

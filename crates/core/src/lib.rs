@@ -16,6 +16,7 @@
 pub mod agent_connect;
 pub mod attempt;
 pub mod catalog;
+pub mod compare;
 pub mod confinement;
 pub mod doctor;
 pub mod error;

@@ -7,7 +7,7 @@ use catalog_support::{or_model, record};
 use switchyard_core::catalog::build::{
     build_catalog, BenchmarkSource, CatalogInput, LocalModel, SnapshotInfo,
 };
-use switchyard_core::catalog::card::{Catalog, Category, Tag, Tier};
+use switchyard_core::catalog::card::{Catalog, Category, ModelCard, Tag, Tier};
 use switchyard_core::catalog::query::{CatalogIndex, ModelQuery, SortKey};
 use switchyard_core::catalog::record::SourceId;
 
@@ -377,4 +377,23 @@ fn limits_truncate_after_sorting() {
     .is_empty());
     assert_eq!(SortKey::parse("Efficiency"), Some(SortKey::Efficiency));
     assert!(!SortKey::Price.natural_descending());
+}
+
+#[test]
+fn a_summary_is_labelled_as_a_picker_lists_it_with_the_price_when_known() {
+    let catalog = catalog();
+    let card = |id: &str| {
+        catalog
+            .models
+            .iter()
+            .find(|m| m.id == id)
+            .cloned()
+            .unwrap_or_else(|| panic!("{id} is in the catalog"))
+    };
+    let label = |card: &ModelCard| switchyard_core::catalog::view::ModelSummary::from(card).label;
+    // Blended 3:1 of $1.25 and $10: $3.4375, shown to the cent.
+    assert_eq!(label(&card("openai/gpt-5.1")), "GPT-5.1 (openai, $3.44/M)");
+    let mut unpriced = card("lab/mystery");
+    unpriced.pricing.completion_per_m = None;
+    assert_eq!(label(&unpriced), "Mystery (lab)");
 }

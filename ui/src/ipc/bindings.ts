@@ -389,6 +389,8 @@ export const events = {
 };
 
 /* Constants */
+export const COMPARE_MODELS = {"max":5,"min":2} as const;
+
 export const COMPARE_WORKERS = {"max":5,"min":2} as const;
 
 export const STATE_WORDS = {"attempt":{"approved":{"cancelable":false,"final":false,"hasResult":true,"label":"Approved","live":false,"rank":5,"tone":"ok"},"canceled":{"cancelable":false,"final":true,"hasResult":false,"label":"Canceled","live":false,"rank":10,"tone":"warn"},"failed":{"cancelable":false,"final":true,"hasResult":false,"label":"Failed","live":false,"rank":9,"tone":"fail"},"integrated":{"cancelable":false,"final":true,"hasResult":true,"label":"Integrated","live":false,"rank":6,"tone":"ok"},"interrupted":{"cancelable":true,"final":false,"hasResult":false,"label":"Interrupted","live":false,"rank":11,"tone":"warn"},"preparing":{"cancelable":true,"final":false,"hasResult":false,"label":"Preparing","live":true,"rank":1,"tone":"live"},"queued":{"cancelable":true,"final":false,"hasResult":false,"label":"Queued","live":true,"rank":0,"tone":"idle"},"rejected":{"cancelable":false,"final":true,"hasResult":false,"label":"Rejected","live":false,"rank":7,"tone":"fail"},"review":{"cancelable":false,"final":false,"hasResult":true,"label":"Needs review","live":false,"rank":4,"tone":"ok"},"running":{"cancelable":true,"final":false,"hasResult":false,"label":"Running","live":true,"rank":2,"tone":"live"},"superseded":{"cancelable":false,"final":true,"hasResult":false,"label":"Superseded","live":false,"rank":8,"tone":"warn"},"verifying":{"cancelable":true,"final":false,"hasResult":false,"label":"Verifying","live":true,"rank":3,"tone":"live"}},"node":{"approved":{"cancelable":false,"final":true,"hasResult":true,"label":"Approved","live":false,"rank":4,"tone":"ok"},"canceled":{"cancelable":false,"final":true,"hasResult":false,"label":"Canceled","live":false,"rank":8,"tone":"warn"},"done":{"cancelable":false,"final":true,"hasResult":true,"label":"Done","live":false,"rank":6,"tone":"ok"},"failed":{"cancelable":false,"final":true,"hasResult":false,"label":"Failed","live":false,"rank":7,"tone":"fail"},"interrupted":{"cancelable":true,"final":false,"hasResult":false,"label":"Interrupted","live":false,"rank":9,"tone":"warn"},"pending":{"cancelable":true,"final":false,"hasResult":false,"label":"Pending","live":false,"rank":0,"tone":"idle"},"rejected":{"cancelable":false,"final":true,"hasResult":false,"label":"Rejected","live":false,"rank":5,"tone":"fail"},"review":{"cancelable":false,"final":false,"hasResult":true,"label":"Review","live":false,"rank":3,"tone":"ok"},"running":{"cancelable":true,"final":false,"hasResult":false,"label":"Running","live":true,"rank":1,"tone":"live"},"skipped":{"cancelable":false,"final":true,"hasResult":false,"label":"Skipped","live":false,"rank":10,"tone":"warn"},"verifying":{"cancelable":true,"final":false,"hasResult":false,"label":"Verifying","live":true,"rank":2,"tone":"live"}},"run":{"approved":{"cancelable":false,"final":false,"hasResult":true,"label":"Approved","live":false,"rank":5,"tone":"ok"},"canceled":{"cancelable":false,"final":true,"hasResult":false,"label":"Canceled","live":false,"rank":9,"tone":"warn"},"completed":{"cancelable":false,"final":true,"hasResult":true,"label":"Completed","live":false,"rank":7,"tone":"ok"},"failed":{"cancelable":false,"final":true,"hasResult":false,"label":"Failed","live":false,"rank":8,"tone":"fail"},"integrated":{"cancelable":false,"final":true,"hasResult":true,"label":"Integrated","live":false,"rank":6,"tone":"ok"},"interrupted":{"cancelable":true,"final":false,"hasResult":false,"label":"Interrupted","live":false,"rank":10,"tone":"warn"},"paused":{"cancelable":true,"final":false,"hasResult":false,"label":"Paused","live":false,"rank":2,"tone":"warn"},"planning":{"cancelable":true,"final":false,"hasResult":false,"label":"Planning","live":true,"rank":1,"tone":"live"},"queued":{"cancelable":true,"final":false,"hasResult":false,"label":"Queued","live":true,"rank":0,"tone":"idle"},"review":{"cancelable":false,"final":false,"hasResult":true,"label":"Needs review","live":false,"rank":4,"tone":"ok"},"running":{"cancelable":true,"final":false,"hasResult":false,"label":"Running","live":true,"rank":3,"tone":"live"}}} as const;
@@ -1021,7 +1023,7 @@ export type CommandVerification = {
 	refusedWrites?: string[],
 };
 
-/**  The fewest and most workers one compare group takes. */
+/**  The fewest and most members of one comparison. */
 export type CompareSize = {
 	min: number,
 	max: number,
@@ -2009,6 +2011,8 @@ export type ModelSummary = {
 	/**  Number of sources (besides OpenRouter) that supplied values. */
 	sources: number,
 	variants: number,
+	/**  The model as a picker lists it: `name (provider, $x.xx/M)`, the price when known. */
+	label: string,
 };
 
 /**  What a task needs from a model, beyond its category. */

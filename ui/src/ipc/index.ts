@@ -39,7 +39,13 @@ import type {
 import { commands, type DoctorReport, events } from "./bindings";
 
 // How each state is shown (labels, pill tones, live and final), generated from Rust.
-export { COMPARE_WORKERS, STATE_WORDS, type StateWord, type Tone } from "./bindings";
+export {
+  COMPARE_MODELS,
+  COMPARE_WORKERS,
+  STATE_WORDS,
+  type StateWord,
+  type Tone,
+} from "./bindings";
 
 import { unwrap } from "./result";
 

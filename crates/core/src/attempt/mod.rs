@@ -25,23 +25,7 @@ use crate::worker::{Usage, WorkerEvent};
 pub use id::{new_attempt_id, valid_attempt_id};
 pub use state::{AttemptState, InvalidTransition};
 
-/// The fewest and most workers one compare group takes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Type)]
-pub struct CompareSize {
-    pub min: u32,
-    pub max: u32,
-}
-
-impl CompareSize {
-    /// Whether a group of `workers` is in range.
-    pub fn admits(self, workers: usize) -> bool {
-        u32::try_from(workers).is_ok_and(|n| (self.min..=self.max).contains(&n))
-    }
-}
-
-/// The size of a compare group: the engine refuses others, and the New task form reads it
-/// from the bindings (`COMPARE_WORKERS`).
-pub const COMPARE_WORKERS: CompareSize = CompareSize { min: 2, max: 5 };
+pub use crate::compare::{CompareSize, COMPARE_WORKERS};
 
 /// What a user asks for when starting an attempt (the New task form, `switchyard run`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Type)]

@@ -41,6 +41,8 @@ pub struct ModelSummary {
     /// Number of sources (besides OpenRouter) that supplied values.
     pub sources: u32,
     pub variants: u32,
+    /// The model as a picker lists it: `name (provider, $x.xx/M)`, the price when known.
+    pub label: String,
 }
 
 impl From<&ModelCard> for ModelSummary {
@@ -53,12 +55,17 @@ impl From<&ModelCard> for ModelSummary {
             .collect();
         sources.sort();
         sources.dedup();
+        let blended_per_m = card.pricing.blended_per_m();
+        let label = match blended_per_m {
+            Some(price) => format!("{} ({}, ${price:.2}/M)", card.name, card.provider),
+            None => format!("{} ({})", card.name, card.provider),
+        };
         ModelSummary {
             id: card.id.clone(),
             name: card.name.clone(),
             provider: card.provider.clone(),
             pricing: card.pricing,
-            blended_per_m: card.pricing.blended_per_m(),
+            blended_per_m,
             context_length: card.context_length,
             tier: card.tier,
             tags: card.tags.clone(),
@@ -80,6 +87,7 @@ impl From<&ModelCard> for ModelSummary {
             local: card.local,
             sources: u32::try_from(sources.len()).unwrap_or(u32::MAX),
             variants: u32::try_from(card.variants.len()).unwrap_or(u32::MAX),
+            label,
         }
     }
 }

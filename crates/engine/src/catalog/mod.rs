@@ -155,9 +155,12 @@ impl Engine {
 
     /// Two to five models side by side, in the order asked.
     pub async fn compare(&self, ids: &[String]) -> Result<Vec<ModelCard>, EngineError> {
-        if !(2..=5).contains(&ids.len()) {
+        let size = switchyard_core::compare::COMPARE_MODELS;
+        if !size.admits(ids.len()) {
             return Err(EngineError::InvalidInput(format!(
-                "compare takes 2 to 5 models, got {}",
+                "compare takes {} to {} models, got {}",
+                size.min,
+                size.max,
                 ids.len()
             )));
         }

@@ -342,7 +342,10 @@ impl Engine {
                     let count = request.members.unwrap_or(DEFAULT_MEMBERS);
                     let mut route = RouteTaskRequest::new(task);
                     route.budget = tier;
-                    let found = self.recommend_models(route, count.clamp(2, 5)).await?;
+                    let size = switchyard_core::compare::COMPARE_WORKERS;
+                    let found = self
+                        .recommend_models(route, count.clamp(size.min, size.max))
+                        .await?;
                     found
                         .models
                         .into_iter()
@@ -351,9 +354,12 @@ impl Engine {
                 } else {
                     given.iter().map(|g| worker_for(g)).collect()
                 };
-                if !(2..=5).contains(&members.len()) {
+                let size = switchyard_core::compare::COMPARE_WORKERS;
+                if !size.admits(members.len()) {
                     return Err(invalid(format!(
-                        "a code collective compares 2–5 workers, not {}",
+                        "a code collective compares {}–{} workers, not {}",
+                        size.min,
+                        size.max,
                         members.len()
                     )));
                 }

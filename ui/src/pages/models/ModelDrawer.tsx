@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import {
   type CatalogStatus,
   type Category,
+  COMPARE_MODELS,
   catalogIpc,
   describeError,
   type ModelCard,
@@ -17,7 +18,6 @@ import {
   UNKNOWN,
 } from "./format";
 import { MatchEditor } from "./MatchEditor";
-import { MAX_COMPARE } from "./ModelTable";
 import { loadMetricRegistry, type MetricRegistry } from "./metrics";
 import { ScoreExplain } from "./ScoreExplain";
 import { SourceBreakdown } from "./SourceBreakdown";
@@ -156,7 +156,7 @@ export function ModelDrawer(props: ModelDrawerProps) {
           <div className="drawer-actions">
             <button
               type="button"
-              disabled={!checked && selected.length >= MAX_COMPARE}
+              disabled={!checked && selected.length >= COMPARE_MODELS.max}
               onClick={() => onToggleSelect(modelId)}
             >
               {checked ? "Remove from compare" : "Add to compare"}

@@ -1,6 +1,6 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { type KeyboardEvent, memo, useRef } from "react";
-import type { Category, ModelSummary, SortKey } from "../../ipc";
+import { type Category, COMPARE_MODELS, type ModelSummary, type SortKey } from "../../ipc";
 import type { FilterState } from "./filters";
 import {
   CATEGORY_LABEL,
@@ -18,8 +18,6 @@ import { plotPrice } from "./pareto";
 const ROW_HEIGHT = 42;
 /** Tags shown in a row; the rest are counted (all are in the cell's tooltip). */
 const MAX_TAGS = 2;
-/** How many models compare takes at most. */
-export const MAX_COMPARE = 5;
 
 interface Column {
   id: string;
@@ -123,7 +121,7 @@ export const ModelTable = memo(function ModelTable(props: ModelTableProps) {
     getItemKey: (index) => rows[index]?.id ?? index,
   });
   const cols = columns(category);
-  const full = selected.length >= MAX_COMPARE;
+  const full = selected.length >= COMPARE_MODELS.max;
 
   // The name button gives keyboard users Enter; the row click is the mouse's larger target.
   const onRowKey = (event: KeyboardEvent<HTMLTableRowElement>, id: string) => {
@@ -219,7 +217,7 @@ export const ModelTable = memo(function ModelTable(props: ModelTableProps) {
                       disabled={!checked && full}
                       title={
                         !checked && full
-                          ? `Compare takes at most ${MAX_COMPARE} models`
+                          ? `Compare takes at most ${COMPARE_MODELS.max} models`
                           : "Select for compare"
                       }
                       onClick={(e) => e.stopPropagation()}

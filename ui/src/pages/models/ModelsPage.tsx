@@ -2,6 +2,7 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import {
   type CatalogStatus,
   type Category,
+  COMPARE_MODELS,
   catalogIpc,
   describeError,
   type ModelSummary,
@@ -21,7 +22,7 @@ import {
 } from "./filters";
 import { CATEGORY_LABEL } from "./format";
 import { ModelDrawer } from "./ModelDrawer";
-import { MAX_COMPARE, ModelTable } from "./ModelTable";
+import { ModelTable } from "./ModelTable";
 import { plotPoints } from "./pareto";
 import { RenderTimer } from "./renderTimer";
 import { modelFromHash } from "./route";
@@ -156,7 +157,7 @@ export function ModelsPage() {
       setSelected((list) =>
         list.includes(id)
           ? list.filter((x) => x !== id)
-          : list.length >= MAX_COMPARE
+          : list.length >= COMPARE_MODELS.max
             ? list
             : [...list, id],
       ),
@@ -301,12 +302,15 @@ export function ModelsPage() {
         {selected.length > 0 && (
           <div className="compare-tray" id="compare-tray">
             <span>
-              {selected.length} selected{selected.length < 2 ? " — pick at least 2 to compare" : ""}
+              {selected.length} selected
+              {selected.length < COMPARE_MODELS.min
+                ? ` — pick at least ${COMPARE_MODELS.min} to compare`
+                : ""}
             </span>
             <button
               type="button"
               id="compare-open"
-              disabled={selected.length < 2}
+              disabled={selected.length < COMPARE_MODELS.min}
               onClick={() => setTab("compare")}
             >
               Compare

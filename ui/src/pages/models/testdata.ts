@@ -23,6 +23,7 @@ export function summary(overrides: Partial<ModelSummary> & { id: string }): Mode
     local: false,
     sources: 1,
     variants: 0,
+    label: overrides.id,
     ...overrides,
   };
 }

@@ -65,7 +65,7 @@ export function workerOptions(
     )
     .map((m) => ({
       value: `model:${m.id}`,
-      label: `${m.name} (${m.provider}${m.blendedPerM != null ? `, $${m.blendedPerM.toFixed(2)}/M` : ""})`,
+      label: m.label,
       group: "model" as const,
     }));
   return [...cli, ...model];
