@@ -234,18 +234,22 @@ async fn an_interrupted_attempt_can_be_canceled_and_one_without_a_worktree_fails
 async fn a_cancel_from_another_engine_is_carried_out_by_the_owner() {
     let fx = Fixture::new();
     let app = fx.engine().await;
+    let seconds = attempts_support::own_seconds("971.5");
     let started = app
-        .start_attempt(fx.request(&fx.worker("slow", "sleep 971.5\n")), "app")
+        .start_attempt(
+            fx.request(&fx.worker("slow", &format!("sleep {seconds}\n"))),
+            "app",
+        )
         .await
         .expect("start");
     wait_for_state(&app, &started.id, AttemptState::Running).await;
     for _ in 0..100 {
-        if process_with("971.5") {
+        if process_with(&seconds) {
             break;
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    assert!(process_with("971.5"), "the worker runs");
+    assert!(process_with(&seconds), "the worker runs");
 
     // The CLI's engine on the same database: not the owner, so it asks and waits.
     let cli = fx.engine().await;
@@ -258,7 +262,7 @@ async fn a_cancel_from_another_engine_is_carried_out_by_the_owner() {
         asked.elapsed()
     );
     assert!(
-        attempts_support::all_gone("971.5").await,
+        attempts_support::all_gone(&seconds).await,
         "the owner stopped its worker's group"
     );
     let seen = app.attempt_review(&started.id).await.expect("review");

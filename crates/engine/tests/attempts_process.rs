@@ -8,7 +8,7 @@ mod attempts_support;
 use std::time::{Duration, Instant};
 
 use attempts_support::{
-    all_gone, process_with, run, run_request, settle, wait_for_state, Fixture, FIX,
+    all_gone, own_seconds, process_with, run, run_request, settle, wait_for_state, Fixture, FIX,
 };
 use switchyard_core::attempt::{AttemptLog, AttemptState};
 use switchyard_core::error::ErrorCode;
@@ -20,9 +20,12 @@ async fn a_hung_worker_is_stopped_with_its_whole_group_at_the_timeout() {
     let fx = Fixture::new();
     let engine = fx.engine().await;
     // A background child that ignores INT and a foreground sleep: both must go.
+    let (child, foreground) = (own_seconds("971.25"), own_seconds("971.5"));
     let worker = fx.worker(
         "hang",
-        "echo partial > partial.txt\n(trap '' INT; exec sleep 971.25) &\nsleep 971.5\n",
+        &format!(
+            "echo partial > partial.txt\n(trap '' INT; exec sleep {child}) &\nsleep {foreground}\n"
+        ),
     );
     let mut request = fx.request(&worker);
     request.timeout_secs = Some(2);
@@ -37,7 +40,7 @@ async fn a_hung_worker_is_stopped_with_its_whole_group_at_the_timeout() {
     let error = review.summary.error.as_ref().expect("error");
     assert_eq!(error.code, ErrorCode::Timeout, "{error:?}");
     assert!(
-        !process_with("971.25") && !process_with("971.5"),
+        !process_with(&child) && !process_with(&foreground),
         "a worker process survived"
     );
     // What it did before hanging is still captured and gated.
@@ -123,21 +126,25 @@ async fn a_worker_that_exits_non_zero_fails_but_its_diff_is_kept() {
 async fn cancel_stops_the_worker_group_and_records_canceled() {
     let fx = Fixture::new();
     let engine = fx.engine().await;
+    let seconds = own_seconds("972.5");
     let started = engine
-        .start_attempt(fx.request(&fx.worker("slow", "sleep 972.5\n")), "app")
+        .start_attempt(
+            fx.request(&fx.worker("slow", &format!("sleep {seconds}\n"))),
+            "app",
+        )
         .await
         .expect("start");
     wait_for_state(&engine, &started.id, AttemptState::Running).await;
     for _ in 0..100 {
-        if process_with("972.5") {
+        if process_with(&seconds) {
             break;
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    assert!(process_with("972.5"), "the worker runs");
+    assert!(process_with(&seconds), "the worker runs");
     let canceled = engine.cancel_attempt(&started.id).await.expect("cancel");
     assert_eq!(canceled.state, AttemptState::Canceled);
-    assert!(all_gone("972.5").await);
+    assert!(all_gone(&seconds).await);
     let again = engine.cancel_attempt(&started.id).await.expect_err("final");
     assert_eq!(again.code(), ErrorCode::InvalidInput);
     engine.close().await;

@@ -8,7 +8,7 @@ mod attempts_support;
 
 use std::time::{Duration, Instant};
 
-use attempts_support::{process_with, Fixture, FIX};
+use attempts_support::{own_seconds, process_with, Fixture, FIX};
 use switchyard_core::attempt::AttemptState;
 use switchyard_core::run::{
     CallPurpose, FailureSignal, NodeKind, NodeState, RunMode, RunReason, RunRequest, RunState,
@@ -218,10 +218,11 @@ async fn canceling_a_code_run_stops_its_worker() {
     let fx = Fixture::new();
     let engine = fx.engine().await;
     let mut req = code_request(&fx, RunMode::Single, "wait");
-    req.worker = Some(fx.worker("slow", "sleep 987.5\n"));
+    let seconds = own_seconds("987.5");
+    req.worker = Some(fx.worker("slow", &format!("sleep {seconds}\n")));
     let run = engine.start_run(req).await.expect("start");
     let deadline = Instant::now() + Duration::from_secs(30);
-    while !process_with("987.5") {
+    while !process_with(&seconds) {
         assert!(Instant::now() < deadline, "the worker never started");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
@@ -229,7 +230,7 @@ async fn canceling_a_code_run_stops_its_worker() {
     let canceled = engine.cancel_run(&run.id).await.expect("cancel");
     let took = begun.elapsed();
     assert_eq!(canceled.state, RunState::Canceled);
-    assert!(!process_with("987.5"), "the worker is gone");
+    assert!(!process_with(&seconds), "the worker is gone");
     assert!(took < Duration::from_secs(3), "cancel took {took:?}");
     let detail = engine.run_detail(&run.id).await.expect("detail");
     let attempt = detail.nodes[0].attempts[0]
@@ -252,8 +253,9 @@ async fn canceling_a_code_run_stops_its_worker() {
 async fn a_code_run_interrupted_by_closing_the_engine_recovers_with_a_new_attempt() {
     let fx = Fixture::new();
     let marker = fx.probe("first-try");
+    let seconds = own_seconds("976.5");
     let body = format!(
-        "if [ -f {m} ]; then {FIX}else touch {m}; sleep 976.5; fi\n",
+        "if [ -f {m} ]; then {FIX}else touch {m}; sleep {seconds}; fi\n",
         m = marker.display()
     );
     let engine = fx.engine().await;
@@ -261,13 +263,13 @@ async fn a_code_run_interrupted_by_closing_the_engine_recovers_with_a_new_attemp
     req.worker = Some(fx.worker("once", &body));
     let run = engine.start_run(req).await.expect("start");
     let deadline = Instant::now() + Duration::from_secs(30);
-    while !process_with("976.5") {
+    while !process_with(&seconds) {
         assert!(Instant::now() < deadline, "the worker never started");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     engine.close().await;
     drop(engine);
-    assert!(!process_with("976.5"), "closing stopped the worker");
+    assert!(!process_with(&seconds), "closing stopped the worker");
 
     let engine = fx.engine().await;
     assert_eq!(

@@ -324,30 +324,31 @@ async fn an_interrupted_code_swarm_recovers_keeping_merged_steps_and_starting_fr
     // `a`, which merges first and must not run again.
     let marker = fx.probe("b-first-try");
     let count = fx.probe("a-runs");
+    let seconds = attempts_support::own_seconds("977.5");
     let body = format!(
         r#"step=$(printf '%s\n' "$SWITCHYARD_TASK" | sed -n 's/^# Your step (\([a-z0-9]*\)).*/\1/p' | head -n 1)
 case "$step" in
   a) echo run >> {count}; echo alpha > a.txt ;;
   b) [ -f a.txt ] || exit 3
-     if [ -f {marker} ]; then echo beta > b.txt; else touch {marker}; sleep 977.5; fi ;;
+     if [ -f {marker} ]; then echo beta > b.txt; else touch {marker}; sleep {seconds}; fi ;;
 esac
 "#,
         count = count.display(),
-        marker = marker.display()
+        marker = marker.display(),
     );
     let engine = fx.engine().await;
     let mut req = request(&fx, RunMode::Swarm, vec![step("a", &[]), step("b", &["a"])]);
     req.worker = Some(fx.worker("hangs", &body));
     let run = engine.start_run(req).await.expect("start");
     let deadline = std::time::Instant::now() + Duration::from_secs(60);
-    while !attempts_support::process_with("977.5") {
+    while !attempts_support::process_with(&seconds) {
         assert!(std::time::Instant::now() < deadline, "b never started");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     engine.close().await;
     drop(engine);
     assert!(
-        !attempts_support::process_with("977.5"),
+        !attempts_support::process_with(&seconds),
         "closing stopped b's worker"
     );
 

@@ -238,6 +238,13 @@ pub async fn run_request(engine: &Arc<Engine>, request: AttemptRequest) -> Attem
     settle(engine, &started.id).await
 }
 
+/// `seconds` (with a decimal point) made this test process's own by appending its pid as more
+/// decimals: a `sleep` whose command line a test looks for with [`process_with`] is then never
+/// another copy of the test binary's.
+pub fn own_seconds(seconds: &str) -> String {
+    format!("{seconds}{}", std::process::id())
+}
+
 /// Waits (up to 5 s) until no live process has `marker` in its command line; `false` if one
 /// is still there then.
 pub async fn all_gone(marker: &str) -> bool {
