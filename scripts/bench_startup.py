@@ -14,10 +14,13 @@ were not slow are compared too: that ratio holds still when the two apps stall u
 
 Memory: each app idles for IDLE_SECONDS on a fresh profile, then the PSS of the app and every
 descendant (WebKitWebProcess, WebKitNetworkProcess) is summed from /proc/PID/smaps_rollup;
-the median of MEMORY_RUNS samples per app.
+the median of MEMORY_RUNS samples per app. Switchyard is measured a second way too, on a
+profile whose user hid the Models page's plot (its charting library is then never loaded);
+the target's ratio is the fresh profile's.
 """
 import os
 import signal
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -77,11 +80,25 @@ def pss_kb(pid: int) -> tuple[str, int]:
     return name, 0
 
 
-def idle_memory(binary: str) -> tuple[float, dict[str, float]]:
+def hide_plot(binary: str, home: str) -> None:
+    """Makes `home` a profile whose user hid the Models plot: one start creates the database,
+    then the app's own preference is stored as the Hide plot button stores it."""
+    first_start = subprocess.run([binary], env=dict(app_env(home), SWITCHYARD_EXIT_ON_FIRST_PAINT="1"),
+                                 capture_output=True, text=True, timeout=60)
+    if first_start.returncode != 0:
+        sys.exit(f"{binary}: the first start failed; stderr:\n{first_start.stderr[-2000:]}")
+    with sqlite3.connect(os.path.join(home, "switchyard.db")) as db:
+        db.execute("INSERT INTO settings (key, value, updated_at) VALUES ('ui.plot_hidden', 'true', "
+                   "'2026-12-07T00:00:00Z') ON CONFLICT(key) DO UPDATE SET value = excluded.value")
+
+
+def idle_memory(binary: str, plot_hidden: bool = False) -> tuple[float, dict[str, float]]:
     """Total PSS in MiB after IDLE_SECONDS, and MiB by process name."""
     # The app's WebKit processes may still be writing their caches as the app exits, so the
     # profile is removed only after its whole process group is gone, and a late write is no error.
     with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as home:
+        if plot_hidden:
+            hide_plot(binary, home)
         proc = subprocess.Popen([binary], env=app_env(home), stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL, start_new_session=True)
         try:
@@ -127,6 +144,7 @@ def main() -> None:
             wall[name].append(spawn)
             print(f"start {i + 1:2} {name:<10} first paint {ms:5} ms (spawn to exit {spawn:5.0f} ms)")
     memory: dict[str, list[float]] = {name: [] for name in apps}
+    hidden: list[float] = []
     detail: dict[str, dict[str, float]] = {}
     for i in range(MEMORY_RUNS):
         order = list(apps) if i % 2 == 0 else list(reversed(apps))
@@ -135,6 +153,9 @@ def main() -> None:
             memory[name].append(total)
             detail[name] = by_name
             print(f"idle  {i + 1:2} {name:<10} {total:6.1f} MiB PSS")
+        total, _ = idle_memory(apps["switchyard"], plot_hidden=True)
+        hidden.append(total)
+        print(f"idle  {i + 1:2} {'switchyard, plot hidden':<10} {total:6.1f} MiB PSS")
     print()
     medians = {name: statistics.median(paint[name]) for name in apps}
     fast = {name: [ms for ms in paint[name] if ms <= 2 * min(paint[name])] for name in apps}
@@ -151,6 +172,9 @@ def main() -> None:
     fast_ratio = statistics.median(fast["switchyard"]) / max(statistics.median(fast["empty"]), 1)
     print(f"first paint ratio of the starts that were not slow: {fast_ratio:.2f}x")
     print(f"idle PSS ratio:    {memory_ratio:.2f}x (target <= {MEMORY_TARGET}x: {verdict(memory_ratio, MEMORY_TARGET)})")
+    hidden_ratio = statistics.median(hidden) / max(statistics.median(memory["empty"]), 1)
+    print(f"idle PSS ratio with the Models plot hidden by its user: {hidden_ratio:.2f}x "
+          f"({statistics.median(hidden):.1f} MiB)")
 
 
 if __name__ == "__main__":

@@ -50,6 +50,7 @@ macro_rules! specta_builder {
                 $crate::commands::app::set_theme,
                 $crate::commands::app::first_run_checklist,
                 $crate::commands::app::set_checklist_dismissed,
+                $crate::commands::app::set_plot_hidden,
                 $crate::commands::catalog::list_models,
                 $crate::commands::catalog::get_model,
                 $crate::commands::catalog::catalog_metrics,

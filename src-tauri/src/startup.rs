@@ -104,10 +104,11 @@ mod tests {
         let prefs = UiPrefs {
             theme: Theme::Dark,
             checklist_dismissed: true,
+            plot_hidden: true,
         };
         assert_eq!(
             prefs_script(Some(&prefs)),
-            r#"window.__SWITCHYARD_PREFS__ = {"theme":"dark","checklistDismissed":true};"#
+            r#"window.__SWITCHYARD_PREFS__ = {"theme":"dark","checklistDismissed":true,"plotHidden":true};"#
         );
         assert_eq!(prefs_script(None), "window.__SWITCHYARD_PREFS__ = null;");
     }

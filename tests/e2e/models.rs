@@ -431,3 +431,92 @@ async fn models_table_and_plot_agree_and_details_explain_scores() {
     })
     .await;
 }
+
+/// The script chunks of the charting library the page has loaded: a dynamic import adds a
+/// `modulepreload` link for each chunk it needs (the custom protocol's loads are not in
+/// resource timing).
+async fn chart_chunks(app: &App) -> E2eResult<Vec<String>> {
+    let value = js(
+        app,
+        "return [...document.querySelectorAll('link[rel=modulepreload]')].map(l => l.href)\
+         .filter(n => /installCanvasRenderer|\\/chart-/.test(n));",
+        vec![],
+    )
+    .await?;
+    Ok(value
+        .as_array()
+        .map(|names| {
+            names
+                .iter()
+                .filter_map(|n| n.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default())
+}
+
+/// Hides the plot, after checking the chart chunks are found while it is drawn (so their
+/// absence after the restart means something).
+async fn hide_the_plot(app: &App) -> E2eResult {
+    app.wait_for("#models-plot[data-state='ready']").await?;
+    let loaded = chart_chunks(app).await?;
+    if loaded.is_empty() {
+        return Err("the drawn plot's chart chunks were not preloaded".into());
+    }
+    app.click("#plot-toggle").await?;
+    app.wait_text("#plot-toggle", |t| t == "Show plot").await?;
+    if app.text("#models-plot").await?.is_some() {
+        return Err("the plot is still on the page after Hide plot".into());
+    }
+    // Stored before the app is closed: the next start reads it back.
+    app.wait_for("#plot-toggle[data-saving='false']").await?;
+    if let Some(error) = app.text("#plot-pref-error").await? {
+        return Err(format!("the choice was not stored: {error}"));
+    }
+    Ok(())
+}
+
+/// After the restart: the table, no plot, and the charting library never fetched.
+async fn plot_stays_hidden(app: &App) -> E2eResult {
+    app.wait_for("#models-table .models-row").await?;
+    app.wait_text("#plot-toggle", |t| t == "Show plot").await?;
+    if app.text("#models-plot").await?.is_some() {
+        return Err("the plot was drawn although it was hidden before the restart".into());
+    }
+    let loaded = chart_chunks(app).await?;
+    if !loaded.is_empty() {
+        return Err(format!(
+            "the charting library was fetched anyway: {loaded:?}"
+        ));
+    }
+    save_screenshot(app, "models_plot_hidden").await;
+    app.click("#plot-toggle").await?;
+    app.wait_for("#models-plot[data-state='ready']").await?;
+    Ok(())
+}
+
+#[tokio::test]
+#[ignore = "end-to-end: drives the built app; the test command runs it (SWITCHYARD_E2E=1, Xvfb, --ignored)"]
+async fn a_hidden_plot_stays_hidden_after_a_restart_and_its_library_is_not_loaded() {
+    if !E2e::enabled("a_hidden_plot_stays_hidden_after_a_restart_and_its_library_is_not_loaded") {
+        return;
+    }
+    let home = tempfile::tempdir().expect("tempdir");
+    E2e::run(
+        "models_hide_plot",
+        Launch::with_home(home.path()),
+        |app| async move {
+            let result = hide_the_plot(&app).await;
+            (app, result)
+        },
+    )
+    .await;
+    E2e::run(
+        "models_plot_hidden_after_restart",
+        Launch::with_home(home.path()),
+        |app| async move {
+            let result = plot_stays_hidden(&app).await;
+            (app, result)
+        },
+    )
+    .await;
+}

@@ -27,7 +27,7 @@ describe("applyStartupTheme", () => {
     const getItem = vi.spyOn(Storage.prototype, "getItem");
     const setItem = vi.spyOn(Storage.prototype, "setItem");
     try {
-      window.__SWITCHYARD_PREFS__ = { theme: "dark", checklistDismissed: false };
+      window.__SWITCHYARD_PREFS__ = { theme: "dark", checklistDismissed: false, plotHidden: false };
       applyStartupTheme();
       expect(document.documentElement.dataset.theme).toBe("dark");
       applyTheme("light");

@@ -11,6 +11,8 @@ use crate::doctor::{CheckStatus, DoctorReport};
 pub const SETTING_THEME: &str = "ui.theme";
 /// Settings key of [`UiPrefs::checklist_dismissed`].
 pub const SETTING_CHECKLIST_DISMISSED: &str = "ui.checklist_dismissed";
+/// Settings key of [`UiPrefs::plot_hidden`].
+pub const SETTING_PLOT_HIDDEN: &str = "ui.plot_hidden";
 
 /// Days after which the catalog counts as old.
 pub const CATALOG_STALE_DAYS: i64 = 30;
@@ -49,6 +51,9 @@ pub struct UiPrefs {
     pub theme: Theme,
     /// The first-run checklist was dismissed (Settings shows it again).
     pub checklist_dismissed: bool,
+    /// The Models page's quality-vs-price plot was hidden: it stays hidden at the next start,
+    /// so its charting library is never loaded then.
+    pub plot_hidden: bool,
 }
 
 /// One item of the checklist.

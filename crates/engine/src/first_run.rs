@@ -3,7 +3,7 @@
 
 use switchyard_core::first_run::{
     checklist, ChecklistFacts, FirstRunChecklist, Theme, UiPrefs, SETTING_CHECKLIST_DISMISSED,
-    SETTING_THEME,
+    SETTING_PLOT_HIDDEN, SETTING_THEME,
 };
 use switchyard_core::providers::{KeyStatus, ProviderKind};
 
@@ -22,9 +22,11 @@ impl Engine {
         let store = self.store();
         let theme = store.setting(SETTING_THEME).await?;
         let dismissed = store.setting(SETTING_CHECKLIST_DISMISSED).await?;
+        let plot_hidden = store.setting(SETTING_PLOT_HIDDEN).await?;
         Ok(UiPrefs {
             theme: theme.as_deref().and_then(Theme::parse).unwrap_or_default(),
             checklist_dismissed: dismissed.as_deref() == Some("true"),
+            plot_hidden: plot_hidden.as_deref() == Some("true"),
         })
     }
 
@@ -35,6 +37,18 @@ impl Engine {
     pub async fn set_theme(&self, theme: Theme) -> Result<UiPrefs, EngineError> {
         self.store()
             .set_setting(SETTING_THEME, theme.as_str(), &now())
+            .await?;
+        self.ui_prefs().await
+    }
+
+    /// Hides (or shows again) the Models page's plot from the next start on; resolves to the
+    /// preferences as stored.
+    ///
+    /// # Errors
+    /// [`EngineError::Store`].
+    pub async fn set_plot_hidden(&self, hidden: bool) -> Result<UiPrefs, EngineError> {
+        self.store()
+            .set_setting(SETTING_PLOT_HIDDEN, &hidden.to_string(), &now())
             .await?;
         self.ui_prefs().await
     }

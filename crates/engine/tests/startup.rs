@@ -76,3 +76,36 @@ async fn corrupt_database_is_a_startup_error_and_the_file_is_kept() {
     assert!(err.to_string().contains(&db.display().to_string()), "{err}");
     assert_eq!(std::fs::read(&db).expect("read"), vec![b'x'; 4096]);
 }
+
+#[tokio::test]
+async fn the_app_preferences_survive_a_restart_and_default_to_shown_and_system() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let open = || {
+        Engine::open(EngineConfig {
+            home: Some(dir.path().to_path_buf()),
+        })
+    };
+    let engine = open().await.expect("open");
+    let fresh = engine.ui_prefs().await.expect("prefs");
+    assert_eq!(fresh, switchyard_core::first_run::UiPrefs::default());
+    let stored = engine.set_plot_hidden(true).await.expect("hide");
+    assert!(stored.plot_hidden);
+    engine
+        .set_theme(switchyard_core::first_run::Theme::Dark)
+        .await
+        .expect("theme");
+    engine.close().await;
+
+    let engine = open().await.expect("reopen");
+    let prefs = engine.ui_prefs().await.expect("prefs");
+    assert!(prefs.plot_hidden, "{prefs:?}");
+    assert_eq!(prefs.theme, switchyard_core::first_run::Theme::Dark);
+    assert!(
+        !engine
+            .set_plot_hidden(false)
+            .await
+            .expect("show")
+            .plot_hidden
+    );
+    engine.close().await;
+}

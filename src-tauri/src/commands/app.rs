@@ -105,6 +105,17 @@ pub async fn set_theme(
     Ok(state.require()?.set_theme(theme).await?)
 }
 
+/// Hides the Models page's plot (`true`) or shows it, from the next start on too; resolves to
+/// the preferences as stored.
+#[tauri::command]
+#[specta::specta]
+pub async fn set_plot_hidden(
+    state: State<'_, AppState>,
+    hidden: bool,
+) -> Result<switchyard_core::first_run::UiPrefs, IpcError> {
+    Ok(state.require()?.set_plot_hidden(hidden).await?)
+}
+
 /// What a new user still needs, each item with its one-step fix.
 #[tauri::command]
 #[specta::specta]

@@ -41,6 +41,11 @@ export const commands = {
 	firstRunChecklist: () => typedError<FirstRunChecklist, IpcError>(__TAURI_INVOKE("first_run_checklist")),
 	/**  Hides the first-run checklist (`true`) or shows it again; resolves to the checklist. */
 	setChecklistDismissed: (dismissed: boolean) => typedError<FirstRunChecklist, IpcError>(__TAURI_INVOKE("set_checklist_dismissed", { dismissed })),
+	/**
+	 *  Hides the Models page's plot (`true`) or shows it, from the next start on too; resolves to
+	 *  the preferences as stored.
+	 */
+	setPlotHidden: (hidden: boolean) => typedError<UiPrefs, IpcError>(__TAURI_INVOKE("set_plot_hidden", { hidden })),
 	/**  Models matching the query, as summaries for the table and the plot. */
 	listModels: (query: ModelQuery) => typedError<ModelSummary[], IpcError>(__TAURI_INVOKE("list_models", { query })),
 	/**
@@ -3412,6 +3417,11 @@ export type UiPrefs = {
 	theme: Theme,
 	/**  The first-run checklist was dismissed (Settings shows it again). */
 	checklistDismissed: boolean,
+	/**
+	 *  The Models page's quality-vs-price plot was hidden: it stays hidden at the next start,
+	 *  so its charting library is never loaded then.
+	 */
+	plotHidden: boolean,
 };
 
 /**  Token usage and cost **so far** for the attempt: each report replaces the previous one. */

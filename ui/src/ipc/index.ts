@@ -93,12 +93,14 @@ export const ipc = {
   lastDoctorReport: () => unwrap(commands.lastDoctorReport()),
   openLink: (url: string) => unwrap(commands.openLink(url)),
   recordFirstPaint: () => commands.recordFirstPaint(),
-  /** Theme and whether the first-run checklist was dismissed. */
+  /** Theme, whether the first-run checklist was dismissed and the Models plot hidden. */
   uiPrefs: () => unwrap(commands.uiPrefs()),
   setTheme: (theme: Theme) => unwrap(commands.setTheme(theme)),
   /** What a new user still needs, each item with its one-step fix. */
   firstRunChecklist: () => unwrap(commands.firstRunChecklist()),
   setChecklistDismissed: (dismissed: boolean) => unwrap(commands.setChecklistDismissed(dismissed)),
+  /** Hides the Models page's plot (or shows it), from the next start on too. */
+  setPlotHidden: (hidden: boolean) => unwrap(commands.setPlotHidden(hidden)),
   /** What the command palette can open that Rust knows: models, the newest runs and attempts. */
   paletteEntries: () => unwrap(commands.paletteEntries()),
   /** The classifier fallback's settings (ask a model when the classifier is unsure). */

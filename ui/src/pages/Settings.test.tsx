@@ -112,7 +112,11 @@ const unavailable: ConfinementSupport = {
 };
 
 const prefs = vi.hoisted(() => ({
-  setTheme: vi.fn(async (theme: string) => ({ theme, checklistDismissed: true })),
+  setTheme: vi.fn(async (theme: string) => ({
+    theme,
+    checklistDismissed: true,
+    plotHidden: false,
+  })),
 }));
 
 const checklist: FirstRunChecklist = {
@@ -156,7 +160,11 @@ vi.mock("../ipc", async (importOriginal) => {
   return {
     ...original,
     ipc: {
-      uiPrefs: vi.fn(async () => ({ theme: "system", checklistDismissed: true })),
+      uiPrefs: vi.fn(async () => ({
+        theme: "system",
+        checklistDismissed: true,
+        plotHidden: false,
+      })),
       setTheme: prefs.setTheme,
       firstRunChecklist: vi.fn(async () => checklist),
       setChecklistDismissed: vi.fn(async (dismissed: boolean) => ({ ...checklist, dismissed })),

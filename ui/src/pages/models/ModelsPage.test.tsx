@@ -19,6 +19,10 @@ const MODELS: ModelSummary[] = [
 ];
 
 const queries: ModelQuery[] = [];
+/** What the page asked Rust to store for the plot, in order. */
+const plotChoices: boolean[] = [];
+/** Errors the next plot choices are refused with. */
+const plotStoreFails: unknown[] = [];
 const options: Record<string, unknown>[] = [];
 
 // A fake engine that honours the category and search filters, enough for the page's wiring.
@@ -45,6 +49,14 @@ vi.mock("../../ipc", async (importOriginal) => {
   const original = await importOriginal<typeof import("../../ipc")>();
   return {
     ...original,
+    ipc: {
+      ...original.ipc,
+      setPlotHidden: vi.fn(async (hidden: boolean) => {
+        if (plotStoreFails.length > 0) throw plotStoreFails.shift();
+        plotChoices.push(hidden);
+        return { theme: "system", checklistDismissed: false, plotHidden: hidden };
+      }),
+    },
     catalogIpc: {
       listModels: vi.fn(async (query: ModelQuery) => {
         queries.push(query);
@@ -93,6 +105,8 @@ afterEach(() => {
   cleanup();
   queries.length = 0;
   options.length = 0;
+  plotChoices.length = 0;
+  delete window.__SWITCHYARD_PREFS__;
 });
 
 function rowIds(): string[] {
@@ -102,6 +116,51 @@ function rowIds(): string[] {
 }
 
 describe("ModelsPage", () => {
+  // First: it reads the stored preference before any choice made in this session.
+  it("starts without the plot, and never draws it, when the stored preference hid it", async () => {
+    window.__SWITCHYARD_PREFS__ = { theme: "system", checklistDismissed: false, plotHidden: true };
+    render(<ModelsPage />);
+    await waitFor(() => expect(rowIds()).toHaveLength(3));
+    expect(document.querySelector("#models-plot")).toBeNull();
+    expect(screen.getByRole("button", { name: "Show plot" })).toBeTruthy();
+    expect(options).toEqual([]);
+  });
+
+  it("stores a hidden or shown plot, and a page opened again keeps the choice", async () => {
+    render(<ModelsPage />);
+    await waitFor(() => expect(rowIds()).toHaveLength(3));
+    await waitFor(() =>
+      expect(document.querySelector("#models-plot")?.getAttribute("data-state")).toBe("ready"),
+    );
+    fireEvent.click(screen.getByRole("button", { name: "Hide plot" }));
+    expect(document.querySelector("#models-plot")).toBeNull();
+    await waitFor(() => expect(plotChoices).toEqual([true]));
+    cleanup();
+    render(<ModelsPage />);
+    await waitFor(() => expect(rowIds()).toHaveLength(3));
+    expect(document.querySelector("#models-plot")).toBeNull();
+    fireEvent.click(screen.getByRole("button", { name: "Show plot" }));
+    await waitFor(() => expect(plotChoices).toEqual([true, false]));
+    expect(document.querySelector("#models-plot")).not.toBeNull();
+  });
+
+  it("says so when the choice cannot be stored, and still hides the plot", async () => {
+    const { IpcFailure } = await import("../../ipc");
+    plotStoreFails.push(new IpcFailure({ code: "database", message: "database is locked" }));
+    render(<ModelsPage />);
+    await waitFor(() => expect(rowIds()).toHaveLength(3));
+    fireEvent.click(screen.getByRole("button", { name: "Hide plot" }));
+    expect(document.querySelector("#models-plot")).toBeNull();
+    await waitFor(() =>
+      expect(document.querySelector("#plot-pref-error")?.textContent).toContain(
+        "database is locked",
+      ),
+    );
+    fireEvent.click(screen.getByRole("button", { name: "Show plot" }));
+    await waitFor(() => expect(plotChoices).toEqual([false]));
+    expect(document.querySelector("#plot-pref-error")).toBeNull();
+  });
+
   it("lists every model, plots those with a score and a price", async () => {
     render(<ModelsPage />);
     await waitFor(() => expect(rowIds()).toEqual(["acme/coder", "acme/chatty", "zeta/unscored"]));

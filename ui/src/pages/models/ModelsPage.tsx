@@ -24,6 +24,7 @@ import { CATEGORY_LABEL } from "./format";
 import { ModelDrawer } from "./ModelDrawer";
 import { ModelTable } from "./ModelTable";
 import { plotPoints } from "./pareto";
+import { choosePlotHidden, plotHidden } from "./plotPref";
 import { RenderTimer } from "./renderTimer";
 import { modelFromHash } from "./route";
 import { ScatterPlot } from "./ScatterPlot";
@@ -65,8 +66,13 @@ export function ModelsPage() {
   const [statusError, setStatusError] = useState<string | null>(null);
   const [openId, setOpenId] = useState<string | null>(() => modelFromHash(window.location.hash));
   const [selected, setSelected] = useState<string[]>([]);
-  const [showPlot, setShowPlot] = useState(true);
-  const plotVisible = useRef(true);
+  const [showPlot, setShowPlot] = useState(() => !plotHidden());
+  /** Storing the plot choice: `saving`, then `null` or why it failed. */
+  const [plotPref, setPlotPref] = useState<{ saving: boolean; error: string | null }>({
+    saving: false,
+    error: null,
+  });
+  const plotVisible = useRef(showPlot);
   plotVisible.current = showPlot && tab === "browse";
   const sent = useRef(0);
   const filtersNow = useRef(filters);
@@ -269,7 +275,25 @@ export function ModelsPage() {
               )}
             </h2>
             <span className="grow" />
-            <button type="button" className="link small" onClick={() => setShowPlot((s) => !s)}>
+            {plotPref.error && (
+              <span className="error small" id="plot-pref-error">
+                Not remembered: {plotPref.error}
+              </span>
+            )}
+            <button
+              type="button"
+              className="link small"
+              id="plot-toggle"
+              aria-expanded={showPlot}
+              data-saving={plotPref.saving}
+              onClick={() => {
+                setShowPlot(!showPlot);
+                setPlotPref({ saving: true, error: null });
+                void choosePlotHidden(showPlot).then((error) =>
+                  setPlotPref({ saving: false, error }),
+                );
+              }}
+            >
               {showPlot ? "Hide plot" : "Show plot"}
             </button>
           </div>
