@@ -21,6 +21,8 @@ const MODELS: ModelSummary[] = [
 const queries: ModelQuery[] = [];
 /** What the page asked Rust to store for the plot, in order. */
 const plotChoices: boolean[] = [];
+/** Milliseconds the next plot stores take. */
+const plotStoreDelays: number[] = [];
 /** Errors the next plot choices are refused with. */
 const plotStoreFails: unknown[] = [];
 const options: Record<string, unknown>[] = [];
@@ -52,6 +54,8 @@ vi.mock("../../ipc", async (importOriginal) => {
     ipc: {
       ...original.ipc,
       setPlotHidden: vi.fn(async (hidden: boolean) => {
+        const delay = plotStoreDelays.shift();
+        if (delay) await new Promise((done) => setTimeout(done, delay));
         if (plotStoreFails.length > 0) throw plotStoreFails.shift();
         plotChoices.push(hidden);
         return { theme: "system", checklistDismissed: false, plotHidden: hidden };
@@ -141,6 +145,19 @@ describe("ModelsPage", () => {
     expect(document.querySelector("#models-plot")).toBeNull();
     fireEvent.click(screen.getByRole("button", { name: "Show plot" }));
     await waitFor(() => expect(plotChoices).toEqual([true, false]));
+    expect(document.querySelector("#models-plot")).not.toBeNull();
+  });
+
+  it("stores quick choices in the order they were made", async () => {
+    render(<ModelsPage />);
+    await waitFor(() => expect(rowIds()).toHaveLength(3));
+    plotStoreDelays.push(80);
+    fireEvent.click(screen.getByRole("button", { name: "Hide plot" }));
+    fireEvent.click(screen.getByRole("button", { name: "Show plot" }));
+    const toggle = document.querySelector("#plot-toggle");
+    expect(toggle?.getAttribute("data-saving")).toBe("true");
+    await waitFor(() => expect(plotChoices).toEqual([true, false]));
+    await waitFor(() => expect(toggle?.getAttribute("data-saving")).toBe("false"));
     expect(document.querySelector("#models-plot")).not.toBeNull();
   });
 

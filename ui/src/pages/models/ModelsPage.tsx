@@ -72,6 +72,8 @@ export function ModelsPage() {
     saving: false,
     error: null,
   });
+  /** How many choices were made: only the latest one's store ends `saving`. */
+  const plotChoices = useRef(0);
   const plotVisible = useRef(showPlot);
   plotVisible.current = showPlot && tab === "browse";
   const sent = useRef(0);
@@ -287,11 +289,12 @@ export function ModelsPage() {
               aria-expanded={showPlot}
               data-saving={plotPref.saving}
               onClick={() => {
+                const choice = ++plotChoices.current;
                 setShowPlot(!showPlot);
                 setPlotPref({ saving: true, error: null });
-                void choosePlotHidden(showPlot).then((error) =>
-                  setPlotPref({ saving: false, error }),
-                );
+                void choosePlotHidden(showPlot).then((error) => {
+                  if (choice === plotChoices.current) setPlotPref({ saving: false, error });
+                });
               }}
             >
               {showPlot ? "Hide plot" : "Show plot"}

@@ -12,16 +12,22 @@ export function plotHidden(): boolean {
   return chosen ?? startupPrefs()?.plotHidden === true;
 }
 
+/** The stores asked for, one after another, so the last choice is the one stored. */
+let storing: Promise<string | null> = Promise.resolve(null);
+
 /**
- * Remembers `hidden` for this session at once (a page opened again keeps it) and stores it.
- * Resolves to why it could not be stored, or `null`.
+ * Remembers `hidden` for this session at once (a page opened again keeps it) and stores it
+ * after any store still under way. Resolves to why it could not be stored, or `null`.
  */
-export async function choosePlotHidden(hidden: boolean): Promise<string | null> {
+export function choosePlotHidden(hidden: boolean): Promise<string | null> {
   chosen = hidden;
-  try {
-    await ipc.setPlotHidden(hidden);
-    return null;
-  } catch (e) {
-    return describeError(e).message;
-  }
+  // Never rejects (a failure resolves to its message), so the chain goes on after one.
+  const stored = storing.then(() =>
+    ipc.setPlotHidden(hidden).then(
+      () => null,
+      (e: unknown) => describeError(e).message,
+    ),
+  );
+  storing = stored;
+  return stored;
 }
