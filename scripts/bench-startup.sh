@@ -10,12 +10,14 @@ ensure_apt
 ensure_rust
 ensure_node
 build_ui
-step "building Switchyard (release)"
+step "building Switchyard and its CLI (release)"
 cargo build --release --locked -p switchyard-desktop --features custom-protocol
+cargo build --release --locked -p switchyard-cli
 step "building the empty Tauri app (release, Switchyard's lockfile)"
 cp Cargo.lock benches/empty-app/Cargo.lock
 cargo build --release --manifest-path benches/empty-app/Cargo.toml --features custom-protocol
 step "measuring"
 xvfb-run -a -s "-screen 0 1280x800x24" python3 scripts/bench_startup.py \
   "$CARGO_TARGET_DIR/release/switchyard-desktop" \
-  "$CARGO_TARGET_DIR/release/switchyard-empty-app"
+  "$CARGO_TARGET_DIR/release/switchyard-empty-app" \
+  "$CARGO_TARGET_DIR/release/switchyard"

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Cold start to first paint and idle memory of Switchyard against an empty Tauri app.
 
-Run through scripts/bench-startup.sh, which builds both release binaries and provides Xvfb.
+Run through scripts/bench-startup.sh, which builds the release binaries (both apps and the CLI)
+and provides Xvfb.
 Both apps are measured in one run, alternating start by start, so the machine's state weighs
 on both alike.
 
@@ -20,7 +21,6 @@ the target's ratio is the fresh profile's.
 """
 import os
 import signal
-import sqlite3
 import statistics
 import subprocess
 import sys
@@ -80,25 +80,22 @@ def pss_kb(pid: int) -> tuple[str, int]:
     return name, 0
 
 
-def hide_plot(binary: str, home: str) -> None:
-    """Makes `home` a profile whose user hid the Models plot: one start creates the database,
-    then the app's own preference is stored as the Hide plot button stores it."""
-    first_start = subprocess.run([binary], env=dict(app_env(home), SWITCHYARD_EXIT_ON_FIRST_PAINT="1"),
-                                 capture_output=True, text=True, timeout=60)
-    if first_start.returncode != 0:
-        sys.exit(f"{binary}: the first start failed; stderr:\n{first_start.stderr[-2000:]}")
-    with sqlite3.connect(os.path.join(home, "switchyard.db")) as db:
-        db.execute("INSERT INTO settings (key, value, updated_at) VALUES ('ui.plot_hidden', 'true', "
-                   "'2026-12-07T00:00:00Z') ON CONFLICT(key) DO UPDATE SET value = excluded.value")
+def hide_plot(cli: str, home: str) -> None:
+    """Makes `home` a profile whose user hid the Models plot (the CLI stores the preference
+    the Hide plot button stores)."""
+    out = subprocess.run([cli, "settings", "set", "ui.plot_hidden", "true"], env=app_env(home),
+                         capture_output=True, text=True, timeout=60)
+    if out.returncode != 0:
+        sys.exit(f"{cli}: could not hide the plot; stderr:\n{out.stderr[-2000:]}")
 
 
-def idle_memory(binary: str, plot_hidden: bool = False) -> tuple[float, dict[str, float]]:
+def idle_memory(binary: str, hide_plot_with: str | None = None) -> tuple[float, dict[str, float]]:
     """Total PSS in MiB after IDLE_SECONDS, and MiB by process name."""
     # The app's WebKit processes may still be writing their caches as the app exits, so the
     # profile is removed only after its whole process group is gone, and a late write is no error.
     with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as home:
-        if plot_hidden:
-            hide_plot(binary, home)
+        if hide_plot_with:
+            hide_plot(hide_plot_with, home)
         proc = subprocess.Popen([binary], env=app_env(home), stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL, start_new_session=True)
         try:
@@ -134,6 +131,7 @@ def stop_group(proc: subprocess.Popen) -> None:
 
 def main() -> None:
     apps = {"switchyard": sys.argv[1], "empty": sys.argv[2]}
+    cli = sys.argv[3]
     paint: dict[str, list[int]] = {name: [] for name in apps}
     wall: dict[str, list[float]] = {name: [] for name in apps}
     for i in range(RUNS):
@@ -153,7 +151,7 @@ def main() -> None:
             memory[name].append(total)
             detail[name] = by_name
             print(f"idle  {i + 1:2} {name:<10} {total:6.1f} MiB PSS")
-        total, _ = idle_memory(apps["switchyard"], plot_hidden=True)
+        total, _ = idle_memory(apps["switchyard"], hide_plot_with=cli)
         hidden.append(total)
         print(f"idle  {i + 1:2} {'switchyard, plot hidden':<10} {total:6.1f} MiB PSS")
     print()

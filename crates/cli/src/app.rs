@@ -95,9 +95,10 @@ pub async fn setup(engine: &Engine, json: bool) -> Result<ExitCode, CliError> {
 }
 
 /// The settings the CLI reads and writes (the rest live in the app's Settings page).
-const SETTINGS: [&str; 2] = [
+const SETTINGS: [&str; 3] = [
     switchyard_engine::confinement::ALLOW_UNCONFINED_SETTING,
     switchyard_engine::agents::AGENTS_MAY_APPROVE_SETTING,
+    switchyard_core::first_run::SETTING_PLOT_HIDDEN,
 ];
 
 /// `switchyard settings …`
@@ -112,7 +113,8 @@ pub enum SettingsCommand {
     /// Print every setting the CLI knows, or one.
     Get { key: Option<String> },
     /// Set one: `workers.allow_unconfined true|false` (workers may run without a sandbox
-    /// where none is available), `mcp.agents_may_approve true|false`.
+    /// where none is available), `mcp.agents_may_approve true|false`, `ui.plot_hidden
+    /// true|false` (the app's Models page opens without its plot).
     Set { key: String, value: String },
 }
 
@@ -121,6 +123,7 @@ async fn setting_value(engine: &Engine, key: &str) -> Result<bool, CliError> {
         switchyard_engine::confinement::ALLOW_UNCONFINED_SETTING => {
             engine.allow_unconfined().await?
         }
+        switchyard_core::first_run::SETTING_PLOT_HIDDEN => engine.ui_prefs().await?.plot_hidden,
         _ => engine.agents_may_approve().await?,
     })
 }
@@ -158,10 +161,16 @@ pub async fn settings(
                     )))
                 }
             };
-            if key == switchyard_engine::confinement::ALLOW_UNCONFINED_SETTING {
-                engine.set_allow_unconfined(on).await?;
-            } else {
-                engine.set_agents_may_approve(on).await?;
+            match key.as_str() {
+                switchyard_engine::confinement::ALLOW_UNCONFINED_SETTING => {
+                    engine.set_allow_unconfined(on).await?;
+                }
+                switchyard_core::first_run::SETTING_PLOT_HIDDEN => {
+                    engine.set_plot_hidden(on).await?;
+                }
+                _ => {
+                    engine.set_agents_may_approve(on).await?;
+                }
             }
             vec![key]
         }

@@ -201,3 +201,29 @@ fn setup_json_lists_the_first_run_checklist_with_a_fix_for_each_open_item() {
     assert_eq!(list["done"], done);
     assert_eq!(list["dismissed"], false);
 }
+
+#[test]
+fn settings_set_hides_the_models_plot_for_the_app() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let json = |args: &[&str]| -> serde_json::Value {
+        let out = switchyard(dir.path()).args(args).output().expect("run");
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).expect("JSON")
+    };
+    assert_eq!(
+        json(&["settings", "get", "--json"])["ui.plot_hidden"],
+        false
+    );
+    assert_eq!(
+        json(&["settings", "set", "ui.plot_hidden", "true", "--json"])["ui.plot_hidden"],
+        true
+    );
+    assert_eq!(
+        json(&["settings", "get", "ui.plot_hidden", "--json"])["ui.plot_hidden"],
+        true
+    );
+}
