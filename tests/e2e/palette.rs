@@ -149,6 +149,11 @@ async fn palette_to_approval(app: &App, fx: &Fixture) -> E2eResult {
     press(app, &['c']).await?;
     wait_focus(app, "[aria-label='Comment on calc.sh line 1']").await?;
     keys(app, "keep the sign").await?;
+    // The comment shows on its line in the diff as typed, not just its first letter.
+    app.wait_text("#attempt-detail .diff-comment", |t| {
+        t.contains("keep the sign")
+    })
+    .await?;
 
     open_palette(app).await?;
     select(app, "approve", "decide:approve").await?;

@@ -97,7 +97,7 @@ export const DiffRenderer = forwardRef<DiffRendererHandle, DiffRendererProps>(fu
         fileDiff,
         annotations,
         collapsed: collapsed.has(file.path) ? !byDefault : byDefault,
-        version: annotations.length + (collapsed.has(file.path) ? 1000 : 0),
+        version: itemVersion(annotations, collapsed.has(file.path)),
       });
     });
     return out;
@@ -200,3 +200,20 @@ export const DiffRenderer = forwardRef<DiffRendererHandle, DiffRendererProps>(fu
     />
   );
 });
+
+/**
+ * The library redraws an item only when its `version` changes. This one changes with every
+ * comment's line and text, not only their count (a comment being typed showed its first
+ * letter), and with the collapse state: an FNV-1a hash of them.
+ */
+function itemVersion(annotations: DiffLineAnnotation<Note>[], collapsedByUser: boolean): number {
+  const key = JSON.stringify([
+    collapsedByUser,
+    annotations.map((a) => [a.lineNumber, a.metadata?.text ?? ""]),
+  ]);
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < key.length; i += 1) {
+    hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193) >>> 0;
+  }
+  return hash;
+}
