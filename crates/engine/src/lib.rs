@@ -97,9 +97,9 @@ pub struct Engine {
     key_layout: tokio::sync::OnceCell<()>,
     /// Categories the classifier fallback's model gave, per task text.
     assist_cache: Mutex<assist::AssistCache>,
-    /// This instance's lease identity and the attempts it runs.
     /// This instance as the lease owner of the attempts and runs it runs.
     owner: owner::Owner,
+    /// The attempts this instance runs, and what their review pages reuse.
     attempts: attempts::AttemptsRuntime,
     /// This instance's lease identity as a run owner and the runs it executes.
     runs: runs::RunsRuntime,
