@@ -24,25 +24,8 @@ function tslibUnderFrozenPrototype(): Plugin {
   };
 }
 
-/**
- * The UI is written against React's API and runs on Preact's compat layer: react-dom alone was
- * 207 KB of the 251 KB entry chunk the window parses before its first paint. Types still come
- * from `@types/react`; every module that imports React (ours, cmdk, Radix, TanStack Virtual)
- * gets Preact instead. The tests render through Preact's Testing Library (src/testing/library.ts).
- */
-const preactInPlaceOfReact = [
-  { find: /^react$/, replacement: "preact/compat" },
-  { find: /^react-dom$/, replacement: "preact/compat" },
-  { find: /^react-dom\/client$/, replacement: "preact/compat/client" },
-  { find: /^react-dom\/server$/, replacement: "preact/compat/server" },
-  { find: /^react-dom\/test-utils$/, replacement: "preact/test-utils" },
-  { find: /^react\/jsx-runtime$/, replacement: "preact/compat/jsx-runtime" },
-  { find: /^react\/jsx-dev-runtime$/, replacement: "preact/compat/jsx-dev-runtime" },
-];
-
 export default defineConfig({
   plugins: [react(), tslibUnderFrozenPrototype()],
-  resolve: { alias: preactInPlaceOfReact },
   clearScreen: false,
   build: { outDir: "dist", target: "es2022", sourcemap: false },
   test: {
@@ -50,20 +33,6 @@ export default defineConfig({
     include: ["src/**/*.test.{ts,tsx}"],
     // Transformed like the app's bundle (not loaded by Node as is), so the tslib fix above is
     // what chart.test.ts checks.
-    server: {
-      deps: {
-        inline: [
-          "echarts",
-          "zrender",
-          "tslib",
-          // Inlined so the aliases above reach them.
-          /cmdk/,
-          /@radix-ui/,
-          /@tanstack/,
-          /@testing-library/,
-          /@pierre/,
-        ],
-      },
-    },
+    server: { deps: { inline: ["echarts", "zrender", "tslib"] } },
   },
 });

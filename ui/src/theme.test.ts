@@ -1,5 +1,5 @@
+import { act, renderHook } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
-import { act, renderHook } from "./testing/library";
 import { applyStartupTheme, applyTheme, useThemeType } from "./theme";
 
 describe("useThemeType", () => {

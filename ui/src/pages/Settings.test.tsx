@@ -1,3 +1,4 @@
+import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type {
   AppInfo,
@@ -8,7 +9,6 @@ import type {
   WorktreeUsage,
 } from "../ipc";
 import { seriousA11yFindings } from "../testing/axe";
-import { act, cleanup, fireEvent, render, screen, within } from "../testing/library";
 
 const report: DoctorReport = {
   generatedAt: "2026-11-29T10:00:00Z",

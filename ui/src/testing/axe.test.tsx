@@ -1,6 +1,6 @@
+import { cleanup, render } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { seriousA11yFindings } from "./axe";
-import { cleanup, render } from "./library";
 
 afterEach(cleanup);
 

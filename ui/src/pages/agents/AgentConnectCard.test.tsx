@@ -1,6 +1,6 @@
+import { act, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AgentConfig, AgentConnect } from "../../ipc";
-import { act, fireEvent, render, screen } from "../../testing/library";
 
 const configs: AgentConfig[] = [
   {

@@ -1,5 +1,4 @@
 import { type FormEvent, useState } from "react";
-import { focusOnMount } from "../../components/focus";
 import { describeError, keysIpc, type ProviderKind, type ProviderStatus } from "../../ipc";
 import { baseUrlProblem, idFromName, idProblem } from "./status";
 
@@ -69,8 +68,8 @@ export function AddProviderForm({ taken, onAdded, onCancel }: AddProviderFormPro
             value={name}
             placeholder="Lab vLLM"
             onChange={(e) => setName(e.target.value)}
-            // The form opens because the user asked for it.
-            ref={focusOnMount}
+            // biome-ignore lint/a11y/noAutofocus: the form opens because the user asked for it
+            autoFocus
           />
           {show(problems.name)}
         </div>

@@ -1,7 +1,7 @@
+import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AddProviderRequest, ProviderStatus } from "../../ipc";
 import { seriousA11yFindings } from "../../testing/axe";
-import { act, cleanup, fireEvent, render, screen, waitFor } from "../../testing/library";
 import { provider } from "./testdata.test-util";
 
 const KEY = "sk-UITEST-0123456789-abcd";

@@ -1,5 +1,4 @@
 import { type FormEvent, useState } from "react";
-import { focusOnMount } from "../../components/focus";
 import type { ProviderStatus } from "../../ipc";
 import { baseUrlProblem } from "./status";
 
@@ -55,8 +54,8 @@ export function UrlForm({ provider, onSave, onCancel }: UrlFormProps) {
         }}
         aria-invalid={touched && problem !== null}
         disabled={saving}
-        // The field opens because the user asked to edit it.
-        ref={focusOnMount}
+        // biome-ignore lint/a11y/noAutofocus: the field opens because the user asked to edit it
+        autoFocus
       />
       <button type="submit" className="primary url-save" disabled={saving || problem !== null}>
         Save

@@ -1,3 +1,4 @@
+import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type {
   CatalogStatus,
@@ -8,7 +9,6 @@ import type {
   SourceId,
   SourceStatus,
 } from "../../ipc";
-import { act, cleanup, fireEvent, render, screen, waitFor } from "../../testing/library";
 
 type Started = { refreshId: number; trigger: "user" | "schedule"; fromDir: string | null };
 type Step = { refreshId: number; progress: RefreshProgress };

@@ -1,7 +1,7 @@
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { useState } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { MatchOverride, ModelCard, ModelDetail, SourceMatch } from "../../ipc";
-import { cleanup, fireEvent, render, screen, waitFor } from "../../testing/library";
 import { card } from "./testdata";
 
 const AUTO: SourceMatch = {

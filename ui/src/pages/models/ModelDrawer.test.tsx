@@ -1,9 +1,8 @@
 // The drawer renders what the engine sends — the model's breakdowns (`get_model`) and the
 // metric registry (`catalog_metrics`) — and computes no score of its own.
-
+import { cleanup, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ModelDetail } from "../../ipc";
-import { cleanup, render, screen, waitFor } from "../../testing/library";
 import { CATALOG_METRICS, CODING_BREAKDOWN, card } from "./testdata";
 
 const DETAIL: ModelDetail = {

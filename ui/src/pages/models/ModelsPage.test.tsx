@@ -1,7 +1,7 @@
+import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { CatalogStatus, ModelQuery, ModelSummary } from "../../ipc";
 import { seriousA11yFindings } from "../../testing/axe";
-import { act, cleanup, fireEvent, render, screen, waitFor } from "../../testing/library";
 import { summary } from "./testdata";
 
 const MODELS: ModelSummary[] = [

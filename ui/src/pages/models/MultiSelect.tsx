@@ -1,5 +1,4 @@
 import { useEffect, useId, useRef, useState } from "react";
-import { focusOnMount } from "../../components/focus";
 
 export interface Option<T extends string> {
   value: T;
@@ -78,8 +77,8 @@ export function MultiSelect<T extends string>(props: MultiSelectProps<T>) {
               placeholder={`Filter ${label.toLowerCase()}…`}
               value={filter}
               onChange={(e) => setFilter(e.target.value)}
-              // The popover was opened to type into it.
-              ref={focusOnMount}
+              // biome-ignore lint/a11y/noAutofocus: the popover was opened to type into it
+              autoFocus
             />
           )}
           <ul>

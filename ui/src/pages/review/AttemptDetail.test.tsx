@@ -1,7 +1,7 @@
+import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AttemptFeedItem } from "../../ipc";
 import { seriousA11yFindings } from "../../testing/axe";
-import { act, cleanup, fireEvent, render, screen, waitFor } from "../../testing/library";
 import { AttemptDetail } from "./AttemptDetail";
 import { capturedDiff, file, logEntry, review, summary } from "./testdata";
 

@@ -1,5 +1,5 @@
+import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
-import { cleanup, render, screen } from "../../testing/library";
 import { AttemptList } from "./AttemptList";
 import { summary } from "./testdata";
 

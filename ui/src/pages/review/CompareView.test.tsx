@@ -1,5 +1,5 @@
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { cleanup, fireEvent, render, screen, waitFor } from "../../testing/library";
 import { CompareView } from "./CompareView";
 import { gate, review, summary } from "./testdata";
 

@@ -1,6 +1,6 @@
+import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ConfinementReport } from "../../ipc";
-import { cleanup, render, screen } from "../../testing/library";
 import { ConfinementBadge, ConfinementPanel } from "./ConfinementPanel";
 
 afterEach(cleanup);

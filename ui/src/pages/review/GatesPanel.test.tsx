@@ -1,5 +1,5 @@
+import { cleanup, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
-import { cleanup, render, screen, within } from "../../testing/library";
 import { GatesPanel } from "./GatesPanel";
 import { gate, review, summary, verifyCommand } from "./testdata";
 

@@ -1,6 +1,6 @@
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { seriousA11yFindings } from "../../testing/axe";
-import { cleanup, fireEvent, render, screen, waitFor } from "../../testing/library";
 import { provider } from "../keys/testdata.test-util";
 import { summary as modelSummary } from "../models/testdata";
 import { NewTaskForm } from "./NewTaskForm";

@@ -1,8 +1,9 @@
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { act } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { IpcFailure, type LineComment } from "../../ipc";
 import { requestDecision } from "../../palette/commands";
 import { seriousA11yFindings } from "../../testing/axe";
-import { act, cleanup, fireEvent, render, screen, waitFor } from "../../testing/library";
 import { ReviewActions } from "./ReviewActions";
 import { gate, review, summary } from "./testdata";
 

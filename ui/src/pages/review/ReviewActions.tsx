@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState } from "react";
 import { tinykeys } from "tinykeys";
-import { focusOnMount } from "../../components/focus";
 import { type AttemptReview, describeError, type LineComment, reviewIpc } from "../../ipc";
 import { DECISION_KEYS, single } from "../../keys/shortcuts";
 import { onDecisionRequest, requestDecision } from "../../palette/commands";
@@ -179,8 +178,8 @@ export function ReviewActions({ review, lineComments, onLineCommentsChange, onDe
               type="button"
               className="primary"
               id="approve-confirm-button"
-              // The confirmation exists to be answered from the keyboard.
-              ref={review.canApprove ? focusOnMount : undefined}
+              // biome-ignore lint/a11y/noAutofocus: the confirmation exists to be answered from the keyboard
+              autoFocus={review.canApprove}
               disabled={busy || !review.canApprove || message.trim() === ""}
               onClick={() => void approve()}
             >
@@ -190,8 +189,8 @@ export function ReviewActions({ review, lineComments, onLineCommentsChange, onDe
               type="button"
               className="ghost"
               id="approve-confirm-cancel"
-              // When approving is blocked, Cancel is the answer.
-              ref={review.canApprove ? undefined : focusOnMount}
+              // biome-ignore lint/a11y/noAutofocus: when approving is blocked, Cancel is the answer
+              autoFocus={!review.canApprove}
               onClick={() => setConfirming(false)}
             >
               Cancel

@@ -1,6 +1,6 @@
+import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import type { SelfReview } from "../../ipc";
-import { cleanup, render, screen } from "../../testing/library";
 import { SelfReviewPanel } from "./SelfReviewPanel";
 
 afterEach(cleanup);

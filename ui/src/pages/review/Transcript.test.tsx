@@ -1,5 +1,5 @@
+import { cleanup, render } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
-import { cleanup, render } from "../../testing/library";
 import { applyTranscript, EMPTY_TRANSCRIPT, Transcript } from "./Transcript";
 import { gate } from "./testdata";
 

@@ -1,5 +1,5 @@
+import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { cleanup, fireEvent, render, screen } from "../../testing/library";
 import { BlockPicker } from "./BlockPicker";
 import { BLOCKS } from "./fixtures.test-util";
 

@@ -1,7 +1,7 @@
+import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { BlockKind, ComposedRole, ComposeRequest, RolePreset } from "../../ipc";
 import { seriousA11yFindings } from "../../testing/axe";
-import { act, cleanup, fireEvent, render, screen, waitFor } from "../../testing/library";
 import { BLOCKS } from "./fixtures.test-util";
 
 const calls: ComposeRequest[] = [];

@@ -1,5 +1,5 @@
+import { act, renderHook } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { act, renderHook } from "../../testing/library";
 import { createSequencer, useDebouncedValue } from "./debounce";
 
 describe("useDebouncedValue", () => {

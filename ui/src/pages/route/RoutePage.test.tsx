@@ -1,6 +1,6 @@
+import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { seriousA11yFindings } from "../../testing/axe";
-import { cleanup, fireEvent, render, screen, waitFor, within } from "../../testing/library";
 import { clearLaunchPrefill, peekLaunchPrefill } from "../runs/handoff";
 import { stepsOf } from "./plan";
 import { budgetTiers, pickAnswer, ranked, step, swarm } from "./testdata.test-util";

@@ -1,7 +1,7 @@
+import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { seriousA11yFindings } from "../../testing/axe";
-import { act, cleanup, fireEvent, render, screen, waitFor } from "../../testing/library";
 import { budgetTiers } from "../route/testdata.test-util";
 import { detail, node, preview, spend, summary } from "./testdata.test-util";
 import type { RunFeedItem, RunOptions, RunSummary } from "./types";

@@ -1,6 +1,6 @@
+import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { CapturedDiff, FileChange } from "../../../ipc";
-import { act, cleanup, fireEvent, render, screen, waitFor } from "../../../testing/library";
 import { capturedDiff, file, hunk } from "../testdata";
 import { DeferredNote } from "./DeferredNote";
 import { DiffPane } from "./DiffPane";
